@@ -1,0 +1,51 @@
+"""One JSON error shape for the whole API: {"error": {"code", "message", "details"}} (API.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """Raise from a view to answer with a specific code, message and details."""
+
+    def __init__(self, code: str, message: str, *, status_code: int = 400, details: dict | None = None) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.message = message
+        self.details = details or {}
+
+
+def error_body(code: str, message: str, details: dict | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            return f"{key}: {_first_message(value)}"
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)
+
+
+def handle_api_exception(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, ApiError):
+        return Response(error_body(exc.error_code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, Http404):
+        return Response(error_body("not_found", str(exc) or "Not found."), status=status.HTTP_404_NOT_FOUND)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        details = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = error_body("invalid", _first_message(details), details)
+    else:
+        code = getattr(exc, "default_code", "error")
+        response.data = error_body(code, _first_message(getattr(exc, "detail", str(exc))))
+    return response

@@ -1,0 +1,38 @@
+"""GET /api/v1/health: database and broker reachability for load balancers and compose."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+
+
+def _database_status() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return "ok"
+    except Exception as exc:  # any driver error means unreachable
+        return f"unreachable: {exc.__class__.__name__}"
+
+
+def _broker_status() -> str:
+    url = settings.CELERY_BROKER_URL
+    if url.startswith("memory://"):
+        return "eager"
+    if url.startswith(("redis://", "rediss://")):
+        try:
+            import redis
+
+            redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1).ping()
+            return "ok"
+        except Exception as exc:
+            return f"unreachable: {exc.__class__.__name__}"
+    return "configured"
+
+
+def health(request):
+    database = _database_status()
+    broker = _broker_status()
+    body = {"status": "ok" if database == "ok" else "unavailable", "database": database, "broker": broker}
+    return JsonResponse(body, status=200 if database == "ok" else 503)

@@ -1,0 +1,184 @@
+"""Settings: the embedded default (SQLite, eager Celery) unless the environment names the real stack.
+
+Only this module reads os.environ. Every variable is explained in docker/.env.example.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DEV_SECRET = "dev-only-insecure-secret-key-change-me"
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+
+
+def database_from_url(url: str, sqlite_path: Path) -> dict:
+    """Django DATABASES entry from a postgres:// or sqlite:// URL; empty means the embedded SQLite file."""
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+    parts = urlparse(url)
+    if parts.scheme in ("postgres", "postgresql", "pgsql"):
+        options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.lstrip("/")) or "postgres",
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+            "OPTIONS": options,
+            "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
+            "TEST": {"NAME": env_str("DATABASE_TEST_NAME", "") or None},
+        }
+    if parts.scheme == "sqlite":
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path) or str(sqlite_path)}
+    raise ImproperlyConfigured(f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)")
+
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET)
+if not DEBUG and SECRET_KEY == DEV_SECRET:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "*").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rulesref",
+    "judgeapp.apps.JudgeAppConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "judgeapp.urls"
+WSGI_APPLICATION = "judgeapp.wsgi.application"
+ASGI_APPLICATION = "judgeapp.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_from_url(env_str("DATABASE_URL", ""), BASE_DIR / "judge.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = Path(env_str("JUDGEAPP_MEDIA_ROOT", str(BASE_DIR / "media")))
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "judgeapp.api_errors.handle_api_exception",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# Celery: memory:// (the default) runs every task in-process, eagerly.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL.startswith("memory://")
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("JUDGEAPP_TASK_TIME_LIMIT", 120)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("JUDGEAPP_TASK_SOFT_TIME_LIMIT", 100)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300)}
+
+# Where the rules documents live (tests, benchmarks and `setup` read them from here).
+JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "shared" / "rules")))
+# Budgets for engines that search (STYLE 2): an eager task has no time limit of its own.
+JUDGEAPP_LOOP_MAX_STEPS = env_int("JUDGEAPP_LOOP_MAX_STEPS", 10_000)
+JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)
+JUDGEAPP_SHUFFLE_THRESHOLD = env_float("JUDGEAPP_SHUFFLE_THRESHOLD", 0.25)
+# sync_rules: official document URLs, comma-separated.
+JUDGEAPP_SYNC_URLS = [u.strip() for u in env_str("JUDGEAPP_SYNC_URLS", "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt").split(",") if u.strip()]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("JUDGEAPP_LOG_LEVEL", "WARNING")},
+}
