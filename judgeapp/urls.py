@@ -3,9 +3,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from judgeapp import health
+from judgeapp import health, views
+from judgeapp.models import Job
+
+api = [
+    path("health", health.health, name="health"),
+    path("jobs/loop-outcome", views.create_view(Job.Kind.LOOP_OUTCOME), name="api-loop-outcome"),
+    path("jobs/game-outcome", views.create_view(Job.Kind.GAME_OUTCOME), name="api-game-outcome"),
+    path("jobs/shuffle-analysis", views.create_view(Job.Kind.SHUFFLE_ANALYSIS), name="api-shuffle-analysis"),
+    path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
+    path("", include("rulesref.urls")),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/v1/health", health.health, name="health"),
+    path("api/v1/", include(api)),
+    path("", include("rulesref.page_urls")),
 ]

@@ -127,3 +127,16 @@ class VersionEvent(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+
+class VersionPairing(models.Model):
+    """Cached result of matching two versions' rules: old number -> new number, plus the full diff."""
+
+    old = models.ForeignKey(Version, on_delete=models.CASCADE, related_name="+")
+    new = models.ForeignKey(Version, on_delete=models.CASCADE, related_name="+")
+    mapping = models.JSONField(default=dict)  # old number -> new number, for every rule that survived
+    diff = models.JSONField(default=dict)     # RulesDiff.to_dict()
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["old", "new"], name="unique_pairing")]

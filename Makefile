@@ -1,0 +1,40 @@
+# The two set-up commands (README): `make run` and `make test`. Everything lives in .venv.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+RULES_DIR ?= $(or $(JUDGEAPP_RULES_DIR),../shared/rules)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
+
+.PHONY: install run serve setup test test-stack bench check
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+setup: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py import_rules "$(RULES_DIR)" --publish
+
+run: setup serve
+
+serve:
+	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(PY) -m pytest -q
+
+# The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests.
+test-stack: install
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
+	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
+	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q
+
+bench: install
+	$(PY) bench/run_all.py

@@ -1,0 +1,90 @@
+"""Rules API (API.md "Rules reference"): thin views over rulesref.services, search and changes."""
+
+from __future__ import annotations
+
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from judgeapp.api_errors import ApiError
+from rulesref import serializers, services
+
+
+def _api_error(exc: services.RulesError) -> ApiError:
+    status_code = 404 if isinstance(exc, services.NotFound) else 400
+    return ApiError(exc.code, exc.message, status_code=status_code, details=exc.details)
+
+
+class RulesView(APIView):
+    """Base: turns a RulesError into the API's error shape."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.RulesError):
+            exc = _api_error(exc)
+        return super().handle_exception(exc)
+
+    def version(self, request, doc: str):
+        return services.get_version(doc, version=request.query_params.get("version"), as_of=request.query_params.get("as_of"))
+
+
+class RuleDetailView(RulesView):
+    def get(self, request, doc: str, number: str):
+        version = self.version(request, doc)
+        rule = services.find_rule(version, number)
+        section = services.section_title(rule)
+        return Response(serializers.rule_detail(rule, children=services.children_of(rule), section_title=section))
+
+
+class RuleTraceView(RulesView):
+    def get(self, request, doc: str, number: str):
+        version = self.version(request, doc)
+        rule = services.find_rule(version, number)
+        from rulesref import changes
+
+        return Response(changes.trace(version, rule.number))
+
+
+class GlossaryView(RulesView):
+    def get(self, request, term: str):
+        version = self.version(request, request.query_params.get("doc", "cr"))
+        return Response(serializers.glossary_detail(services.find_glossary_term(version, term)))
+
+
+class DocumentsView(RulesView):
+    def get(self, request):
+        return Response([serializers.document_listing(d) for d in services.list_documents()])
+
+
+class DiffView(RulesView):
+    def get(self, request, doc: str):
+        params = request.query_params
+        missing = [name for name in ("from", "to") if not params.get(name)]
+        if missing:
+            raise ApiError("invalid", f"{missing[0]} is required: a version's effective date as YYYY-MM-DD",
+                           details={name: "required" for name in missing})
+        old = services.get_version(doc, version=params["from"])
+        new = services.get_version(doc, version=params["to"])
+        from rulesref import changes
+
+        return Response(changes.diff_versions(old, new))
+
+
+class SearchView(RulesView):
+    def get(self, request):
+        params = request.query_params
+        query = params.get("q", "").strip()
+        if not query:
+            raise ApiError("invalid", "q is required: the words, phrase or rule number to search for", details={"q": "required"})
+        if len(query) > 300:
+            raise ApiError("invalid", "q is too long (at most 300 characters)", details={"q": "too long"})
+        raw_limit = params.get("limit", "10")
+        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+            raise ApiError("invalid", "limit must be a whole number from 1 to 100", details={"limit": raw_limit})
+        doc = params.get("doc") or None
+        if doc is not None and doc.lower() not in services.DOC_TITLES:
+            raise ApiError("invalid", f"doc must be one of {', '.join(services.DOC_TITLES)}", details={"doc": doc})
+        if params.get("version") and doc is None:
+            raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
+        from rulesref import search_service
+
+        hits = search_service.search_rules(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
+        return Response({"results": hits, "count": len(hits), "query": query})
