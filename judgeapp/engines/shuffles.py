@@ -448,18 +448,22 @@ def _observed(data: Any, deck_size: int) -> ObservedPattern:
     return ObservedPattern(pattern, lands)
 
 
+def validate_procedure(raw_steps: Any, deck_size: int, name: str = "procedure") -> tuple[ShuffleStep, ...]:
+    """Check a list of procedure steps; errors name the step, e.g. "procedure[1].method"."""
+    if not isinstance(raw_steps, Sequence) or isinstance(raw_steps, str | bytes):
+        raise ShuffleRequestError(name, "must be a list of steps")
+    if len(raw_steps) > MAX_STEPS:
+        raise ShuffleRequestError(name, f"has {len(raw_steps)} steps; at most {MAX_STEPS}")
+    return tuple(_step(item, f"{name}[{i}]", deck_size) for i, item in enumerate(raw_steps))
+
+
 def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
     """Check a shuffle-analysis payload (API.md) and build the request; raises ShuffleRequestError naming the
     field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys are ignored."""
     if not isinstance(data, Mapping):
         raise ShuffleRequestError("body", "must be a JSON object")
     deck_size = _integer(data.get("deck_size"), "deck_size", 1, MAX_DECK_SIZE)
-    raw_steps = data.get("procedure", [])
-    if not isinstance(raw_steps, Sequence) or isinstance(raw_steps, str | bytes):
-        raise ShuffleRequestError("procedure", "must be a list of steps")
-    if len(raw_steps) > MAX_STEPS:
-        raise ShuffleRequestError("procedure", f"has {len(raw_steps)} steps; at most {MAX_STEPS}")
-    steps = tuple(_step(item, f"procedure[{i}]", deck_size) for i, item in enumerate(raw_steps))
+    steps = validate_procedure(data.get("procedure", []), deck_size)
     observed = None if data.get("observed") is None else _observed(data["observed"], deck_size)
     seed = data.get("seed")
     if seed is not None:
@@ -469,7 +473,7 @@ def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
 
 # --- the analysis -------------------------------------------------------------------------------------
 
-def _model_notes(procedure: Sequence[ShuffleStep], exact: bool) -> tuple[str, ...]:
+def model_notes(procedure: Sequence[ShuffleStep], exact: bool) -> tuple[str, ...]:
     methods = {step.method for step in procedure if step.times}
     notes = ["riffle: Gilbert-Shannon-Reeds model, exact distance (Bayer & Diaconis 1992, Ann. Appl. Probab. 2)"]
     if ShuffleMethod.MASH in methods:
@@ -538,4 +542,4 @@ def analyse_shuffle(request: ShuffleRequest, *, max_samples: int, threshold: flo
         distance_from_random=distance, distance_is_exact=exact, riffles_needed=needed, sufficient=sufficient,
         pattern_p_value=None if pattern is None else pattern.p_value_exact, verdict=verdict, advice=advice,
         citations=tuple(dict.fromkeys(citations)), threshold=threshold, steps=steps, pattern=pattern,
-        model_notes=_model_notes(request.procedure, exact))
+        model_notes=model_notes(request.procedure, exact))
