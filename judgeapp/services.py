@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from judgeapp.engines.errors import RequestError
 from judgeapp.models import Job
 from rulesref import references
 
@@ -76,8 +75,12 @@ def validate_request(kind: str, payload: Any) -> Any:
         raise InvalidRequest("body", "the request body must be a JSON object")
     try:
         return COMPUTATIONS[kind]().validate(payload)
-    except RequestError as exc:
-        raise InvalidRequest(exc.field, exc.message) from None
+    except ValueError as exc:
+        # The engines' request errors (RequestError, ShuffleRequestError) carry the field they name.
+        field = getattr(exc, "field", None)
+        if field is None:
+            raise
+        raise InvalidRequest(field, getattr(exc, "message", str(exc))) from None
 
 
 def start_job(kind: str, payload: Mapping[str, Any], *, owner=None) -> Job:

@@ -208,6 +208,11 @@ def import_paths(paths: Sequence[str | Path], *, publish: bool = False, actor=No
             )
         )
     if publish:
+        # The older versions of a published batch were in effect in their day: they become published
+        # (not current), so ?as_of= finds them. The newest of each document becomes current.
+        Version.objects.filter(pk__in=[o.version_id for o in outcomes], status=Version.Status.PENDING).update(
+            status=Version.Status.PUBLISHED
+        )
         newest: dict[str, ImportOutcome] = {}
         for outcome in outcomes:
             if outcome.doc not in newest or outcome.effective_date > newest[outcome.doc].effective_date:
@@ -233,14 +238,14 @@ def publish_version(version: Version, *, actor=None, note: str = "") -> VersionE
         previous = Version.objects.select_for_update().filter(document=version.document, is_current=True).first()
         if previous is not None and previous.pk == version.pk:
             raise PublishError(f"{version} is already current")
-        was_published = version.status == Version.Status.PUBLISHED
+        was_current_before = version.published_at is not None
         if previous is not None:
             Version.objects.filter(pk=previous.pk).update(is_current=False)
         version.is_current = True
         version.status = Version.Status.PUBLISHED
         version.published_at = version.published_at or timezone.now()
         version.save(update_fields=["is_current", "status", "published_at"])
-        action = VersionEvent.Action.ROLLBACK if was_published and previous is not None else VersionEvent.Action.PUBLISH
+        action = VersionEvent.Action.ROLLBACK if was_current_before and previous is not None else VersionEvent.Action.PUBLISH
         event = VersionEvent.objects.create(
             document=version.document, action=action, from_version=previous, to_version=version, actor=actor, note=note
         )
@@ -366,10 +371,15 @@ def children_of(rule: Rule) -> list[str]:
 
 
 def find_glossary_term(version: Version, raw_term: str) -> GlossaryTerm:
+    """A glossary entry by its name or any alternate name; a "See X." entry leads to X."""
     key = " ".join(raw_term.split()).casefold()
     term = version.glossary.filter(key=key).first()
-    if term is None:
-        term = next((t for t in version.glossary.all() if key in (a.casefold() for a in t.aliases)), None)
+    if term is None or term.definition.startswith("See "):
+        main = next((t for t in version.glossary.exclude(aliases=[]) if key in (a.casefold() for a in t.aliases)), None)
+        if main is None and term is not None:
+            target = term.definition[4:].split(".")[0].strip().casefold()
+            main = version.glossary.filter(key=target).first()
+        term = main or term
     if term is None:
         close = [t.term for t in version.glossary.filter(Q(key__contains=key) | Q(key__startswith=key[:4]))[:5]]
         raise NotFound(f"no glossary term {raw_term!r} in {version.document.slug.upper()} {version.effective_date}", details={"suggestions": close})

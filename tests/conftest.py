@@ -20,3 +20,42 @@ def rules_dir() -> Path:
     if not RULES_DIR.is_dir():
         pytest.fail(f"rules documents not found at {RULES_DIR} (set JUDGEAPP_RULES_DIR)")
     return RULES_DIR
+
+
+# The real documents most database tests stand on, imported once per test session.
+BASE_DOCUMENTS = ("cr/MagicCompRules-20220429.txt", "cr/MagicCompRules-20250207.txt")
+
+
+def optional_documents() -> list[Path]:
+    """The newest MTR, IPG and JAR, when their parsers exist (they are imported and published too)."""
+    found = []
+    for kind in ("mtr", "ipg", "jar"):
+        files = rules_files(kind)
+        if files:
+            found.append(files[-1])
+    return found
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    from rulesref import services
+
+    with django_db_blocker.unblock():
+        services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
+        for path in optional_documents():
+            try:
+                services.import_paths([path], publish=True)
+            except Exception as exc:  # a parser still missing must not hide every other test
+                print(f"note: {path.name} not imported: {exc}")
+
+
+@pytest.fixture
+def people(db):
+    """Named people for service and view tests (STYLE 5)."""
+    from django.contrib.auth.models import User
+
+    return {
+        "head_judge": User.objects.create_user("head", password="pw-head-judge", is_staff=True),
+        "floor_judge": User.objects.create_user("floor", password="pw-floor-judge"),
+        "stranger": None,
+    }

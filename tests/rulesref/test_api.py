@@ -1,0 +1,96 @@
+"""The rules API as outside clients use it (API.md "Rules reference")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import RULES_DIR
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+class RuleLookupTests:
+    def test_rule_with_its_example(self, api):
+        body = api.get("/api/v1/rules/cr/729.3").json()
+        assert body["number"] == "729.3"
+        assert "loop" in body["text"].lower()
+        assert body["examples"], "729.3 has an example in the 2025 CR"
+        assert body["parent"] == "729"
+        assert body["version"]["effective_date"] == "2025-02-07"
+
+    @pytest.mark.parametrize("spelling", ["729.2a", "729.2 a", "7292a", "CR 729.2a", "729.2A"])
+    def test_numbers_are_read_tolerantly(self, api, spelling):
+        response = api.get(f"/api/v1/rules/cr/{spelling}")
+        assert response.status_code == 200, response.content
+        assert response.json()["number"] == "729.2a"
+
+    def test_section_lists_children_in_order(self, api):
+        body = api.get("/api/v1/rules/cr/729").json()
+        assert body["title"] == "Taking Shortcuts"
+        assert body["children"][:3] == ["729.1", "729.2", "729.3"]
+
+    def test_references_are_the_rules_the_text_cites(self, api):
+        assert api.get("/api/v1/rules/cr/104.4h").json()["references"] == ["809.5"]
+        assert api.get("/api/v1/rules/cr/104.4b").json()["references"] == []
+
+    def test_unknown_number_is_404_with_nearest_numbers(self, api):
+        response = api.get("/api/v1/rules/cr/729.9")
+        assert response.status_code == 404
+        error = response.json()["error"]
+        assert error["code"] == "not_found"
+        assert "729.6" in error["details"]["suggestions"]
+
+    def test_older_version_by_effective_date(self, api):
+        body = api.get("/api/v1/rules/cr/725?version=2022-04-29").json()
+        assert body["title"] == "Taking Shortcuts"
+        assert body["version"]["effective_date"] == "2022-04-29"
+
+    def test_as_of_picks_the_version_in_effect_that_day(self, api):
+        assert api.get("/api/v1/rules/cr/725?as_of=2024-06-01").json()["version"]["effective_date"] == "2022-04-29"
+        assert api.get("/api/v1/rules/cr/729?as_of=2025-03-01").json()["title"] == "Taking Shortcuts"
+
+    def test_bad_dates_and_documents_are_named(self, api):
+        response = api.get("/api/v1/rules/cr/729?version=yesterday")
+        assert response.status_code == 400
+        assert "version" in response.json()["error"]["message"]
+        assert api.get("/api/v1/rules/xyz/1").status_code == 404
+        assert api.get("/api/v1/rules/cr/729?as_of=1999-01-01").status_code == 404
+
+
+class GlossaryTests:
+    def test_term_and_alias_find_the_same_entry(self, api):
+        by_name = api.get("/api/v1/glossary/Active Player, Nonactive Player Order").json()
+        by_alias = api.get("/api/v1/glossary/apnap order").json()
+        assert by_name["term"] == by_alias["term"]
+        assert "101.4" in by_name["references"]
+
+    def test_unknown_term_is_404(self, api):
+        assert api.get("/api/v1/glossary/not a magic word").status_code == 404
+
+
+class DocumentListTests:
+    def test_counts_per_version(self, api):
+        docs = {d["doc"]: d for d in api.get("/api/v1/documents").json()}
+        cr = docs["cr"]
+        current = [v for v in cr["versions"] if v["current"]]
+        assert len(current) == 1 and current[0]["effective_date"] == "2025-02-07"
+        counts = current[0]["counts"]
+        raw = (RULES_DIR / "cr" / "MagicCompRules-20250207.txt").read_text(encoding="utf-8-sig")
+        assert counts["examples"] == len(re.findall(r"^\s*Example:", raw, flags=re.M))
+        assert counts["glossary"] > 600
+        assert counts["rules"] > 3000
+
+
+class HealthTests:
+    def test_health_reports_database(self, api):
+        body = api.get("/api/v1/health").json()
+        assert body["status"] == "ok" and body["database"] == "ok"
+        assert "broker" in body

@@ -1,0 +1,99 @@
+"""import_rules: real documents in, clear errors out, and the database untouched by a bad file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from rulesref.models import GlossaryTerm, Rule, Version, VersionEvent
+from tests.conftest import RULES_DIR
+
+pytestmark = pytest.mark.django_db
+CR_2017 = RULES_DIR / "cr" / "MagicCompRules-20170825.txt"
+
+
+def snapshot() -> tuple:
+    return (
+        Version.objects.count(),
+        Rule.objects.count(),
+        GlossaryTerm.objects.count(),
+        VersionEvent.objects.count(),
+        tuple(Version.objects.filter(is_current=True).values_list("pk", flat=True).order_by("pk")),
+    )
+
+
+def run_import(*args: str) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("import_rules", *args, stdout=out)
+    return out.getvalue()
+
+
+class ImportCommandTests:
+    def test_prints_one_line_per_version_with_counts(self):
+        output = run_import(str(CR_2017))
+        line = next(line for line in output.splitlines() if "2017-08-25" in line)
+        assert re.search(r"CR 2017-08-25: \d{4} rules, \d{3} glossary terms, \d{3} examples", line), line
+        version = Version.objects.get(document__slug="cr", effective_date="2017-08-25")
+        assert version.status == "pending" and not version.is_current
+
+    def test_same_content_twice_is_a_no_op(self):
+        run_import(str(CR_2017))
+        before = snapshot()
+        output = run_import(str(CR_2017))
+        assert "already stored" in output
+        assert snapshot() == before
+
+    def test_publish_makes_the_newest_imported_current(self):
+        run_import(str(CR_2017), "--publish")
+        current = Version.objects.get(document__slug="cr", is_current=True)
+        assert current.effective_date.isoformat() == "2017-08-25"
+        assert Version.objects.filter(document__slug="cr", is_current=True).count() == 1
+
+
+def _bad_file(tmp_path: Path, name: str, content: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+class BadInputTests:
+    def _assert_refused(self, path: Path, *extra: Path, line: int | None = None) -> str:
+        before = snapshot()
+        with pytest.raises(CommandError) as raised:
+            run_import(*(str(p) for p in (*extra, path)))
+        message = str(raised.value)
+        assert path.name in message
+        if line is not None:
+            assert f":{line}:" in message, message
+        assert snapshot() == before, "a refused import must leave the database as it was"
+        return message
+
+    def test_binary_file(self, tmp_path):
+        self._assert_refused(_bad_file(tmp_path, "rules.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))))
+
+    def test_truncated_cr_names_a_line(self, tmp_path):
+        raw = (RULES_DIR / "cr" / "MagicCompRules-20250207.txt").read_bytes()
+        path = _bad_file(tmp_path, "MagicCompRules-cut.txt", raw[: len(raw) // 2])
+        message = self._assert_refused(path)
+        assert re.search(r":\d+:", message), message
+
+    def test_unknown_format(self, tmp_path):
+        self._assert_refused(_bad_file(tmp_path, "notes.txt", b"Shopping list\n\n1. eggs\n2. milk\n"), line=1)
+
+    def test_undecodable_file_is_read_as_windows_1252_or_refused(self, tmp_path):
+        raw = (RULES_DIR / "cr" / "MagicCompRules-20170825.txt").read_bytes().replace(b"'", b"\x92")
+        path = _bad_file(tmp_path, "cp1252.txt", raw)
+        output = run_import(str(path))
+        assert "2017-08-25" in output  # Windows-1252 is a real encoding of older official files
+
+    def test_one_bad_file_in_a_batch_writes_nothing(self, tmp_path):
+        bad = _bad_file(tmp_path, "zz-bad.txt", b"\x00\x01\x02garbage")
+        self._assert_refused(bad, CR_2017)
+
+    def test_missing_path(self, tmp_path):
+        self._assert_refused(tmp_path / "nothing-here.txt")
