@@ -15,7 +15,8 @@ from rulesref.parsing.records import ParseError
 # the numbers '1' and '0'; subrule 704.5k is followed by 704.5m".
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
-_ALLOWED_CONTROLS = frozenset("\t\n\r\f\v")
+# Unicode category Cc (C0 and C1 controls) except tab, line feed, vertical tab, form feed, return.
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 # A text file may carry a stray control character; a file where more than this share of the
 # characters are controls (and at least _MIN_BAD_CONTROLS of them) is treated as binary.
 _MAX_CONTROL_SHARE = 0.01
@@ -54,28 +55,19 @@ def _byte_line(raw: bytes, offset: int) -> int:
 
 
 def _reject_binary(text: str, source: str) -> None:
-    first_bad = -1
-    bad = 0
-    for index, char in enumerate(text):
-        if char in _ALLOWED_CONTROLS:
-            continue
-        if char == "\x00" or unicodedata.category(char) == "Cc":
-            bad += 1
-            if first_bad < 0:
-                first_bad = index
-            if char == "\x00":
-                break
-    if first_bad < 0:
+    bad = _CONTROL.findall(text)
+    if not bad:
         return
-    if "\x00" in text or (bad >= _MIN_BAD_CONTROLS and bad > _MAX_CONTROL_SHARE * len(text)):
-        line = text.count("\n", 0, first_bad) + 1
-        raise ParseError(f"binary content ({bad} control characters); not a text document", source=source, line=line)
+    if "\x00" in bad or (len(bad) >= _MIN_BAD_CONTROLS and len(bad) > _MAX_CONTROL_SHARE * len(text)):
+        first = _CONTROL.search(text)
+        line = text.count("\n", 0, first.start()) + 1 if first else 1
+        raise ParseError(f"binary content ({len(bad)} control characters); not a text document", source=source, line=line)
 
 
 # ---------------------------------------------------------------------------------------------
 # Rule numbers
 
-_PREFIX = re.compile(r"^\s*(?:(?:cr|mtr|ipg|jar|comprehensive\s+rules?)\b[\s:#§.-]*)?(?:(?:rules?|sections?|§)\s*)?", re.I)
+_PREFIX = re.compile(r"^\s*(?:(?:cr|mtr|ipg|jar|comprehensive\s+rules?)(?![a-z])[\s:#§.-]*)?(?:(?:rules?|sections?|§)\s*)?", re.I)
 _CR_DOTTED = re.compile(r"^(\d{3})(?:\.(\d+)(?:\.?([a-z]))?)?$")
 _CR_RUN = re.compile(r"^(\d{3})(\d+)([a-z])?$")
 _DOTTED = re.compile(r"^\d{1,2}(?:\.\d{1,3})*$")

@@ -16,7 +16,8 @@ stops early: the numbered rules must cover every section the contents list, and 
 must be followed by the credits.
 
 References: a rule's `references` are the numbers cited by its text and then by its examples,
-deduplicated, because a judge following an example's "see rule ..." wants the same link.
+deduplicated, because a judge following an example's "see rule ..." wants the same link; a rule
+never lists itself.
 
 Glossary aliases: each entry's `aliases` holds every name that should find it, and a name
 belongs to exactly one entry, so {alias: entry} is an unambiguous lookup table:
@@ -77,7 +78,8 @@ class _Draft:
 
     def freeze(self) -> ParsedRule:
         text = "\n".join(self.paragraphs)
-        refs = extract_references("\n".join([text, *self.examples]))
+        cited = extract_references("\n".join([text, *self.examples]))
+        refs = tuple(number for number in cited if number != self.number)
         return ParsedRule(
             number=self.number,
             kind=self.kind,
@@ -249,8 +251,10 @@ def _read_rules(lines: _Lines, contents: list[tuple[str, str]], notes: list[str]
             key = (int(sec), int(rul), 0)
             if key <= last_key:
                 raise lines.error(f"rule {sec}.{rul} is out of order", number)
-            if not re.match(r"^\d{3}\.\d+\.\s", line):
-                notes.append(f"line {number}: rule {sec}.{rul} printed as {line[:len(sec) + len(rul) + 3]!r}")
+            if not re.match(r"^\d{3}\.\d+\.", line):
+                notes.append(f"line {number}: rule {sec}.{rul} printed without the period after its number")
+            elif not re.match(r"^\d{3}\.\d+\.\s", line):
+                notes.append(f"line {number}: rule {sec}.{rul} printed without a space after its number")
             last_key = key
             rule = current = _Draft(f"{sec}.{int(rul)}", RuleKind.RULE, number, paragraphs=[body.strip()],
                                     parent=sec)
