@@ -47,6 +47,7 @@ MAX_DECK_SIZE = 250
 MAX_TIMES = 100            # more repetitions of one step than anyone performs at a table
 MAX_STEPS = 50
 MAX_RIFFLES_SEARCHED = 400  # riffles_needed gives up (returns None) beyond this
+MAX_EXACT_RIFFLES = 200    # beyond this a block is reported by the (tiny) distance at 200, as a bound
 MASH_CREDIT = Fraction(1, 2)
 PATTERN_ALPHA = 0.01       # a pattern at least this unlikely is reported as suspicious
 MC_BATCH = 20_000
@@ -260,16 +261,21 @@ def _credit(step: ShuffleStep) -> Fraction:
     return Fraction(0)
 
 
-def _combine(n: int, blocks: Sequence[int]) -> tuple[Fraction, bool]:
-    """Distance after riffle blocks separated by other shuffles: exact for one block, else a bound."""
-    live = [b for b in blocks if b > 0]
+def _combine(n: int, blocks: Sequence[int]) -> tuple[float, bool]:
+    """Distance after riffle blocks separated by other shuffles: exact for one block, else a bound.
+
+    A block longer than MAX_EXACT_RIFFLES is credited with MAX_EXACT_RIFFLES (distance only falls with more
+    riffles, so this is still an upper bound, below 1e-40 for n <= 250) to keep the big integers small.
+    The bound for several blocks is formed in floats: exact block values rounded once each."""
+    live = [min(b, MAX_EXACT_RIFFLES) for b in blocks if b > 0]
+    capped = any(b > MAX_EXACT_RIFFLES for b in blocks)
     if not live:
-        return _gsr_distances(n, 1)[0], True          # no randomness: 1 - 1/n!
+        return float(_gsr_distances(n, 1)[0]), True          # no randomness: 1 - 1/n!
     if len(live) == 1:
-        return _gsr_distances(n, 2 ** live[0])[0], True
+        return float(_gsr_distances(n, 2 ** live[0])[0]), not capped
     pairs = [_gsr_distances(n, 2 ** b) for b in live]
-    best_tv = min(tv for tv, _ in pairs)
-    product = math.prod((sep for _, sep in pairs), start=Fraction(1))
+    best_tv = min(float(tv) for tv, _ in pairs)
+    product = math.prod(float(sep) for _, sep in pairs)
     return min(best_tv, product), False
 
 
@@ -291,7 +297,7 @@ def procedure_distances(n: int, procedure: Sequence[ShuffleStep]) -> tuple[StepD
         elif step.times and current:
             broken = True   # pile/cut: fixed permutation; overhand: credited as nothing
         distance, exact = _combine(n, [*closed, math.floor(current)])
-        out.append(StepDistance(step.method, step.times, math.floor(current), float(distance), exact))
+        out.append(StepDistance(step.method, step.times, math.floor(current), distance, exact))
     return tuple(out)
 
 
@@ -485,8 +491,9 @@ def model_notes(procedure: Sequence[ShuffleStep], exact: bool) -> tuple[str, ...
     if methods & {ShuffleMethod.PILE, ShuffleMethod.CUT}:
         notes.append("pile/cut: a fixed rearrangement; it adds no randomness and leaves the distance unchanged")
     if not exact:
-        notes.append("riffles separated by other steps: the distance is an upper bound, min(best block TV, "
-                     "product of block separation distances) (Aldous & Diaconis 1986, Amer. Math. Monthly 93)")
+        notes.append("riffles separated by other steps (or more than MAX_EXACT_RIFFLES in a row): the distance "
+                     "is an upper bound, min(best block TV, product of block separation distances) "
+                     "(Aldous & Diaconis 1986, Amer. Math. Monthly 93)")
     return tuple(notes)
 
 

@@ -215,6 +215,16 @@ class ProcedureDistanceTests(unittest.TestCase):
                  ShuffleStep(ShuffleMethod.OVERHAND, 5)])
         self.assertEqual(with_overhand, (shuffles.riffle_distance(60, 7), True))
 
+    def test_absurdly_long_procedures_stay_fast_and_are_flagged_as_bounds(self):
+        start = time.perf_counter()
+        long_run = shuffles.procedure_distance(250, [ShuffleStep(ShuffleMethod.RIFFLE, 100)] * 50)
+        split = shuffles.procedure_distance(
+            250, [ShuffleStep(ShuffleMethod.RIFFLE, 100), ShuffleStep(ShuffleMethod.CUT, 1)] * 25)
+        self.assertLess(time.perf_counter() - start, 5.0)
+        self.assertEqual(long_run, (shuffles.riffle_distance(250, shuffles.MAX_EXACT_RIFFLES), False))
+        self.assertFalse(split[1])
+        self.assertLessEqual(split[0], long_run[0])
+
     def test_consecutive_riffle_steps_form_one_block(self):
         split = shuffles.procedure_distance(
             60, [ShuffleStep(ShuffleMethod.RIFFLE, 3), ShuffleStep(ShuffleMethod.MASH, 2),
