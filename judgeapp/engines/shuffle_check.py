@@ -21,7 +21,8 @@ from enum import Enum
 from typing import Any
 
 from judgeapp.engines import shuffles
-from judgeapp.engines.shuffles import ShuffleRequestError, ShuffleStep
+from judgeapp.engines.errors import RequestError
+from judgeapp.engines.shuffles import ShuffleStep
 
 CITE_SHUFFLE = shuffles.CITE_SHUFFLE
 CITE_PREGAME = shuffles.CITE_PREGAME
@@ -242,17 +243,17 @@ _FLAGS = ("presented_to_opponent", "searched_without_shuffle", "card_seen_while_
 
 
 def validate_shuffle_facts(data: Mapping[str, Any]) -> ShuffleFacts:
-    """Build ShuffleFacts from a judge's answers; raises ShuffleRequestError naming the field. An
+    """Build ShuffleFacts from a judge's answers; raises RequestError naming the field. An
     ``analysis`` object (a shuffle-analysis result) may stand in for ``pattern_p_value``."""
     if not isinstance(data, Mapping):
-        raise ShuffleRequestError("body", "must be a JSON object")
+        raise RequestError("body", "must be a JSON object")
     try:
         rel = Rel(data.get("rel"))
     except ValueError:
-        raise ShuffleRequestError("rel", "must be one of regular, competitive, professional") from None
+        raise RequestError("rel", "must be one of regular, competitive, professional") from None
     deck_size = data.get("deck_size")
     if isinstance(deck_size, bool) or not isinstance(deck_size, int) or not 0 <= deck_size <= shuffles.MAX_DECK_SIZE:
-        raise ShuffleRequestError("deck_size", f"must be a whole number from 0 to {shuffles.MAX_DECK_SIZE}")
+        raise RequestError("deck_size", f"must be a whole number from 0 to {shuffles.MAX_DECK_SIZE}")
     procedure = data.get("procedure")
     if procedure is not None:
         procedure = shuffles.validate_procedure(procedure, deck_size)
@@ -260,17 +261,17 @@ def validate_shuffle_facts(data: Mapping[str, Any]) -> ShuffleFacts:
     for name in _FLAGS:
         value = data.get(name, ShuffleFacts.__dataclass_fields__[name].default)
         if not isinstance(value, bool):
-            raise ShuffleRequestError(name, "must be true or false")
+            raise RequestError(name, "must be true or false")
         flags[name] = value
     p_value, name = data.get("pattern_p_value"), "pattern_p_value"
     analysis = data.get("analysis")
     if analysis is not None:
         if not isinstance(analysis, Mapping):
-            raise ShuffleRequestError("analysis", "must be a shuffle-analysis result object")
+            raise RequestError("analysis", "must be a shuffle-analysis result object")
         if p_value is None:
             p_value, name = analysis.get("pattern_p_value"), "analysis.pattern_p_value"
     if p_value is not None:
         if isinstance(p_value, bool) or not isinstance(p_value, int | float) or not 0 <= p_value <= 1:
-            raise ShuffleRequestError(name, "must be a probability from 0 to 1")
+            raise RequestError(name, "must be a probability from 0 to 1")
         p_value = float(p_value)
     return ShuffleFacts(rel=rel, deck_size=deck_size, procedure=procedure, pattern_p_value=p_value, **flags)

@@ -10,7 +10,8 @@ import pytest
 
 from judgeapp.engines import shuffle_check, shuffles
 from judgeapp.engines.shuffle_check import Infraction, Rel, ShuffleFacts
-from judgeapp.engines.shuffles import ShuffleMethod, ShuffleRequestError, ShuffleStep
+from judgeapp.engines.errors import RequestError
+from judgeapp.engines.shuffles import ShuffleMethod, ShuffleStep
 from tests.conftest import rules_files
 from tests.judgeapp.engines.test_shuffles import PINNED, assert_pinned_ref_exists, pinned_ref_text
 
@@ -209,7 +210,7 @@ class PolicyMatchesRealDocumentsTests(unittest.TestCase):
 
 class ValidateShuffleFactsTests(unittest.TestCase):
     def assert_field(self, data, field):
-        with self.assertRaises(ShuffleRequestError) as caught:
+        with self.assertRaises(RequestError) as caught:
             shuffle_check.validate_shuffle_facts(data)
         self.assertEqual(caught.exception.field, field, caught.exception.message)
 

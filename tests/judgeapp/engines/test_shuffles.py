@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judgeapp.engines import shuffles
+from judgeapp.engines.errors import RequestError
 from judgeapp.engines.shuffles import ObservedPattern, ShuffleMethod, ShuffleRequest, ShuffleStep, Verdict
 from tests.conftest import RULES_DIR
 
@@ -379,7 +380,7 @@ class AnalyseShuffleTests(unittest.TestCase):
 
 class ValidateShuffleRequestTests(unittest.TestCase):
     def assert_field(self, data, field):
-        with self.assertRaises(shuffles.ShuffleRequestError) as caught:
+        with self.assertRaises(RequestError) as caught:
             shuffles.validate_shuffle_request(data)
         self.assertEqual(caught.exception.field, field, caught.exception.message)
 
