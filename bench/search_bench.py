@@ -1,0 +1,110 @@
+"""Benchmark of the rules search: recall@5 and MRR on bench/search_questions.toml, and latency.
+
+Run from the repository root: .venv/bin/python bench/search_bench.py [--rules-dir DIR] [--show N]
+Reads the real CR from JUDGEAPP_RULES_DIR (default ../shared/rules); nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rulesref import search  # noqa: E402  (path set above so the script runs from a checkout)
+from rulesref.parsing.common import decode_document  # noqa: E402
+from rulesref.parsing.cr import parse_cr  # noqa: E402
+
+QUESTIONS = ROOT / "bench" / "search_questions.toml"
+DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
+
+
+@dataclass(frozen=True)
+class Question:
+    part: str
+    text: str
+    answers: tuple[str, ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    question: Question
+    rank: int | None          # 1-based rank of the first right answer, None when not returned
+    top: tuple[str, ...]
+
+
+def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in data["question"]]
+    return data["version"], questions
+
+
+def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
+    path = rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt"
+    document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
+    return search.build_index(search.entries_from_document(document), glossary=document.glossary)
+
+
+def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10) -> list[Outcome]:
+    outcomes = []
+    for q in questions:
+        hits = search.search(index, q.text, limit=depth, doc=q.doc)
+        numbers = tuple(h.number for h in hits)
+        rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
+        outcomes.append(Outcome(q, rank, numbers))
+    return outcomes
+
+
+def recall_at(outcomes: list[Outcome], k: int = 5) -> float:
+    return sum(1 for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
+
+
+def mrr(outcomes: list[Outcome], k: int = 10) -> float:
+    return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
+    parser.add_argument("--show", type=int, default=5, help="results shown per missed question")
+    args = parser.parse_args()
+
+    version, questions = load_questions()
+    started = time.perf_counter()
+    index = cr_index(args.rules_dir, version)
+    built = time.perf_counter() - started
+    print(f"CR {version}: {len(index.entries)} entries, index built in {built * 1000:.0f} ms")
+
+    outcomes = evaluate(index, questions)
+    print(f"\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
+    for part in ("dev", "heldout", "all"):
+        chosen = [o for o in outcomes if part == "all" or o.question.part == part]
+        print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
+
+    timings = []
+    for _ in range(5):
+        for q in questions:
+            t0 = time.perf_counter()
+            search.search(index, q.text, limit=10, doc=q.doc)
+            timings.append((time.perf_counter() - t0) * 1000)
+    timings.sort()
+    p95 = timings[int(0.95 * (len(timings) - 1))]
+    print(f"\nlatency over {len(timings)} queries: p50 {statistics.median(timings):.2f} ms, p95 {p95:.2f} ms, max {timings[-1]:.2f} ms")
+
+    missed = [o for o in outcomes if o.rank is None or o.rank > 5]
+    print(f"\nmissed (not in top 5): {len(missed)}")
+    for o in missed:
+        rank = f"rank {o.rank}" if o.rank else "not in top 10"
+        print(f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} ({rank}); got {', '.join(o.top[:args.show])}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,502 @@
+"""Rules search: tokenise rules documents, build an in-memory index, rank rules for a judge's question.
+
+Pure standard library, no database: the service builds one index per set of published versions
+from plain records and ranks in Python, so SQLite and PostgreSQL give the same answers.
+
+Ranking, in order of application:
+1. A query that is a rule number ("729.4", "CR 7294") returns that rule first, then its subrules.
+2. Judge words are rewritten into rule words with the judge vocabulary (search_vocabulary.toml):
+   "deck out" -> "draw card library no cards lose"; the judge's words a phrase consumed are dropped.
+3. Unknown words are corrected to the nearest index word (one edit: a typo such as "shorcut").
+4. BM25F over fields weighted title/aliases > enclosing headings > rule text > examples, with a small
+   suffix stemmer; rules whose whole text is a heading ("702.19. Trample") rank below their subrules.
+5. Glossary terms found in the query lift the rules their definitions cite, and those rules' subrules.
+6. Quoted phrases lift the rules whose text contains the exact word sequence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulesref.parsing.common import normalize_rule_number
+from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
+
+VOCABULARY_PATH = Path(__file__).with_name("search_vocabulary.toml")
+
+# BM25 saturation and length normalisation (the usual defaults measured best on the dev questions).
+_K1 = 1.2
+_B = 0.75
+# Field weights: a word in a rule's own title or alias counts three times a word of its text.
+_W_TITLE = 3.0
+_W_HEADING = 1.5
+_W_TEXT = 1.0
+_W_EXAMPLE = 0.3
+# Weight of query words that come from a typo correction or a vocabulary expansion.
+_W_TYPO = 0.8
+_W_EXPANSION = 1.0
+# A rule whose text is only a heading ("Trample") keeps this share of its score.
+_HEADING_ONLY = 0.6
+# Glossary: share of the best lexical score added to a cited rule, and to its subrules.
+_GLOSSARY_CITED = 0.45
+_GLOSSARY_CHILD = 0.25
+# A glossary term lifts rules only when its words are rarer than this share of all entries.
+_GLOSSARY_MAX_DF = 0.03
+# Quoted phrase found verbatim: score multiplied by this.
+_PHRASE_BOOST = 3.0
+_SNIPPET_CHARS = 180
+
+_STOPWORDS = frozenset(
+    """a about after all also am an and any are as at be been before being both but by can could
+    did do does doing done during each else for from get gets getting got had has have having he her
+    him his how i if in into is it its itself just let lets me mean means might more most much must my
+    myself no nor not of off on once only or other our out over own really same she should so some
+    still such than that the their them then there these they this those through to too under until
+    up us very was we were what whats when where which while who whom why will with would you your
+    happen happens happened happening exactly allowed able okay ok please rule rules""".split()
+)
+# Words that look like stopwords but change the answer ("can't", "no", "not") are kept as tokens.
+_KEEP = frozenset({"no", "not", "cant", "only", "each", "all", "more", "first", "out", "up", "off", "both", "other", "same"})
+_STOPWORDS = _STOPWORDS - _KEEP
+
+_WORD = re.compile(r"[a-z0-9]+(?:[+/-][a-z0-9]+)*")
+_QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
+
+
+@dataclass(frozen=True)
+class SearchEntry:
+    doc: str                              # "cr", "mtr", "ipg", "jar"
+    number: str                           # canonical rule number, "729.4"
+    title: str = ""                       # the rule's own heading ("Taking Shortcuts"), "" for plain rules
+    text: str = ""
+    examples: tuple[str, ...] = ()
+    section_title: str = ""               # the enclosing section's title ("Taking Shortcuts")
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    doc: str
+    number: str
+    score: float
+    snippet: str
+    title: str = ""                       # the rule's heading, else its section's title
+
+
+@dataclass
+class SearchIndex:
+    """Everything a query needs; plain containers only, so it pickles."""
+
+    entries: list[SearchEntry]
+    postings: dict[str, list[tuple[int, float]]]     # stem -> [(entry index, weighted term frequency)]
+    idf: dict[str, float]
+    norms: list[float]                               # BM25 length factor per entry
+    heading_only: list[bool]
+    text_stems: list[tuple[str, ...]]                # title + text stems in order, for quoted phrases
+    by_number: dict[tuple[str, str], int]            # (doc, number) -> entry index
+    children: dict[tuple[str, str], list[int]]       # (doc, parent number) -> entry indexes
+    surface: dict[str, str]                          # every indexed word form -> its stem
+    deletes: dict[str, list[str]]                    # one-deletion variants -> word forms (typos)
+    surface_count: dict[str, int]
+    glossary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed term/alias -> cited rule numbers (CR)
+    vocabulary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed judge phrase -> stemmed rule words
+    heads: dict[str, list[str]] = field(default_factory=dict)  # stem -> rule heads, to show snippets
+
+
+# --------------------------------------------------------------------------------------- words
+
+
+_STEM_CACHE: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """A small suffix stemmer: plurals, -ing, -ed, -ly, final e/y, so "shuffling" meets "shuffled"."""
+    cached = _STEM_CACHE.get(word)
+    if cached is not None:
+        return cached
+    w = word
+    if len(w) > 3 and w.isalpha():
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "i"
+        elif w.endswith("sses"):
+            w = w[:-2]
+        elif w.endswith("es") and w[-3] in "sxz" and len(w) > 4:
+            w = w[:-2]
+        elif w.endswith(("ches", "shes")):
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        for suffix in ("ingly", "edly", "ing", "ed"):
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and re.search(r"[aeiouy]", w[: -len(suffix)]):
+                w = w[: -len(suffix)]
+                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                    w = w[:-1]                        # tapped -> tapp -> tap
+                break
+        if w.endswith("ly") and len(w) > 5:
+            w = w[:-2]
+        if w.endswith("e") and len(w) > 3:
+            w = w[:-1]
+        elif w.endswith("y") and len(w) > 3:
+            w = w[:-1] + "i"
+    _STEM_CACHE[word] = w
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word forms of `text`: curly quotes folded, apostrophes dropped ("can't" -> "cant")."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = text.replace("’", "").replace("'", "").replace("‘", "")
+    text = text.replace("–", "-").replace("—", " ")
+    return _WORD.findall(text)
+
+
+def terms(text: str) -> list[str]:
+    """Stems of the words of `text` without stopwords: what is indexed and what a query looks up."""
+    return [stem(w) for w in words(text) if w not in _STOPWORDS]
+
+
+# --------------------------------------------------------------------------------------- building
+
+
+def load_vocabulary(path: Path = VOCABULARY_PATH) -> dict[str, str]:
+    """The judge vocabulary: judge phrase -> rule words, as written in the TOML file."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {str(k): str(v) for k, v in data.get("phrases", {}).items()}
+
+
+def compile_vocabulary(phrases: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    compiled: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for phrase, expansion in phrases.items():
+        key = tuple(terms(phrase))
+        if key:
+            compiled[key] = tuple(terms(expansion))
+    return compiled
+
+
+def entries_from_document(doc: ParsedDocument) -> list[SearchEntry]:
+    """Search entries for every rule of a parsed document except chapters, with section titles."""
+    titles = {r.number: r for r in doc.rules}
+
+    def section_of(number: str | None) -> str:
+        for _ in range(6):
+            rule = titles.get(number) if number else None
+            if rule is None:
+                return ""
+            if rule.kind in (RuleKind.SECTION, RuleKind.APPENDIX):
+                return rule.title
+            number = rule.parent
+        return ""
+
+    return [
+        SearchEntry(
+            doc=doc.doc.value, number=r.number, title=r.title, text=r.text, examples=r.examples,
+            section_title=r.title if r.kind is RuleKind.SECTION else section_of(r.parent), aliases=r.aliases,
+        )
+        for r in doc.rules
+        if r.kind is not RuleKind.CHAPTER
+    ]
+
+
+def _parent_number(number: str) -> str | None:
+    """"702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; None at the top."""
+    if re.fullmatch(r"\d+\.\d+[a-z]", number):
+        return number[:-1]
+    if "." in number:
+        return number.rsplit(".", 1)[0]
+    return None
+
+
+def _is_heading_text(text: str) -> bool:
+    """A rule whose whole text is a name, like "702.19. Trample" or "701.20. Shuffle"."""
+    return bool(text) and len(text.split()) <= 5 and not text.rstrip().endswith((".", ":", "”", '"'))
+
+
+def build_index(
+    entries: Iterable[SearchEntry],
+    glossary: Iterable[GlossaryEntry] = (),
+    *,
+    vocabulary: Mapping[str, str] | None = None,
+) -> SearchIndex:
+    """Index `entries` (any mix of documents) for `search`.
+
+    `glossary` entries (CR) route their terms and aliases to the rules they cite. `vocabulary` maps
+    judge phrases to rule words; default: the shipped search_vocabulary.toml.
+    """
+    entries = list(entries)
+    by_number = {(e.doc, e.number): i for i, e in enumerate(entries)}
+    children: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, e in enumerate(entries):
+        parent = _parent_number(e.number)
+        if parent is not None:
+            children[(e.doc, parent)].append(i)
+
+    counts: dict[str, dict[int, float]] = defaultdict(dict)
+    lengths: list[float] = []
+    heading_only: list[bool] = []
+    text_stems: list[tuple[str, ...]] = []
+    surface_count: dict[str, int] = defaultdict(int)
+    for i, e in enumerate(entries):
+        # The names of enclosing rules that are headings ("Trample" above 702.19b) act as headings.
+        headings = [e.section_title]
+        parent = _parent_number(e.number)
+        while parent is not None:
+            j = by_number.get((e.doc, parent))
+            if j is not None and j != i and _is_heading_text(entries[j].text):
+                headings.append(entries[j].text)
+            parent = _parent_number(parent)
+        own_heading = _is_heading_text(e.text) and not e.examples
+        fields = (
+            (" ".join((e.title, *e.aliases, e.text if own_heading else "")), _W_TITLE),
+            (" ".join(headings), _W_HEADING),
+            ("" if own_heading else e.text, _W_TEXT),
+            (" ".join(e.examples), _W_EXAMPLE),
+        )
+        length = 0.0
+        bag = counts
+        for text, weight in fields:
+            for form in words(text):
+                surface_count[form] += 1
+                if form in _STOPWORDS:
+                    continue
+                s = stem(form)
+                bag[s][i] = bag[s].get(i, 0.0) + weight
+                length += weight
+        lengths.append(length)
+        heading_only.append(own_heading or (not e.text and not e.examples))
+        text_stems.append(tuple(terms(f"{e.title} {e.text}")))
+
+    n = max(len(entries), 1)
+    average = (sum(lengths) / n) or 1.0
+    norms = [_K1 * (1 - _B + _B * length / average) for length in lengths]
+    postings = {s: sorted(docs.items()) for s, docs in counts.items()}
+    idf = {s: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) for s, docs in counts.items()}
+
+    surface = {form: stem(form) for form in surface_count if form not in _STOPWORDS and form.isalpha()}
+    deletes: dict[str, list[str]] = defaultdict(list)
+    for form in surface:
+        if len(form) >= 4:
+            for k in range(len(form)):
+                deletes[form[:k] + form[k + 1:]].append(form)
+
+    gloss: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for g in glossary:
+        for name in {g.term, *g.aliases}:
+            for part in re.split(r",\s*", name) if "," in name else [name]:
+                key = tuple(terms(part))
+                if key and g.references:
+                    gloss[key] = tuple(dict.fromkeys(gloss.get(key, ()) + tuple(g.references)))
+
+    vocab = compile_vocabulary(load_vocabulary() if vocabulary is None else vocabulary)
+    return SearchIndex(
+        entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
+        text_stems=text_stems, by_number=by_number, children=dict(children), surface=surface,
+        deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, vocabulary=vocab,
+    )
+
+
+# --------------------------------------------------------------------------------------- querying
+
+
+@dataclass(frozen=True)
+class _Query:
+    weights: dict[str, float]            # stem -> weight
+    phrases: list[tuple[str, ...]]       # quoted phrases, stemmed
+    glossary: list[tuple[str, ...]]      # rule numbers cited by glossary terms found
+    shown: frozenset[str]                # stems to highlight in snippets
+
+
+def _correct(index: SearchIndex, form: str) -> str | None:
+    """The most frequent index word one edit away from `form` (deletion, insertion, substitution,
+    transposition all meet in the one-deletion neighbourhood); None when there is none."""
+    if len(form) < 4 or not form.isalpha():
+        return None
+    candidates: set[str] = set()
+    candidates.update(index.deletes.get(form, ()))
+    variants = {form[:k] + form[k + 1:] for k in range(len(form))}
+    for variant in variants:
+        if variant in index.surface:
+            candidates.add(variant)
+        candidates.update(index.deletes.get(variant, ()))
+    candidates = {c for c in candidates if abs(len(c) - len(form)) <= 1 and _within_one_edit(form, c)}
+    if not candidates:
+        return None
+    return max(sorted(candidates), key=lambda c: index.surface_count.get(c, 0))
+
+
+def _within_one_edit(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if len(a) > len(b):
+        a, b = b, a
+    return any(b[:k] + b[k + 1:] == a for k in range(len(b)))
+
+
+def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], tuple[str, ...]], longest: int = 6) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Non-overlapping (start, end, value) matches of `table` keys in `tokens`, longest first."""
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    k = 0
+    while k < len(tokens):
+        for size in range(min(longest, len(tokens) - k), 0, -1):
+            value = table.get(tuple(tokens[k:k + size]))
+            if value is not None:
+                found.append((k, k + size, value))
+                k += size
+                break
+        else:
+            k += 1
+    return found
+
+
+def _parse_query(index: SearchIndex, query: str) -> _Query:
+    phrases = [tuple(terms(p)) for p in _QUOTED.findall(query)]
+    forms = [w for w in words(query) if w not in _STOPWORDS]
+    # Typos first, so that a misspelt judge phrase still meets the vocabulary.
+    weights: dict[str, float] = {}
+    tokens: list[str] = []
+    token_weight: list[float] = []
+    for form in forms:
+        s = stem(form)
+        known = s in index.idf or any(s in key for key in index.vocabulary)
+        fixed = None if known else _correct(index, form)
+        tokens.append(index.surface[fixed] if fixed else s)
+        token_weight.append(_W_TYPO if fixed else 1.0)
+
+    consumed: set[int] = set()
+    for start, end, expansion in _find_phrases(tokens, index.vocabulary):
+        consumed.update(range(start, end))
+        for s in expansion:
+            weights[s] = max(weights.get(s, 0.0), _W_EXPANSION)
+    for k, s in enumerate(tokens):
+        if k not in consumed:
+            weights[s] = max(weights.get(s, 0.0), token_weight[k])
+
+    cited: list[tuple[str, ...]] = []
+    n = max(len(index.entries), 1)
+    for _, _, refs in _find_phrases(tokens, index.glossary):
+        cited.append(refs)
+    # A glossary term made of common words ("card", "player") would lift rules for any question.
+    cited = [refs for refs in cited][:3]
+    rare = []
+    for start, end, refs in _find_phrases(tokens, index.glossary):
+        key = tuple(tokens[start:end])
+        df = min(len(index.postings.get(s, ())) for s in key)
+        if df <= _GLOSSARY_MAX_DF * n:
+            rare.append(refs)
+    return _Query(weights=weights, phrases=[p for p in phrases if p], glossary=rare[:3],
+                  shown=frozenset(weights) | frozenset(tokens))
+
+
+def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
+    """Entries for a query that is a rule number: the rule, then its subrules in order."""
+    docs = [doc] if doc else sorted({e.doc for e in index.entries})
+    for d in docs:
+        number = normalize_rule_number(query, d)
+        if number is None:
+            continue
+        i = index.by_number.get((d, number))
+        if i is not None:
+            return [i, *_descendants(index, d, number)]
+    return []
+
+
+def _descendants(index: SearchIndex, doc: str, number: str) -> list[int]:
+    out: list[int] = []
+    for j in index.children.get((doc, number), ()):
+        out.append(j)
+        out.extend(_descendants(index, doc, index.entries[j].number))
+    return out
+
+
+def _contains(seq: Sequence[str], phrase: Sequence[str]) -> bool:
+    n = len(phrase)
+    return any(tuple(seq[k:k + n]) == tuple(phrase) for k in range(len(seq) - n + 1))
+
+
+def search(index: SearchIndex, query: str, *, limit: int = 10, doc: str | None = None) -> list[SearchHit]:
+    """The best `limit` rules for `query`, best first; [] for an empty or unmatched query.
+
+    `doc` keeps only rules of that document ("cr", "mtr", ...). Scores are comparable within one
+    answer only. A rule number gets that rule first (score 1000), then its subrules.
+    """
+    query = query.strip()
+    if not query or limit <= 0:
+        return []
+    numbered = _number_hits(index, query, doc)
+    if numbered:
+        hits = numbered[:limit]
+        return [_hit(index, i, 1000.0 - rank, frozenset()) for rank, i in enumerate(hits)]
+
+    parsed = _parse_query(index, query)
+    scores: dict[int, float] = defaultdict(float)
+    for s, weight in parsed.weights.items():
+        idf = index.idf.get(s)
+        if idf is None:
+            continue
+        for i, tf in index.postings[s]:
+            scores[i] += weight * idf * tf * (_K1 + 1) / (tf + index.norms[i])
+    if doc is not None:
+        scores = defaultdict(float, {i: v for i, v in scores.items() if index.entries[i].doc == doc})
+    for i in scores:
+        if index.heading_only[i]:
+            scores[i] *= _HEADING_ONLY
+
+    top = max(scores.values(), default=0.0)
+    if parsed.glossary and top > 0 and (doc in (None, "cr")):
+        lifted: dict[int, float] = {}
+        for refs in parsed.glossary:
+            for number in refs:
+                i = index.by_number.get(("cr", number))
+                if i is None:
+                    continue
+                lifted[i] = max(lifted.get(i, 0.0), _GLOSSARY_CITED * top * (_HEADING_ONLY if index.heading_only[i] else 1.0))
+                for j in index.children.get(("cr", number), ()):
+                    if scores.get(j, 0.0) > 0:
+                        lifted[j] = max(lifted.get(j, 0.0), _GLOSSARY_CHILD * top)
+        for i, bonus in lifted.items():
+            scores[i] += bonus
+
+    if parsed.phrases:
+        for i in list(scores):
+            if all(_contains(index.text_stems[i], p) for p in parsed.phrases):
+                scores[i] *= _PHRASE_BOOST
+
+    ranked = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))[:limit]
+    return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
+
+
+def _hit(index: SearchIndex, i: int, score: float, shown: frozenset[str]) -> SearchHit:
+    e = index.entries[i]
+    return SearchHit(doc=e.doc, number=e.number, score=score, snippet=_snippet(e, shown),
+                     title=e.title or e.section_title)
+
+
+def _snippet(e: SearchEntry, shown: frozenset[str]) -> str:
+    """About _SNIPPET_CHARS characters of the rule text around its first word the query matched."""
+    text = " ".join(e.text.split()) or e.title or (e.examples[0] if e.examples else "")
+    if len(text) <= _SNIPPET_CHARS:
+        return text
+    start = 0
+    for match in re.finditer(r"[A-Za-z0-9’']+", text):
+        form = match.group().lower().replace("’", "").replace("'", "")
+        if form not in _STOPWORDS and stem(form) in shown:
+            start = match.start()
+            break
+    begin = max(0, start - _SNIPPET_CHARS // 3)
+    if begin > 0:
+        space = text.find(" ", begin)
+        begin = space + 1 if 0 <= space < start else begin
+    end = min(len(text), begin + _SNIPPET_CHARS)
+    if end < len(text):
+        space = text.rfind(" ", begin, end)
+        end = space if space > start else end
+    return ("…" if begin > 0 else "") + text[begin:end] + ("…" if end < len(text) else "")
