@@ -16,8 +16,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-from rulesref.parsing.common import decode_document  # noqa: E402  (needs the repo root on sys.path)
-from rulesref.parsing.cr import parse_cr  # noqa: E402
+from rulesref.parsing.common import decode_document
+from rulesref.parsing.cr import parse_cr
 
 RULES_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO_ROOT.parent / "shared" / "rules"))
 DEFAULT_CR = RULES_DIR / "cr" / "MagicCompRules-20250207.txt"
@@ -40,8 +40,10 @@ def main() -> int:
         f"{args.path.name}: {len(raw) / 1e6:.2f} MB, {doc.line_count} lines, {len(doc.counted_rules)} rules, "
         f"{doc.example_count} examples, {len(doc.glossary)} glossary entries"
     )
-    print(f"parse_cr median of {args.runs} runs: {median * 1000:.0f} ms "
-          f"(min {min(timings) * 1000:.0f} ms, max {max(timings) * 1000:.0f} ms; target < {TARGET_SECONDS:.0f} s)")
+    print(
+        f"parse_cr median of {args.runs} runs: {median * 1000:.0f} ms "
+        f"(min {min(timings) * 1000:.0f} ms, max {max(timings) * 1000:.0f} ms; target < {TARGET_SECONDS:.0f} s)"
+    )
     return 0 if median < TARGET_SECONDS else 1
 
 

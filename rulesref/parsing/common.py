@@ -30,7 +30,7 @@ def decode_document(raw: bytes, source: str) -> str:
     which older official CR files used. Raises ParseError naming `source` and the first bad line
     when the bytes are not text: a NUL byte, or a high share of control characters.
     """
-    if raw.startswith(codecs.BOM_UTF16_LE) or raw.startswith(codecs.BOM_UTF16_BE):
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             text = raw.decode("utf-16")
         except UnicodeDecodeError as exc:
@@ -39,7 +39,7 @@ def decode_document(raw: bytes, source: str) -> str:
         nul = raw.find(b"\x00")
         if nul >= 0:
             raise ParseError("binary content (NUL byte); not a text document", source=source, line=_byte_line(raw, nul))
-        body = raw[len(codecs.BOM_UTF8):] if raw.startswith(codecs.BOM_UTF8) else raw
+        body = raw.removeprefix(codecs.BOM_UTF8)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
@@ -61,17 +61,22 @@ def _reject_binary(text: str, source: str) -> None:
     if "\x00" in bad or (len(bad) >= _MIN_BAD_CONTROLS and len(bad) > _MAX_CONTROL_SHARE * len(text)):
         first = _CONTROL.search(text)
         line = text.count("\n", 0, first.start()) + 1 if first else 1
-        raise ParseError(f"binary content ({len(bad)} control characters); not a text document", source=source, line=line)
+        raise ParseError(
+            f"binary content ({len(bad)} control characters); not a text document", source=source, line=line
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # Rule numbers
 
-_PREFIX = re.compile(r"^\s*(?:(?:cr|mtr|ipg|jar|comprehensive\s+rules?)(?![a-z])[\s:#§.-]*)?(?:(?:rules?|sections?|§)\s*)?", re.I)
+_PREFIX = re.compile(
+    r"^\s*(?:(?:cr|mtr|ipg|jar|comprehensive\s+rules?)(?![a-z])[\s:#§.-]*)?(?:(?:rules?|sections?|§)\s*)?",
+    re.IGNORECASE,
+)
 _CR_DOTTED = re.compile(r"^(\d{3})(?:\.(\d+)(?:\.?([a-z]))?)?$")
 _CR_RUN = re.compile(r"^(\d{3})(\d+)([a-z])?$")
 _DOTTED = re.compile(r"^\d{1,2}(?:\.\d{1,3})*$")
-_APPENDIX = re.compile(r"^(?:appendix\s*)?([a-z])$", re.I)
+_APPENDIX = re.compile(r"^(?:appendix\s*)?([a-z])$", re.IGNORECASE)
 
 
 def normalize_rule_number(raw: str, doc: str = "cr") -> str | None:
@@ -176,11 +181,11 @@ def extract_references(text: str) -> tuple[str, ...]:
                 continue
             for number in _expand(start, item.group("end")):
                 found.append((offset + item.start(), number))
-    for match in _BARE.finditer(text):
-        item = _ITEM_RE.match(match.group("item"))
-        if item is not None:
-            for number in _expand(item.group("start"), item.group("end")):
-                found.append((match.start(), number))
+    for bare in _BARE.finditer(text):
+        parts = _ITEM_RE.match(bare.group("item"))
+        if parts is not None:
+            for number in _expand(parts.group("start"), parts.group("end")):
+                found.append((bare.start(), number))
     found.sort(key=lambda pair: pair[0])
     seen: dict[str, None] = {}
     for _, number in found:

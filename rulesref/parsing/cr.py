@@ -46,12 +46,24 @@ DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
 _MONTHS = {
     name: index
     for index, name in enumerate(
-        ["january", "february", "march", "april", "may", "june", "july",
-         "august", "september", "october", "november", "december"],
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
         start=1,
     )
 }
-_EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.I)
+_EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE)
 _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 # "100.1. These Magic rules ..."; official typos: "606.5 If ..." (no period), "901.4.All ..." (no space)
@@ -198,131 +210,140 @@ def _read_contents(lines: _Lines) -> list[tuple[str, str]]:
 
 
 def _read_rules(lines: _Lines, contents: list[tuple[str, str]], notes: list[str]) -> list[ParsedRule]:
-    expected = list(contents)  # chapters and sections still to come, in order
-    drafts: list[_Draft] = []
-    chapter: _Draft | None = None
-    section: _Draft | None = None
-    rule: _Draft | None = None
-    current: _Draft | None = None  # what a continuation or example line attaches to
-    in_example = False
-    previous_blank = True
-    last_key: tuple[int, int, int] = (0, 0, 0)
+    return _RulesReader(lines, contents, notes).read()
 
-    while not lines.at_end():
-        number, raw = lines.next()
-        line = raw.strip()
-        if not line:
-            previous_blank = True
-            continue
-        if line == "Glossary":
-            if expected:
-                missing = ", ".join(n for n, _ in expected[:3])
-                raise lines.error(
-                    f"the numbered rules end before {missing}, which the contents list (truncated?)", number
-                )
-            _check_section_has_rules(drafts, section, lines)
-            return [d.freeze() for d in drafts]
 
-        match = _SUBRULE.match(line)
-        if match is not None:
-            sec, rul, letter, body = match.groups()
-            if letter not in SUBRULE_LETTERS:
-                # CR introduction: subrules skip the letters "l" and "o".
-                raise lines.error(f"subrule letter {letter!r} is never used (letters skip l and o)", number)
-            if rule is None or rule.number != f"{sec}.{int(rul)}":
-                raise lines.error(f"subrule {sec}.{rul}{letter} is not under rule {sec}.{rul}", number)
-            key = (int(sec), int(rul), ord(letter))
-            if key <= last_key:
-                raise lines.error(f"subrule {sec}.{rul}{letter} is out of order", number)
-            if line.startswith(f"{sec}.{rul}{letter}."):
-                notes.append(f"line {number}: subrule {sec}.{rul}{letter} printed with a period")
-            last_key = key
-            current = _Draft(f"{sec}.{int(rul)}{letter}", RuleKind.SUBRULE, number, paragraphs=[body.strip()],
-                             parent=rule.number)
-            drafts.append(current)
-            in_example, previous_blank = False, False
-            continue
+class _RulesReader:
+    """Reads the numbered rules, from the first chapter heading to the "Glossary" heading."""
 
-        match = _RULE.match(line)
-        if match is not None:
-            sec, rul, body = match.groups()
-            if section is None or section.number != sec:
-                raise lines.error(f"rule {sec}.{rul} is not under section {sec}", number)
-            key = (int(sec), int(rul), 0)
-            if key <= last_key:
-                raise lines.error(f"rule {sec}.{rul} is out of order", number)
-            if not re.match(r"^\d{3}\.\d+\.", line):
-                notes.append(f"line {number}: rule {sec}.{rul} printed without the period after its number")
-            elif not re.match(r"^\d{3}\.\d+\.\s", line):
-                notes.append(f"line {number}: rule {sec}.{rul} printed without a space after its number")
-            last_key = key
-            rule = current = _Draft(f"{sec}.{int(rul)}", RuleKind.RULE, number, paragraphs=[body.strip()],
-                                    parent=sec)
-            drafts.append(rule)
-            in_example, previous_blank = False, False
-            continue
+    def __init__(self, lines: _Lines, contents: list[tuple[str, str]], notes: list[str]) -> None:
+        self.lines = lines
+        self.notes = notes
+        self.expected = list(contents)  # chapters and sections still to come, in order
+        self.drafts: list[_Draft] = []
+        self.chapter: _Draft | None = None
+        self.section: _Draft | None = None
+        self.rule: _Draft | None = None
+        self.current: _Draft | None = None  # what an example or continuation line attaches to
+        self.in_example = False
+        self.last_key: tuple[int, int, int] = (0, 0, 0)
 
-        match = _SECTION.match(line)
-        if match is not None:
-            sec, title = match.group(1), match.group(2).strip()
-            _expect(expected, sec, title, lines, number, notes)
-            if chapter is None or chapter.number != sec[0]:
-                raise lines.error(f"section {sec} is not under chapter {sec[0]}", number)
-            section = _Draft(sec, RuleKind.SECTION, number, title=title, parent=chapter.number)
-            drafts.append(section)
-            last_key = (int(sec), 0, 0)
-            rule = current = None
-            in_example, previous_blank = False, False
-            continue
-
-        match = _CHAPTER.match(line)
-        if match is not None:
-            chap, title = match.group(1), match.group(2).strip()
-            _expect(expected, chap, title, lines, number, notes)
-            chapter = _Draft(chap, RuleKind.CHAPTER, number, title=title)
-            drafts.append(chapter)
-            section = rule = current = None
-            in_example, previous_blank = False, False
-            continue
-
-        match = _EXAMPLE.match(line)
-        if match is not None:
-            if current is None:
-                raise lines.error("an example that follows no rule", number)
-            # CR: an "Example:" paragraph belongs to the rule above it.
-            current.examples.append(match.group(1).strip())
-            in_example, previous_blank = True, False
-            continue
-
-        if current is not None and not previous_blank:
-            # A further paragraph of the rule (or example) above: "205.3i ... / Of that list, ..."
-            if in_example:
-                current.examples[-1] += "\n" + line
+    def read(self) -> list[ParsedRule]:
+        previous_blank = True
+        while not self.lines.at_end():
+            number, raw = self.lines.next()
+            line = raw.strip()
+            if not line:
+                previous_blank = True
+                continue
+            if line == "Glossary":
+                self._finish(number)
+                return [draft.freeze() for draft in self.drafts]
+            if match := _SUBRULE.match(line):
+                self._subrule(match, number, line)
+            elif match := _RULE.match(line):
+                self._rule(match, number, line)
+            elif match := _SECTION.match(line):
+                self._section(match, number)
+            elif match := _CHAPTER.match(line):
+                self._chapter(match, number)
+            elif match := _EXAMPLE.match(line):
+                self._example(match, number)
+            elif self.current is not None and not previous_blank:
+                self._continuation(line)
             else:
-                current.paragraphs.append(line)
-            continue
+                raise self.lines.error(f"cannot place this line in the numbered rules: {line[:60]!r}", number)
+            previous_blank = False
+        where = self.section or self.chapter
+        at = f"at {where.number}" if where is not None else "before the first chapter"
+        raise self.lines.error(f"document ends inside the numbered rules ({at}); no glossary (truncated?)")
 
-        raise lines.error(f"cannot place this line in the numbered rules: {line[:60]!r}", number)
+    def _finish(self, number: int) -> None:
+        if self.expected:
+            missing = ", ".join(n for n, _ in self.expected[:3])
+            raise self.lines.error(
+                f"the numbered rules end before {missing}, which the contents list (truncated?)", number
+            )
+        # Only the last section is checked: "600. General" has no rules of its own in every version.
+        if self.section is not None and self.drafts[-1] is self.section:
+            raise self.lines.error(f"section {self.section.number} has no rules (truncated?)", self.section.line)
 
-    where = section.number if section is not None else (chapter.number if chapter is not None else "the start")
-    raise lines.error(f"document ends inside the numbered rules (at {where}); no glossary (truncated?)")
+    def _advance(self, key: tuple[int, int, int], name: str, number: int) -> None:
+        if key <= self.last_key:
+            raise self.lines.error(f"{name} is out of order", number)
+        self.last_key = key
 
+    def _subrule(self, match: re.Match[str], number: int, line: str) -> None:
+        sec, rul, letter, body = match.groups()
+        name = f"{sec}.{int(rul)}{letter}"
+        if letter not in SUBRULE_LETTERS:
+            # CR introduction: subrules skip the letters "l" and "o".
+            raise self.lines.error(f"subrule letter {letter!r} is never used (letters skip l and o)", number)
+        if self.rule is None or self.rule.number != f"{sec}.{int(rul)}":
+            raise self.lines.error(f"subrule {name} is not under rule {sec}.{int(rul)}", number)
+        self._advance((int(sec), int(rul), ord(letter)), f"subrule {name}", number)
+        if line.startswith(f"{sec}.{rul}{letter}."):
+            self.notes.append(f"line {number}: subrule {name} printed with a period after its number")
+        self._open(_Draft(name, RuleKind.SUBRULE, number, paragraphs=[body.strip()], parent=self.rule.number))
 
-def _expect(expected: list[tuple[str, str]], number: str, title: str, lines: _Lines, line: int,
-            notes: list[str]) -> None:
-    """Chapters and sections must arrive in the order the contents list them."""
-    if not expected or expected[0][0] != number:
-        want = expected[0][0] if expected else "the glossary"
-        raise lines.error(f"found {number} {title!r} where the contents list {want} next", line)
-    listed = expected.pop(0)[1]
-    if listed != title:
-        notes.append(f"line {line}: {number} is titled {title!r} but the contents say {listed!r}")
+    def _rule(self, match: re.Match[str], number: int, line: str) -> None:
+        sec, rul, body = match.groups()
+        name = f"{sec}.{int(rul)}"
+        if self.section is None or self.section.number != sec:
+            raise self.lines.error(f"rule {name} is not under section {sec}", number)
+        self._advance((int(sec), int(rul), 0), f"rule {name}", number)
+        if not re.match(r"\d{3}\.\d+\.", line):
+            self.notes.append(f"line {number}: rule {name} printed without the period after its number")
+        elif not re.match(r"\d{3}\.\d+\.\s", line):
+            self.notes.append(f"line {number}: rule {name} printed without a space after its number")
+        self.rule = _Draft(name, RuleKind.RULE, number, paragraphs=[body.strip()], parent=sec)
+        self._open(self.rule)
 
+    def _section(self, match: re.Match[str], number: int) -> None:
+        sec, title = match.group(1), match.group(2).strip()
+        self._expect(sec, title, number)
+        if self.chapter is None or self.chapter.number != sec[0]:
+            raise self.lines.error(f"section {sec} is not under chapter {sec[0]}", number)
+        self._advance((int(sec), 0, 0), f"section {sec}", number)
+        self.section = _Draft(sec, RuleKind.SECTION, number, title=title, parent=self.chapter.number)
+        self.drafts.append(self.section)
+        self.rule = self.current = None
 
-def _check_section_has_rules(drafts: list[_Draft], section: _Draft | None, lines: _Lines) -> None:
-    # Only the last section is checked: "600. General" has no rules of its own in every version.
-    if section is not None and drafts[-1] is section:
-        raise lines.error(f"section {section.number} has no rules (truncated?)", section.line)
+    def _chapter(self, match: re.Match[str], number: int) -> None:
+        chapter, title = match.group(1), match.group(2).strip()
+        self._expect(chapter, title, number)
+        self.chapter = _Draft(chapter, RuleKind.CHAPTER, number, title=title)
+        self.drafts.append(self.chapter)
+        self.section = self.rule = self.current = None
+
+    def _open(self, draft: _Draft) -> None:
+        self.drafts.append(draft)
+        self.current = draft
+        self.in_example = False
+
+    def _example(self, match: re.Match[str], number: int) -> None:
+        if self.current is None:
+            raise self.lines.error("an example that follows no rule", number)
+        # An "Example:" paragraph belongs to the rule above it.
+        self.current.examples.append(match.group(1).strip())
+        self.in_example = True
+
+    def _continuation(self, line: str) -> None:
+        # A further paragraph of the rule (or example) above: "205.3i ... / Of that list, ..."
+        assert self.current is not None
+        if self.in_example:
+            self.current.examples[-1] += "\n" + line
+        else:
+            self.current.paragraphs.append(line)
+
+    def _expect(self, number: str, title: str, line: int) -> None:
+        """Chapters and sections must arrive in the order the contents list them."""
+        if not self.expected or self.expected[0][0] != number:
+            want = self.expected[0][0] if self.expected else "the glossary"
+            raise self.lines.error(f"found {number} {title!r} where the contents list {want} next", line)
+        listed = self.expected.pop(0)[1]
+        if listed != title:
+            self.notes.append(f"line {line}: {number} is titled {title!r} but the contents say {listed!r}")
 
 
 def _read_glossary(lines: _Lines, notes: list[str]) -> list[GlossaryEntry]:
@@ -373,7 +394,7 @@ def _derived_names(term: str, terms: set[str]) -> list[str]:
         names.append(bare)
     parts = [p.strip() for p in bare.split(",")]
     if len(parts) > 1 and all(parts) and _name_key(parts[0]) not in terms:
-        names.extend(p.strip("\"\u201c\u201d") for p in parts)
+        names.extend(p.strip('"\u201c\u201d') for p in parts)
     return names
 
 
@@ -399,8 +420,9 @@ def _assign_aliases(entries: list[GlossaryEntry]) -> list[GlossaryEntry]:
             if owner.setdefault(key, goes_to) == goes_to and name not in names[goes_to]:
                 names[goes_to].append(name)
     return [
-        GlossaryEntry(term=e.term, definition=e.definition, aliases=tuple(names[i]), references=e.references,
-                      line=e.line)
+        GlossaryEntry(
+            term=e.term, definition=e.definition, aliases=tuple(names[i]), references=e.references, line=e.line
+        )
         for i, e in enumerate(entries)
     ]
 

@@ -8,7 +8,7 @@ import sys
 import unittest
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesref.parsing.common import (
@@ -46,7 +46,7 @@ class DecodeDocumentTests(unittest.TestCase):
         self.assertEqual(decode_document(raw, "x.txt"), "Title\n\nRule “one”.\n")
 
     def test_utf8_without_bom_is_kept_as_is(self) -> None:
-        self.assertEqual(decode_document("a’b\nc".encode("utf-8"), "x.txt"), "a’b\nc")
+        self.assertEqual(decode_document("a’b\nc".encode(), "x.txt"), "a’b\nc")
 
     def test_lone_carriage_returns_become_line_feeds(self) -> None:
         self.assertEqual(decode_document(b"one\rtwo\r\nthree", "x.txt"), "one\ntwo\nthree")
@@ -116,8 +116,13 @@ class NormalizeRuleNumberTests(unittest.TestCase):
             with self.subTest(raw=raw):
                 self.assertIsNone(normalize_rule_number(raw))
 
-    @given(cr_numbers(), st.sampled_from(["", "CR ", "cr", "CR: ", "rule "]), st.booleans(), st.booleans(),
-           st.sampled_from(["", ".", " ", ". "]))
+    @given(
+        cr_numbers(),
+        st.sampled_from(["", "CR ", "cr", "CR: ", "rule "]),
+        st.booleans(),
+        st.booleans(),
+        st.sampled_from(["", ".", " ", ". "]),
+    )
     def test_formatting_variants_normalise_to_the_canonical_number(
         self, number: str, prefix: str, upper: bool, spaced: bool, suffix: str
     ) -> None:
@@ -138,13 +143,29 @@ class NormalizeRuleNumberTests(unittest.TestCase):
 
 class RuleSortKeyTests(unittest.TestCase):
     def test_document_order_of_a_chapter_its_sections_and_lettered_subrules(self) -> None:
-        ordered = ["7", "700", "700.1", "700.1a", "700.2", "704", "704.5", "704.5k", "704.5m", "704.10",
-                   "704.10a", "729", "8", "800"]
+        ordered = [
+            "7",
+            "700",
+            "700.1",
+            "700.1a",
+            "700.2",
+            "704",
+            "704.5",
+            "704.5k",
+            "704.5m",
+            "704.10",
+            "704.10a",
+            "729",
+            "8",
+            "800",
+        ]
         shuffled = ordered[::-1]
         self.assertEqual(sorted(shuffled, key=rule_sort_key), ordered)
 
     def test_tournament_numbers_sort_numerically(self) -> None:
-        self.assertEqual(sorted(["10.1", "4.10", "4.2", "4", "A"], key=rule_sort_key), ["4", "4.2", "4.10", "10.1", "A"])
+        self.assertEqual(
+            sorted(["10.1", "4.10", "4.2", "4", "A"], key=rule_sort_key), ["4", "4.2", "4.10", "10.1", "A"]
+        )
 
     def test_non_numbers_raise(self) -> None:
         with self.assertRaises(ValueError):
@@ -172,8 +193,9 @@ class ExtractReferencesTests(unittest.TestCase):
     def test_lists_after_rules(self) -> None:
         self.assertEqual(extract_references("rules 103.4 and 103.5"), ("103.4", "103.5"))
         self.assertEqual(extract_references("rules 601 and 602"), ("601", "602"))
-        self.assertEqual(extract_references("See rules 702.19b, 702.19c, and 702.19d."),
-                         ("702.19b", "702.19c", "702.19d"))
+        self.assertEqual(
+            extract_references("See rules 702.19b, 702.19c, and 702.19d."), ("702.19b", "702.19c", "702.19d")
+        )
 
     def test_letter_ranges_expand_and_skip_l_and_o(self) -> None:
         self.assertEqual(extract_references("rules 729.2a–c"), ("729.2a", "729.2b", "729.2c"))
@@ -189,14 +211,22 @@ class ExtractReferencesTests(unittest.TestCase):
         self.assertEqual(extract_references(text), ("101.4a", "101.4b"))
 
     def test_numbers_that_are_not_citations_are_ignored(self) -> None:
-        for text in ["Each player starts at 20 life.", "It gets +1/+1 until end of turn.",
-                     "These rules are effective as of February 7, 2025.", "a deck of 100 cards",
-                     "deals 3 damage", "Magic 2015 core set", "Rules 3 and 4 of the house"]:
+        for text in [
+            "Each player starts at 20 life.",
+            "It gets +1/+1 until end of turn.",
+            "These rules are effective as of February 7, 2025.",
+            "a deck of 100 cards",
+            "deals 3 damage",
+            "Magic 2015 core set",
+            "Rules 3 and 4 of the house",
+        ]:
             with self.subTest(text=text):
                 self.assertEqual(extract_references(text), ())
 
-    @given(cr_numbers(), st.sampled_from(["See rule {}.", "(see rule {})", "as described in rule {}, “Name.”",
-                                          "rules {} and 100.1"]))
+    @given(
+        cr_numbers(),
+        st.sampled_from(["See rule {}.", "(see rule {})", "as described in rule {}, “Name.”", "rules {} and 100.1"]),
+    )
     def test_a_cited_number_is_found(self, number: str, template: str) -> None:
         self.assertEqual(extract_references(template.format(number))[0], number)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unittest
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -75,12 +75,16 @@ class FixtureLayoutTests(unittest.TestCase):
         for name in self.layouts:
             with self.subTest(name=name):
                 rules = by_number(self.parsed(name)[1])
-                self.assertEqual((rules["7"].kind, rules["7"].title, rules["7"].parent),
-                                 (RuleKind.CHAPTER, "Additional Rules", None))
-                self.assertEqual((rules["701"].kind, rules["701"].title, rules["701"].parent),
-                                 (RuleKind.SECTION, "Taking Shortcuts", "7"))
-                self.assertEqual((rules["701.3"].kind, rules["701.3"].title, rules["701.3"].parent),
-                                 (RuleKind.RULE, "", "701"))
+                self.assertEqual(
+                    (rules["7"].kind, rules["7"].title, rules["7"].parent), (RuleKind.CHAPTER, "Additional Rules", None)
+                )
+                self.assertEqual(
+                    (rules["701"].kind, rules["701"].title, rules["701"].parent),
+                    (RuleKind.SECTION, "Taking Shortcuts", "7"),
+                )
+                self.assertEqual(
+                    (rules["701.3"].kind, rules["701.3"].title, rules["701.3"].parent), (RuleKind.RULE, "", "701")
+                )
                 self.assertEqual((rules["701.2a"].kind, rules["701.2a"].parent), (RuleKind.SUBRULE, "701.2"))
 
     def test_counts_exclude_chapters(self) -> None:
@@ -104,7 +108,9 @@ class FixtureLayoutTests(unittest.TestCase):
                 rules = by_number(self.parsed(name)[1])
                 self.assertEqual(len(rules["101.2"].examples), 2)
                 self.assertTrue(rules["101.2"].examples[0].startswith("One effect says a player may play"))
-                self.assertEqual(rules["101.2"].examples[1], "A second example paragraph that belongs to the same rule.")
+                self.assertEqual(
+                    rules["101.2"].examples[1], "A second example paragraph that belongs to the same rule."
+                )
                 self.assertNotIn("Example", rules["101.2"].text)
                 self.assertEqual(rules["101.3"].examples, ())
 
@@ -113,10 +119,13 @@ class FixtureLayoutTests(unittest.TestCase):
             with self.subTest(name=name):
                 text, doc = self.parsed(name)
                 rule = by_number(doc)["701.2a"]
-                self.assertEqual(rule.text.split("\n"), [
-                    "The player with priority may suggest a shortcut.",
-                    "A second paragraph of rule 701.2a, indented the way the official file indents it.",
-                ])
+                self.assertEqual(
+                    rule.text.split("\n"),
+                    [
+                        "The player with priority may suggest a shortcut.",
+                        "A second paragraph of rule 701.2a, indented the way the official file indents it.",
+                    ],
+                )
                 self.assertEqual(by_number(doc)["701.2b"].line, line_of(text, "701.2b"))
 
     def test_line_numbers_point_at_the_numbered_line(self) -> None:
@@ -125,7 +134,12 @@ class FixtureLayoutTests(unittest.TestCase):
                 text, doc = self.parsed(name)
                 lines = text.split("\n")
                 for rule in doc.rules:
-                    self.assertTrue(lines[rule.line - 1].strip().startswith(rule.number + ("." if rule.kind is not RuleKind.SUBRULE else " ")), rule)
+                    self.assertTrue(
+                        lines[rule.line - 1]
+                        .strip()
+                        .startswith(rule.number + ("." if rule.kind is not RuleKind.SUBRULE else " ")),
+                        rule,
+                    )
                 for entry in doc.glossary:
                     self.assertEqual(lines[entry.line - 1].strip(), entry.term)
 
@@ -172,12 +186,25 @@ class FixtureLayoutTests(unittest.TestCase):
         _, indented = self.parsed("cr_indented.txt")
 
         def shape(doc: ParsedDocument) -> list[tuple[object, ...]]:
-            return [(r.number, r.kind, r.title, straighten(r.text), tuple(map(straighten, r.examples)), r.parent,
-                     r.references, r.line) for r in doc.rules]
+            return [
+                (
+                    r.number,
+                    r.kind,
+                    r.title,
+                    straighten(r.text),
+                    tuple(map(straighten, r.examples)),
+                    r.parent,
+                    r.references,
+                    r.line,
+                )
+                for r in doc.rules
+            ]
 
         self.assertEqual(shape(official), shape(indented))
-        self.assertEqual([(e.term, straighten(e.definition), e.aliases) for e in official.glossary],
-                         [(e.term, straighten(e.definition), e.aliases) for e in indented.glossary])
+        self.assertEqual(
+            [(e.term, straighten(e.definition), e.aliases) for e in official.glossary],
+            [(e.term, straighten(e.definition), e.aliases) for e in indented.glossary],
+        )
 
     def test_windows_1252_crlf_copy_parses_like_the_utf8_original(self) -> None:
         original = fixture_text("cr_official.txt")
@@ -258,7 +285,7 @@ class FixtureErrorTests(unittest.TestCase):
 
     def test_every_cut_before_the_credits_is_refused(self) -> None:
         last_needed = line_of(self.text, "Test Document Design")
-        for keep in range(0, last_needed):
+        for keep in range(last_needed):
             with self.subTest(keep=keep):
                 text = "\n".join(self.lines[:keep]) + "\n"
                 with self.assertRaises(ParseError) as caught:
@@ -278,7 +305,9 @@ class FixtureErrorTests(unittest.TestCase):
         self.assert_refused_at(text, at + 1, "without a definition")
 
     def test_text_that_is_not_a_cr(self) -> None:
-        self.assert_refused_at("Magic Tournament Rules\n\nEffective September 29, 2017\n", 1, "not a Comprehensive Rules")
+        self.assert_refused_at(
+            "Magic Tournament Rules\n\nEffective September 29, 2017\n", 1, "not a Comprehensive Rules"
+        )
         self.assert_refused_at("", 1, "not a Comprehensive Rules")
 
     def test_cr_title_without_an_effective_date(self) -> None:
@@ -304,7 +333,7 @@ class FixtureErrorTests(unittest.TestCase):
 CR_FILES = rules_files("cr")
 
 
-@lru_cache(maxsize=None)
+@cache
 def real(path: Path) -> tuple[str, ParsedDocument]:
     text = decode_document(path.read_bytes(), str(path))
     return text, parse_cr(text, path.name)
@@ -440,7 +469,7 @@ class KnownRulesTests(unittest.TestCase):
                 self.assertTrue(rule.text.split("\n")[1].startswith(("Cards printed", "Of that list")))
 
     def test_official_typos_are_read_and_noted(self) -> None:
-        text, doc = self.doc("20250207")
+        _text, doc = self.doc("20250207")
         rules = by_number(doc)
         self.assertTrue(rules["606.5"].text.startswith("If the total cost"))
         self.assertTrue(rules["901.4"].text.startswith("All plane and phenomenon cards"))
