@@ -342,9 +342,9 @@ def pattern_p_value_exact(deck_size: int, lands: int, pattern: str) -> Fraction:
     m = len(pattern)
     limit = same_type_pairs(pattern)
     favourable = 0
-    for l in range(max(0, m - (deck_size - lands)), min(m, lands) + 1):
-        ways = math.comb(deck_size - m, lands - l)
-        favourable += ways * sum(_sequences_with_runs(l, m - l, runs) for runs in range(m - limit, m + 1))
+    for seen in range(max(0, m - (deck_size - lands)), min(m, lands) + 1):   # lands among the top m
+        ways = math.comb(deck_size - m, lands - seen)
+        favourable += ways * sum(_sequences_with_runs(seen, m - seen, runs) for runs in range(m - limit, m + 1))
     return Fraction(favourable, math.comb(deck_size, lands))
 
 
@@ -354,7 +354,7 @@ def estimate_pattern_p_value(deck_size: int, lands: int, pattern: str, *, max_sa
 
     Draws deck prefixes in batches of MC_BATCH until MC_TARGET_HITS hits (relative standard error about 5%)
     or ``max_samples`` samples; the cap is the budget and is reported through the sample count."""
-    import numpy as np   # the one non-stdlib import of the engines; see the module docstring
+    import numpy as np  # the one non-stdlib import of the engines; see the module docstring
 
     if max_samples < 1:
         raise ValueError("max_samples must be >= 1")

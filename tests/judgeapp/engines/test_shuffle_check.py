@@ -9,8 +9,8 @@ import unittest
 import pytest
 
 from judgeapp.engines import shuffle_check, shuffles
-from judgeapp.engines.shuffle_check import Infraction, Rel, ShuffleFacts
 from judgeapp.engines.errors import RequestError
+from judgeapp.engines.shuffle_check import Infraction, Rel, ShuffleFacts
 from judgeapp.engines.shuffles import ShuffleMethod, ShuffleStep
 from tests.conftest import rules_files
 from tests.judgeapp.engines.test_shuffles import PINNED, assert_pinned_ref_exists, pinned_ref_text
