@@ -76,7 +76,8 @@ _PREFIX = re.compile(
 _CR_DOTTED = re.compile(r"^(\d{3})(?:\.(\d+)(?:\.?([a-z]))?)?$")
 _CR_RUN = re.compile(r"^(\d{3})(\d+)([a-z])?$")
 _DOTTED = re.compile(r"^\d{1,2}(?:\.\d{1,3})*$")
-_APPENDIX = re.compile(r"^(?:appendix\s*)?([a-z])$", re.IGNORECASE)
+# "Appendix A", "appendix b", or a lone capital "A" (a lone "a" is more likely a word than a number)
+_APPENDIX = re.compile(r"^(?:[Aa][Pp][Pp][Ee][Nn][Dd][Ii][Xx]([A-Za-z])|([A-Z]))$")
 
 
 def normalize_rule_number(raw: str, doc: str = "cr") -> str | None:
@@ -84,14 +85,16 @@ def normalize_rule_number(raw: str, doc: str = "cr") -> str | None:
 
     "729.2a", "729.2 a", "7292a", "CR 729.2a", "729.2A" and "729.2a." all give "729.2a";
     "104" gives "104"; "729.3." gives "729.3"; a chapter "7" gives "7". Numbers shaped like
-    MTR/IPG sections ("4.2", "3.9", "10.1") come back as written. A run of digits without a
-    dot is split CR-style (three-digit section, then the rule) only when `doc` is "cr".
+    MTR/IPG sections ("4.2", "3.9", "10.1") come back as written, and for those documents
+    "Appendix B" or "B" gives "B". A run of digits without a dot is split CR-style
+    (three-digit section, then the rule) only when `doc` is "cr".
     """
     if not isinstance(raw, str):
         return None
     text = unicodedata.normalize("NFKC", raw)
     text = _PREFIX.sub("", text, count=1)
-    text = re.sub(r"\s+", "", text).rstrip(".").lower()
+    compact = re.sub(r"\s+", "", text).rstrip(".")
+    text = compact.lower()
     if not text:
         return None
     match = _CR_DOTTED.match(text)
@@ -110,9 +113,9 @@ def normalize_rule_number(raw: str, doc: str = "cr") -> str | None:
         return text  # CR chapter, or MTR/IPG chapter
     if _DOTTED.match(text) and (doc != "cr" or "." in text):
         return text
-    appendix = _APPENDIX.match(text)
+    appendix = _APPENDIX.match(compact)
     if appendix is not None and doc != "cr":
-        return appendix.group(1).upper()
+        return (appendix.group(1) or appendix.group(2)).upper()
     return None
 
 

@@ -106,6 +106,10 @@ class NormalizeRuleNumberTests(unittest.TestCase):
             self.assertEqual(normalize_rule_number(raw, doc="mtr"), raw)
         self.assertEqual(normalize_rule_number("MTR 4.2.", doc="mtr"), "4.2")
         self.assertEqual(normalize_rule_number("Appendix A", doc="mtr"), "A")
+        self.assertEqual(normalize_rule_number("appendix b", doc="ipg"), "B")
+        self.assertEqual(normalize_rule_number("C", doc="mtr"), "C")
+        self.assertIsNone(normalize_rule_number("a", doc="mtr"))  # a word, not Appendix A
+        self.assertIsNone(normalize_rule_number("A"))  # the CR has no appendices
 
     def test_digit_runs_are_split_cr_style_only_for_the_cr(self) -> None:
         self.assertEqual(normalize_rule_number("7292a", doc="cr"), "729.2a")

@@ -366,6 +366,23 @@ class CorpusTests:
         assert doc.example_count == examples
         assert len(doc.glossary) == glossary
 
+    def test_every_line_of_the_rules_and_glossary_is_kept(self, path: Path) -> None:
+        text, doc = real(path)
+        stripped = [line.strip() for line in text.split("\n")]
+        body_start = stripped.index("Credits")
+        glossary_start = len(stripped) - 1 - stripped[::-1].index("Glossary")
+        credits_start = len(stripped) - 1 - stripped[::-1].index("Credits")
+        body_lines = sum(1 for line in stripped[body_start + 1 : glossary_start] if line)
+        glossary_lines = sum(1 for line in stripped[glossary_start + 1 : credits_start] if line)
+        kept = (
+            len(doc.rules)
+            + sum(rule.text.count("\n") for rule in doc.rules)
+            + sum(example.count("\n") + 1 for rule in doc.rules for example in rule.examples)
+        )
+        assert kept == body_lines
+        glued = sum(1 for note in doc.notes if "run together" in note)  # term and definition on one line
+        assert sum(entry.definition.count("\n") + 2 for entry in doc.glossary) - glued == glossary_lines
+
     def test_effective_date_agrees_with_the_file_name(self, path: Path) -> None:
         stamp = re.search(r"(\d{8})", path.name)
         assert stamp is not None
