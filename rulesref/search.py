@@ -22,7 +22,7 @@ import tomllib
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rulesref.parsing.common import normalize_rule_number
@@ -41,6 +41,7 @@ _W_EXAMPLE = 0.3
 # Weight of query words that come from a typo correction or a vocabulary expansion.
 _W_TYPO = 0.8
 _W_EXPANSION = 1.0
+_W_OBSOLETE = 0.5
 # A rule whose text is only a heading ("Trample") keeps this share of its score.
 _HEADING_ONLY = 0.6
 # Glossary: share of the best lexical score added to a cited rule, and to its subrules.
@@ -65,7 +66,14 @@ _STOPWORDS = frozenset(
 _KEEP = frozenset({"no", "not", "cant", "only", "each", "all", "more", "first", "out", "up", "off", "both", "other", "same"})
 _STOPWORDS = _STOPWORDS - _KEEP
 
-_WORD = re.compile(r"[a-z0-9]+(?:[+/-][a-z0-9]+)*")
+_WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
+# "+1/+1" and "-1/-1" become single words ("p1/p1", "m1/m1"), so counters are searchable.
+_PT = re.compile(r"([+-]?)(\d+|x)/([+-]?)(\d+|x)")
+# Words of obsolete glossary definitions that say the term is obsolete, not what it means.
+_GLOSSARY_BOILERPLATE = frozenset(
+    "obsolete term terms card cards printed errata oracle reference older received former version versions "
+    "previously rule rules text name called used see".split()
+)
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
 
 
@@ -105,8 +113,9 @@ class SearchIndex:
     deletes: dict[str, list[str]]                    # one-deletion variants -> word forms (typos)
     surface_count: dict[str, int]
     glossary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed term/alias -> cited rule numbers (CR)
+    obsolete: dict[tuple[str, ...], tuple[str, ...]]  # stemmed obsolete term -> stemmed words of its definition
     vocabulary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed judge phrase -> stemmed rule words
-    heads: dict[str, list[str]] = field(default_factory=dict)  # stem -> rule heads, to show snippets
+    vocabulary_words: frozenset[str] = frozenset()   # stems that appear in judge phrases
 
 
 # --------------------------------------------------------------------------------------- words
@@ -152,7 +161,9 @@ def words(text: str) -> list[str]:
     """Lower-case word forms of `text`: curly quotes folded, apostrophes dropped ("can't" -> "cant")."""
     text = unicodedata.normalize("NFKC", text).lower()
     text = text.replace("’", "").replace("'", "").replace("‘", "")
-    text = text.replace("–", "-").replace("—", " ")
+    text = text.replace("–", "-").replace("—", " ").replace("−", "-")
+    text = _PT.sub(lambda m: f"{'p' if m[1] == '+' else 'm' if m[1] == '-' else ''}{m[2]}/"
+                               f"{'p' if m[3] == '+' else 'm' if m[3] == '-' else ''}{m[4]}", text)
     return _WORD.findall(text)
 
 
@@ -286,18 +297,27 @@ def build_index(
                 deletes[form[:k] + form[k + 1:]].append(form)
 
     gloss: dict[tuple[str, ...], tuple[str, ...]] = {}
+    obsolete: dict[tuple[str, ...], tuple[str, ...]] = {}
+    boilerplate = {stem(w) for w in _GLOSSARY_BOILERPLATE}
     for g in glossary:
         for name in {g.term, *g.aliases}:
-            for part in re.split(r",\s*", name) if "," in name else [name]:
-                key = tuple(terms(part))
-                if key and g.references:
-                    gloss[key] = tuple(dict.fromkeys(gloss.get(key, ()) + tuple(g.references)))
+            key = tuple(terms(re.sub(r"\(obsolete\)", "", name, flags=re.I)))
+            if not key:
+                continue
+            if g.references:
+                gloss[key] = tuple(dict.fromkeys(gloss.get(key, ()) + tuple(g.references)))
+            if "(obsolete)" in g.term.lower():
+                # An old name ("converted mana cost", "in play") is read as the words its definition
+                # gives for it today ("mana value", "battlefield").
+                meaning = [t for t in terms(g.definition) if t not in boilerplate and t not in key]
+                obsolete[key] = tuple(dict.fromkeys(meaning))
 
     vocab = compile_vocabulary(load_vocabulary() if vocabulary is None else vocabulary)
     return SearchIndex(
         entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
         text_stems=text_stems, by_number=by_number, children=dict(children), surface=surface,
-        deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, vocabulary=vocab,
+        deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, obsolete=obsolete,
+        vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
     )
 
 
@@ -360,39 +380,40 @@ def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], tuple[s
 def _parse_query(index: SearchIndex, query: str) -> _Query:
     phrases = [tuple(terms(p)) for p in _QUOTED.findall(query)]
     forms = [w for w in words(query) if w not in _STOPWORDS]
-    # Typos first, so that a misspelt judge phrase still meets the vocabulary.
-    weights: dict[str, float] = {}
+    # Typos are fixed first, so that a misspelt judge phrase still meets the vocabulary.
     tokens: list[str] = []
     token_weight: list[float] = []
     for form in forms:
         s = stem(form)
-        known = s in index.idf or any(s in key for key in index.vocabulary)
+        known = s in index.idf or s in index.vocabulary_words
         fixed = None if known else _correct(index, form)
         tokens.append(index.surface[fixed] if fixed else s)
         token_weight.append(_W_TYPO if fixed else 1.0)
 
+    weights: dict[str, float] = {}
+
+    def add(stems: Iterable[str], weight: float) -> None:
+        for s in stems:
+            weights[s] = max(weights.get(s, 0.0), weight)
+
     consumed: set[int] = set()
     for start, end, expansion in _find_phrases(tokens, index.vocabulary):
         consumed.update(range(start, end))
-        for s in expansion:
-            weights[s] = max(weights.get(s, 0.0), _W_EXPANSION)
+        add(expansion, _W_EXPANSION)
     for k, s in enumerate(tokens):
         if k not in consumed:
-            weights[s] = max(weights.get(s, 0.0), token_weight[k])
+            add([s], token_weight[k])
+    for _, _, meaning in _find_phrases(tokens, index.obsolete):
+        add(meaning, _W_OBSOLETE)
 
-    cited: list[tuple[str, ...]] = []
-    n = max(len(index.entries), 1)
-    for _, _, refs in _find_phrases(tokens, index.glossary):
-        cited.append(refs)
     # A glossary term made of common words ("card", "player") would lift rules for any question.
-    cited = [refs for refs in cited][:3]
-    rare = []
+    n = max(len(index.entries), 1)
+    cited = []
     for start, end, refs in _find_phrases(tokens, index.glossary):
-        key = tuple(tokens[start:end])
-        df = min(len(index.postings.get(s, ())) for s in key)
+        df = min(len(index.postings.get(s, ())) for s in tokens[start:end])
         if df <= _GLOSSARY_MAX_DF * n:
-            rare.append(refs)
-    return _Query(weights=weights, phrases=[p for p in phrases if p], glossary=rare[:3],
+            cited.append(refs)
+    return _Query(weights=weights, phrases=[p for p in phrases if p], glossary=cited[:3],
                   shown=frozenset(weights) | frozenset(tokens))
 
 
