@@ -1,0 +1,41 @@
+"""Jobs in the Django admin: a read-only list of computations with their status, timings and error."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from judgeapp.models import Job
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "status", "created_at", "started_at", "finished_at", "duration", "attempts", "worker", "owner", "error_line")
+    list_filter = ("status", "kind")
+    list_select_related = ("owner",)
+    search_fields = ("error", "worker")
+    readonly_fields = ("kind", "status", "input", "result", "error", "attempts", "worker", "created_at", "started_at", "finished_at", "owner")
+
+    @admin.display(description="duration")
+    def duration(self, job: Job) -> str:
+        ms = job.duration_ms
+        return "—" if ms is None else f"{ms:.0f} ms"
+
+    @admin.display(description="error")
+    def error_line(self, job: Job) -> str:
+        return job.error.splitlines()[0][:120] if job.error else ""
+
+    # Staff read jobs; workers write them. Nobody edits a job by hand.
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
