@@ -146,6 +146,16 @@ def rule_sort_key(number: str) -> tuple[int, int, int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Glossary names
+
+
+def term_key(name: str) -> str:
+    """How glossary names compare: case, curly versus straight quotes and runs of spaces ignored."""
+    straight = name.replace("\u201c", '"').replace("\u201d", '"').replace("\u2018", "'").replace("\u2019", "'")
+    return re.sub(r"\s+", " ", straight).strip().casefold()
+
+
+# ---------------------------------------------------------------------------------------------
 # Citations inside CR text
 
 _DASH = r"\s*[-\u2013\u2014]\s*"

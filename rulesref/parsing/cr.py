@@ -30,6 +30,8 @@ belongs to exactly one entry, so {alias: entry} is an unambiguous lookup table:
   - the names of redirect entries, whose whole definition is "See <term>." ("APNAP Order").
     A redirect entry stays in the glossary (it is counted) but gives its name to its target,
     so its own aliases are empty.
+Names are compared with common.term_key (case, curly quotes and spacing ignored); look terms up
+the same way.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from rulesref.parsing.common import SUBRULE_LETTERS, extract_references
+from rulesref.parsing.common import SUBRULE_LETTERS, extract_references, term_key
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParsedRule, ParseError, RuleKind
 
 DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
@@ -383,42 +385,44 @@ def _glossary_entry(paragraph: list[tuple[int, str]], lines: _Lines, notes: list
     return GlossaryEntry(term=term, definition=definition, references=extract_references(definition), line=line)
 
 
-def _name_key(name: str) -> str:
-    return re.sub(r"\s+", " ", name.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'")).casefold()
-
-
 def _derived_names(term: str, terms: set[str]) -> list[str]:
     names = [term]
     bare = re.sub(r"\s*\([^()]*\)$", "", term)
     if bare != term:
         names.append(bare)
     parts = [p.strip() for p in bare.split(",")]
-    if len(parts) > 1 and all(parts) and _name_key(parts[0]) not in terms:
+    if len(parts) > 1 and all(parts) and term_key(parts[0]) not in terms:
         names.extend(p.strip('"\u201c\u201d') for p in parts)
     return names
 
 
 def _assign_aliases(entries: list[GlossaryEntry]) -> list[GlossaryEntry]:
-    terms = {_name_key(e.term) for e in entries}
+    terms = {term_key(e.term) for e in entries}
     owner: dict[str, int] = {}  # name key -> index of the entry it finds
     # Printed terms first, so a derived name never takes over another entry's own term.
     for index, entry in enumerate(entries):
-        owner.setdefault(_name_key(entry.term), index)
+        owner.setdefault(term_key(entry.term), index)
     names: list[list[str]] = [[] for _ in entries]
     redirects: dict[int, int] = {}
     for index, entry in enumerate(entries):
         match = _REDIRECT.match(entry.definition)
-        target = owner.get(_name_key(match.group(1))) if match and "\n" not in entry.definition else None
+        target = owner.get(term_key(match.group(1))) if match and "\n" not in entry.definition else None
         if target is not None and target != index:
             redirects[index] = target
     for index, entry in enumerate(entries):
-        goes_to = redirects.get(index, index)
+        goes_to = redirects.get(index, index)  # a redirect hands its names to its target
         for name in _derived_names(entry.term, terms):
-            key = _name_key(name)
-            if owner.get(key, goes_to) == index and goes_to != index:
-                owner[key] = goes_to
-            if owner.setdefault(key, goes_to) == goes_to and name not in names[goes_to]:
+            key = term_key(name)
+            holder = owner.get(key, index)
+            if holder != index:
+                continue  # another entry's printed term, or a name an earlier entry already took
+            owner[key] = goes_to
+            if name not in names[goes_to]:
                 names[goes_to].append(name)
+    for index, entry in enumerate(entries):
+        if entry.term in names[index]:  # the printed term leads, before names handed over by redirects
+            names[index].remove(entry.term)
+            names[index].insert(0, entry.term)
     return [
         GlossaryEntry(
             term=e.term, definition=e.definition, aliases=tuple(names[i]), references=e.references, line=e.line

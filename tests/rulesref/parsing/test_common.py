@@ -17,6 +17,7 @@ from rulesref.parsing.common import (
     extract_references,
     normalize_rule_number,
     rule_sort_key,
+    term_key,
 )
 from rulesref.parsing.records import ParseError
 
@@ -237,6 +238,15 @@ class ExtractReferencesTests(unittest.TestCase):
     @given(st.integers(min_value=0, max_value=99), st.integers(min_value=0, max_value=99))
     def test_power_toughness_and_life_totals_are_not_citations(self, a: int, b: int) -> None:
         self.assertEqual(extract_references(f"gets +{a}/+{b} and {a} life, -{b}/-{a}"), ())
+
+
+class TermKeyTests(unittest.TestCase):
+    def test_case_quotes_and_spacing_do_not_matter(self) -> None:
+        self.assertEqual(term_key("Intervening \u201cIf\u201d  Clause"), term_key('intervening "if" clause'))
+        self.assertEqual(term_key(" Owner\u2019s Hand"), term_key("owner's hand"))
+
+    def test_different_words_stay_different(self) -> None:
+        self.assertNotEqual(term_key("Active Player"), term_key("Active Player, Nonactive Player Order"))
 
 
 class EngineBoundaryTests(unittest.TestCase):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.parsing.common import SUBRULE_LETTERS, decode_document, normalize_rule_number, rule_sort_key
+from rulesref.parsing.common import SUBRULE_LETTERS, decode_document, normalize_rule_number, rule_sort_key, term_key
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParseError, RuleKind
 from tests.conftest import RULES_DIR, rules_files
@@ -31,7 +31,7 @@ def glossary_lookup(doc: ParsedDocument) -> dict[str, GlossaryEntry]:
     table: dict[str, GlossaryEntry] = {}
     for entry in doc.glossary:
         for alias in entry.aliases:
-            table[alias.casefold()] = entry
+            table[term_key(alias)] = entry
     return table
 
 
@@ -178,8 +178,11 @@ class FixtureLayoutTests(unittest.TestCase):
                 self.assertEqual(table["bury"].term, "Bury (Obsolete)")
                 redirect = next(e for e in doc.glossary if e.term == "APNAP Order")
                 self.assertEqual(redirect.aliases, ())
-                names = [a.casefold() for e in doc.glossary for a in e.aliases]
+                names = [term_key(a) for e in doc.glossary for a in e.aliases]
                 self.assertEqual(len(names), len(set(names)))
+                for entry in doc.glossary:
+                    if entry.aliases:
+                        self.assertEqual(entry.aliases[0], entry.term)
 
     def test_both_layouts_give_the_same_document_apart_from_quotes(self) -> None:
         _, official = self.parsed("cr_official.txt")
@@ -433,13 +436,14 @@ class CorpusTests:
         table = glossary_lookup(doc)
         assert table["apnap order"].term == "Active Player, Nonactive Player Order"
         assert table["active player"].term == "Active Player"
-        names = [a.casefold() for e in doc.glossary for a in e.aliases]
+        names = [term_key(a) for e in doc.glossary for a in e.aliases]
         assert len(names) == len(set(names))
+        assert all(e.aliases[0] == e.term for e in doc.glossary if e.aliases)
         for entry in doc.glossary:  # every "See X." redirect lands on a real definition
             target = re.fullmatch(r"See (.+?)\.", entry.definition)
             if target and not entry.aliases:
-                assert entry.term.casefold() in table
-                assert not table[entry.term.casefold()].definition.startswith("See ")
+                assert term_key(entry.term) in table
+                assert not table[term_key(entry.term)].definition.startswith("See ")
 
     def test_taking_shortcuts_section_matches_the_raw_heading(self, path: Path) -> None:
         text, doc = real(path)
@@ -498,13 +502,16 @@ class KnownRulesTests(unittest.TestCase):
         table = glossary_lookup(doc)
         for term in ["Archenemy", "Draw", "Face Down", "Face Up", "Loyalty"]:
             with self.subTest(term=term):
-                self.assertEqual(table[term.casefold()].term, term)
-                self.assertTrue(table[term.casefold()].definition.startswith("1. "))
+                self.assertEqual(table[term_key(term)].term, term)
+                self.assertTrue(table[term_key(term)].definition.startswith("1. "))
 
     def test_glossary_alternate_names(self) -> None:
         table = glossary_lookup(self.doc("20250207")[1])
         self.assertEqual(table["controller"].term, "Control, Controller")
         self.assertEqual(table["bands with other"].term, "Banding, \u201cBands with Other\u201d")
+        self.assertEqual(table[term_key('Intervening "If" Clause')].term, "Intervening \u201cIf\u201d Clause")
+        self.assertEqual(table["if"].term, "Intervening \u201cIf\u201d Clause")
+        self.assertEqual(table["swampwalk"].term, "Landwalk")
         self.assertEqual(table["deal"].term, "Damage")
         self.assertEqual(table["removed"].term, "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)")
 
