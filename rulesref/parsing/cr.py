@@ -313,6 +313,8 @@ class _RulesReader:
 
     def _chapter(self, match: re.Match[str], number: int) -> None:
         chapter, title = match.group(1), match.group(2).strip()
+        if self.chapter is not None and int(chapter) <= int(self.chapter.number):
+            raise self.lines.error(f"chapter {chapter} is out of order", number)
         self._expect(chapter, title, number)
         self.chapter = _Draft(chapter, RuleKind.CHAPTER, number, title=title)
         self.drafts.append(self.chapter)
@@ -339,13 +341,23 @@ class _RulesReader:
             self.current.paragraphs.append(line)
 
     def _expect(self, number: str, title: str, line: int) -> None:
-        """Chapters and sections must arrive in the order the contents list them."""
-        if not self.expected or self.expected[0][0] != number:
-            want = self.expected[0][0] if self.expected else "the glossary"
-            raise self.lines.error(f"found {number} {title!r} where the contents list {want} next", line)
-        listed = self.expected.pop(0)[1]
-        if listed != title:
-            self.notes.append(f"line {line}: {number} is titled {title!r} but the contents say {listed!r}")
+        """Chapters and sections arrive in the order the contents list them; none may be skipped.
+
+        A heading the contents do not list is kept with a note (an editorial slip in the
+        contents should not block an import); one the contents list further on means the
+        headings in between are missing, which is how a document with its middle cut out fails.
+        """
+        listed = [n for n, _ in self.expected]
+        if number in listed:
+            at = listed.index(number)
+            if at > 0:
+                missing = ", ".join(listed[: min(at, 3)])
+                raise self.lines.error(f"found {number} {title!r} but the contents list {missing} before it", line)
+            printed = self.expected.pop(0)[1]
+            if printed != title:
+                self.notes.append(f"line {line}: {number} is titled {title!r} but the contents say {printed!r}")
+        else:
+            self.notes.append(f"line {line}: {number} {title!r} is not in the contents list")
 
 
 def _read_glossary(lines: _Lines, notes: list[str]) -> list[GlossaryEntry]:

@@ -284,7 +284,19 @@ class FixtureErrorTests(unittest.TestCase):
         start, end = line_of(self.text, "700. General", last=True), line_of(self.text, "701. Taking", last=True)
         lines = self.lines[: start - 1] + self.lines[end - 1 :]
         text = "\n".join(lines)
-        self.assert_refused_at(text, line_of(text, "701. Taking", last=True), "contents list 700")
+        self.assert_refused_at(text, line_of(text, "701. Taking", last=True), "contents list 700 before it")
+
+    def test_section_missing_from_the_contents_is_kept_with_a_note(self) -> None:
+        text = self.text.replace("700. General\n701. Taking", "701. Taking", 1)
+        doc = parse_cr(text, "slip.txt")
+        self.assertEqual(by_number(doc)["700"].title, "General")
+        self.assertEqual(
+            doc.notes, (f"line {line_of(text, '700. General')}: 700 'General' is not in the contents list",)
+        )
+
+    def test_chapters_out_of_order(self) -> None:
+        text, at = self.with_line_after("101.3p", "\n1. Game Concepts Again")
+        self.assert_refused_at(text, at + 1, "out of order")
 
     def test_every_cut_before_the_credits_is_refused(self) -> None:
         last_needed = line_of(self.text, "Test Document Design")
