@@ -1,0 +1,306 @@
+"""What the rules pages show: rule blocks with linked text, banners, histories, search hits.
+
+The views call these to build template contexts. Each rule page fetches its rules in one
+query (a section such as CR 702 with its 700 subrules included); numbers, titles and
+glossary terms come from per-version caches (outline.py, markup.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from rulesref import services
+from rulesref.models import GlossaryTerm, Rule, Version
+from rulesref.pages.markup import TextRenderer, glossary_for
+from rulesref.pages.outline import outline_for
+
+T = TypeVar("T")
+
+# IPG infraction pages: the structured parts, in the order the IPG prints them.
+FIELD_ORDER = ("definition", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade", "penalty")
+SEARCH_UNAVAILABLE = "Search is not available yet. Type a rule number (such as 729.3 or mtr 4.2) to go straight to it."
+
+
+def guarded(produce: Callable[[], T]) -> tuple[T | None, bool]:
+    """(answer, missing): change services still being built answer NotImplementedError; pages carry on."""
+    try:
+        return produce(), False
+    except NotImplementedError:
+        return None, True
+
+
+def version_query(version: Version | None) -> str:
+    if version is None or version.is_current:
+        return ""
+    return f"?version={version.effective_date.isoformat()}"
+
+
+def rule_url(doc: str, number: str, version: Version | None = None) -> str:
+    return reverse("page-rule", args=[doc, number]) + version_query(version)
+
+
+def glossary_url(version: Version, term: str) -> str:
+    params = [] if version.document.slug == "cr" else [f"doc={version.document.slug}"]
+    if not version.is_current:
+        params.append(f"version={version.effective_date.isoformat()}")
+    return reverse("page-glossary-term", args=[term]) + ("?" + "&".join(params) if params else "")
+
+
+def long_date(value: Any) -> str:
+    """"February 7, 2025" from a date or an ISO string."""
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return value
+    if isinstance(value, dt.date):
+        return f"{value:%B} {value.day}, {value.year}"
+    return str(value)
+
+
+def version_context(request: HttpRequest, version: Version) -> dict:
+    """The banner and the version switcher of every page about one version."""
+    doc = version.document.slug
+    stored = list(Version.objects.filter(document=version.document, status__in=[Version.Status.PUBLISHED, Version.Status.PENDING])
+                  .order_by("-effective_date").values_list("effective_date", "is_current", "status"))
+    current_date = next((d for d, is_current, _ in stored if is_current), None)
+    return {
+        "version": version,
+        "doc": doc,
+        "doc_title": services.DOC_TITLES.get(doc, version.document.title).replace("Magic: The Gathering ", ""),
+        "is_current": version.is_current,
+        "effective": long_date(version.effective_date),
+        "current_effective": long_date(current_date) if current_date else "",
+        "is_newer": current_date is not None and version.effective_date > current_date,
+        "vq": version_query(version),
+        "switcher": [
+            {"value": d.isoformat(), "label": long_date(d) + (" (current)" if is_current else ""),
+             "selected": d == version.effective_date}
+            for d, is_current, status in stored
+        ],
+    }
+
+
+def _glossary_source(version: Version) -> Version | None:
+    """A document's own glossary, else the current CR's (the MTR uses the CR's game terms)."""
+    if version.glossary_count:
+        return version
+    return Version.objects.select_related("document").filter(document__slug="cr", is_current=True).first()
+
+
+def renderer_for(version: Version, *, with_glossary: bool = True) -> TextRenderer:
+    doc = version.document.slug
+    source = _glossary_source(version) if with_glossary else None
+    return TextRenderer(
+        rule_url=lambda number: rule_url(doc, number, version),
+        known_numbers=outline_for(version),
+        glossary=glossary_for(source) if source is not None else None,
+        glossary_url=(lambda term: glossary_url(source, term)) if source is not None else None,
+    )
+
+
+def _field_blocks(rule: Rule, renderer: TextRenderer, seen: set[int]) -> list[dict]:
+    fields = dict(rule.fields or {})
+    keys = sorted(fields, key=lambda k: (FIELD_ORDER.index(_field_key(k)) if _field_key(k) in FIELD_ORDER else len(FIELD_ORDER), k))
+    blocks = []
+    for key in keys:
+        value = fields[key]
+        paragraphs = value if isinstance(value, list) else [p for p in str(value).split("\n") if p.strip()]
+        blocks.append({
+            "key": _field_key(key),
+            "label": key.replace("_", " ").strip().capitalize(),
+            "paragraphs": [renderer.render(str(p), references=rule.references, seen_terms=seen) for p in paragraphs],
+        })
+    return blocks
+
+
+def _field_key(key: str) -> str:
+    return re.sub(r"[\s\-]+", "_", key.strip().lower())
+
+
+def rule_block(rule: Rule, renderer: TextRenderer, *, depth: int, doc: str, version: Version) -> dict:
+    seen: set[int] = set()
+    return {
+        "number": rule.number,
+        "kind": rule.kind,
+        "title": rule.title,
+        "depth": min(depth, 4),
+        "url": rule_url(doc, rule.number, version),
+        "text": [renderer.render(p, references=rule.references, seen_terms=seen, skip_number=rule.number)
+                 for p in rule.text.split("\n") if p.strip()],
+        "examples": [renderer.render(e, references=rule.references, seen_terms=seen) for e in rule.examples],
+        "fields": _field_blocks(rule, renderer, seen),
+        "aliases": list(rule.aliases),
+    }
+
+
+def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
+    doc = version.document.slug
+    outline = outline_for(version)
+    renderer = renderer_for(version)
+    base_depth = len(outline.ancestors(rule.number))
+    if rule.kind == "chapter":
+        # A chapter lists its sections instead of printing a thousand rules.
+        rows = [rule]
+        sections = [(outline.by_number[n], rule_url(doc, n, version)) for n in outline.children.get(rule.number, ())]
+    else:
+        last = outline.last_descendant_position(rule.number)
+        rows = list(Rule.objects.filter(version=version, position__gte=rule.position, position__lte=last).order_by("position"))
+        sections = []
+    blocks = [rule_block(r, renderer, depth=len(outline.ancestors(r.number)) - base_depth, doc=doc, version=version) for r in rows]
+    before, after = outline.siblings(rule.number)
+    cited = [(n, rule_url(doc, n, version)) for n in rule.references if n in outline]
+    history, history_missing = guarded(lambda: _history(version, rule))
+    section = outline.section_of(rule.number)
+    return {
+        "rule": rule,
+        "blocks": blocks,
+        "sections": sections,
+        "crumbs": [(a, rule_url(doc, a.number, version)) for a in outline.ancestors(rule.number)],
+        "section": section if section is not None and section.number != rule.number else None,
+        "previous": (before, rule_url(doc, before.number, version)) if before else None,
+        "next": (after, rule_url(doc, after.number, version)) if after else None,
+        "cited": cited,
+        "history": history,
+        "history_missing": history_missing,
+        "trace_url": reverse("page-trace", args=[doc, rule.number]) + version_query(version),
+        "glossary_popovers": [{"id": k, "term": t, "definition": d} for k, (t, d) in renderer.used_terms.items()],
+        "page_title": f"{doc.upper()} {rule.number}" + (f" {rule.title}" if rule.title else ""),
+        **version_context(request, version),
+    }
+
+
+def _history(version: Version, rule: Rule) -> dict:
+    from rulesref import changes
+
+    raw = changes.rule_history(version, rule.number) or {}
+    doc = version.document.slug
+    was = []
+    for item in raw.get("was", []):
+        date = str(item.get("effective_date", ""))[:10]
+        url = reverse("page-rule", args=[doc, item["number"]]) + (f"?version={date}" if date else "")
+        was.append({"number": item["number"], "date": long_date(date), "url": url})
+    changed = [{"date": long_date(d), "url": reverse("page-changes", args=[doc, str(d)[:10]])} for d in raw.get("changed_in", [])]
+    return {"changed_in": changed, "was": was}
+
+
+def trace_rows(version: Version, rule: Rule) -> list[dict]:
+    from rulesref import changes
+
+    doc = version.document.slug
+    rows = []
+    previous_text = None
+    for item in changes.trace(version, rule.number):
+        date = str(item.get("effective_date", ""))[:10]
+        number = item.get("number")
+        text = item.get("text") or ""
+        rows.append({
+            "date": long_date(date), "iso": date, "number": number, "text": text,
+            "url": reverse("page-rule", args=[doc, number]) + f"?version={date}" if number else "",
+            "same_text": previous_text is not None and text == previous_text,
+            "renumbered": bool(rows) and number != rows[-1]["number"],
+            "is_shown": date == version.effective_date.isoformat(),
+        })
+        previous_text = text
+    return rows
+
+
+def changes_page(request: HttpRequest, new: Version) -> dict:
+    from rulesref import changes
+
+    old = (Version.objects.filter(document=new.document, effective_date__lt=new.effective_date)
+           .exclude(status__in=[Version.Status.FAILED, Version.Status.DISCARDED, Version.Status.PARSING])
+           .order_by("-effective_date").first())
+    notes, missing = (None, False) if old is None else guarded(lambda: changes.release_notes(old, new))
+    doc = new.document.slug
+    groups: dict[str, list[dict]] = {}
+    for item in notes or []:
+        number = item.get("number") or item.get("old_number") or ""
+        in_new = item.get("kind") != "removed" and item.get("number")
+        groups.setdefault(item.get("kind", "changed"), []).append({
+            **item,
+            "url": rule_url(doc, number, new) if in_new else (rule_url(doc, number, old) if old and number else ""),
+            # The service builds this HTML from escaped rule text (its diff marks).
+            "html": mark_safe(item["html"]) if item.get("html") else "",
+        })
+    order = ["added", "moved", "changed", "edited", "removed"]
+    return {
+        "old": old, "old_effective": long_date(old.effective_date) if old else "",
+        "groups": sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)),
+        "count": sum(len(v) for v in groups.values()),
+        "missing": missing,
+        **version_context(request, new),
+    }
+
+
+def glossary_page(request: HttpRequest, version: Version, term: GlossaryTerm) -> dict:
+    renderer = renderer_for(version, with_glossary=False)
+    doc = version.document.slug
+    outline = outline_for(version)
+    return {
+        "term": term,
+        "definition": [renderer.render(p, references=term.references) for p in term.definition.split("\n") if p.strip()],
+        "cited": [(n, rule_url(doc, n, version)) for n in term.references if n in outline],
+        "page_title": term.term,
+        **version_context(request, version),
+    }
+
+
+# ---------------------------------------------------------------- search
+
+
+def highlight(snippet: str, query: str) -> SafeString:
+    """The snippet escaped, with the query's words marked."""
+    words = sorted({w for w in re.findall(r"\w{3,}", query.casefold())}, key=len, reverse=True)
+    if not words:
+        return escape(snippet)
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.I)
+    out, at = [], 0
+    for match in pattern.finditer(snippet):
+        out.append(escape(snippet[at:match.start()]))
+        out.append(format_html("<mark>{}</mark>", match.group(0)))
+        at = match.end()
+    out.append(escape(snippet[at:]))
+    return mark_safe("".join(out))
+
+
+def search_context(query: str, *, doc: str | None, limit: int, compact: bool = False) -> dict:
+    from rulesref.pages import jump
+
+    target = jump.resolve(query)
+    context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact}
+    try:
+        from rulesref import search_service
+
+        raw_hits = search_service.search_rules(query, doc=doc, limit=limit)
+    except (ImportError, NotImplementedError):
+        context["error"] = SEARCH_UNAVAILABLE
+        return context
+    except services.RulesError as exc:
+        context["error"] = exc.message
+        return context
+    versions = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True)}
+    hits = []
+    for hit in raw_hits:
+        version = versions.get(hit["doc"])
+        outline = outline_for(version) if version is not None else None
+        section = outline.section_of(hit["number"]) if outline is not None else None
+        entry = outline.by_number.get(hit["number"]) if outline is not None else None
+        hits.append({
+            **hit,
+            "url": rule_url(hit["doc"], hit["number"]),
+            "title": hit.get("title") or (entry.title if entry else ""),
+            "section": section if section is not None and section.number != hit["number"] else None,
+            "section_url": rule_url(hit["doc"], section.number) if section is not None else "",
+            "snippet_html": highlight(hit.get("snippet", ""), query),
+        })
+    context["hits"] = hits
+    return context

@@ -1,0 +1,72 @@
+"""The jump box: read what a judge typed as a rule of one of the current documents, if it is one.
+
+"729.3", "cr 704.5a", "7292a", "mtr 4.2" and an IPG name such as "GRV" open that rule; a number
+that several documents have ("4.2" is in the MTR and the IPG) offers each; anything else searches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+
+from rulesref import services
+from rulesref.models import Rule, Version
+from rulesref.pages.outline import outline_for
+
+_DOC_PREFIX = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])[\s:.#-]*(.*)$", re.I)
+_NAME = re.compile(r"[A-Za-z]{2,6}")
+_CR_SHAPE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+
+
+@dataclass(frozen=True)
+class JumpChoice:
+    doc: str
+    number: str
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class JumpTarget:
+    """Where the box leads: `url` when it is one rule (or one document), `choices` when several fit."""
+
+    url: str = ""
+    choices: tuple[JumpChoice, ...] = field(default=())
+
+
+def resolve(query: str) -> JumpTarget:
+    match = _DOC_PREFIX.match(query)
+    if match is not None:
+        docs, rest = [match.group(1).lower()], match.group(2).strip()
+    else:
+        docs, rest = list(services.DOC_TITLES), query.strip()
+    versions = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True, document__slug__in=docs)}
+    if not rest:
+        return JumpTarget(url=reverse("page-contents", args=[docs[0]]) if match is not None and docs[0] in versions else "")
+    choices = [choice for doc in docs if doc in versions for choice in _matches(versions[doc], rest)]
+    if len(choices) == 1:
+        return JumpTarget(url=choices[0].url, choices=tuple(choices))
+    if not choices:
+        number = services.canonical_number("cr", rest)
+        if "cr" in docs and "cr" in versions and number and _CR_SHAPE.fullmatch(number):
+            # A CR-shaped number that does not exist: its page says so and suggests the nearest.
+            return JumpTarget(url=reverse("page-rule", args=["cr", number]))
+    return JumpTarget(choices=tuple(choices))
+
+
+def _matches(version: Version, rest: str) -> list[JumpChoice]:
+    doc = version.document.slug
+    outline = outline_for(version)
+    number = services.canonical_number(doc, rest)
+    for candidate in filter(None, [number, number.upper() if number else None]):
+        if candidate in outline:
+            entry = outline.by_number[candidate]
+            return [JumpChoice(doc, candidate, entry.title, reverse("page-rule", args=[doc, candidate]))]
+    if doc != "cr" and _NAME.fullmatch(rest):
+        wanted = rest.casefold()
+        for found_number, title, aliases in Rule.objects.filter(version=version).exclude(aliases=[]).values_list("number", "title", "aliases"):
+            if wanted in (a.casefold() for a in aliases):
+                return [JumpChoice(doc, found_number, title, reverse("page-rule", args=[doc, found_number]))]
+    return []

@@ -1,0 +1,99 @@
+/* judgeapp tablet pages: results as you type, glossary popovers, theme toggle, version switcher.
+   Plain JavaScript, no framework; every page also works without it. */
+(function () {
+  "use strict";
+
+  /* Results as you type under the jump box (debounced; a newer keystroke cancels the older request). */
+  var form = document.querySelector("form.jump");
+  if (form && window.fetch) {
+    var input = form.querySelector("input[name=q]");
+    var live = form.querySelector(".live");
+    var timer = null, controller = null, lastQuery = null;
+    var clear = function () { live.innerHTML = ""; lastQuery = null; };
+    var load = function () {
+      var query = input.value.trim();
+      if (query === lastQuery) return;
+      lastQuery = query;
+      if (query.length < 2 && !/^\d$/.test(query)) { live.innerHTML = ""; return; }
+      if (controller) controller.abort();
+      controller = window.AbortController ? new AbortController() : null;
+      fetch(form.dataset.fragment + "?q=" + encodeURIComponent(query), controller ? { signal: controller.signal } : {})
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (html) { if (input.value.trim() === query) live.innerHTML = html; })
+        .catch(function () { /* aborted or offline: keep what is shown */ });
+    };
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(load, 200);
+    });
+    input.addEventListener("keydown", function (event) {
+      var hits = Array.prototype.slice.call(live.querySelectorAll("a"));
+      if (event.key === "Escape") { clear(); return; }
+      if (event.key === "ArrowDown" && hits.length) { event.preventDefault(); hits[0].focus(); }
+    });
+    live.addEventListener("keydown", function (event) {
+      var hits = Array.prototype.slice.call(live.querySelectorAll("a"));
+      var index = hits.indexOf(document.activeElement);
+      if (event.key === "ArrowDown" && index < hits.length - 1) { event.preventDefault(); hits[index + 1].focus(); }
+      if (event.key === "ArrowUp") { event.preventDefault(); (index > 0 ? hits[index - 1] : input).focus(); }
+      if (event.key === "Escape") { clear(); input.focus(); }
+    });
+    document.addEventListener("click", function (event) {
+      if (!form.contains(event.target)) clear();
+    });
+  }
+
+  /* Version switcher: choosing a version shows it. */
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+    select.addEventListener("change", function () { select.form.submit(); });
+  });
+
+  /* Theme toggle: system -> dark -> light -> system, remembered on this device. */
+  var toggle = document.getElementById("theme-toggle");
+  if (toggle) {
+    var root = document.documentElement;
+    var label = function () {
+      var theme = root.getAttribute("data-theme") || "system";
+      toggle.setAttribute("aria-label", "Colour theme: " + theme);
+      toggle.title = "Colour theme: " + theme;
+    };
+    label();
+    toggle.addEventListener("click", function () {
+      var next = { system: "dark", dark: "light", light: "system" }[root.getAttribute("data-theme") || "system"];
+      if (next === "system") root.removeAttribute("data-theme"); else root.setAttribute("data-theme", next);
+      try {
+        if (next === "system") localStorage.removeItem("judgeapp-theme"); else localStorage.setItem("judgeapp-theme", next);
+      } catch (e) { /* not remembered in private mode */ }
+      label();
+    });
+  }
+
+  /* Glossary terms: a tap opens the definition; "Open glossary entry" follows the link. */
+  var data = document.getElementById("glossary-terms");
+  var popover = document.getElementById("glossary-popover");
+  if (data && popover) {
+    var terms = {};
+    JSON.parse(data.textContent).forEach(function (t) { terms[t.id] = t; });
+    var close = function () { popover.hidden = true; };
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a.term");
+      if (link && terms[link.dataset.term]) {
+        event.preventDefault();
+        var term = terms[link.dataset.term];
+        popover.querySelector(".popover-term").textContent = term.term;
+        popover.querySelector(".popover-definition").textContent = term.definition;
+        popover.querySelector(".popover-more").href = link.href;
+        popover.hidden = false;
+      } else if (!popover.contains(event.target)) {
+        close();
+      }
+    });
+    popover.querySelector(".popover-close").addEventListener("click", close);
+    document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
+  }
+
+  /* Offline reading: rules pages already visited stay readable without a network. */
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* no offline copy */ });
+  }
+})();
