@@ -15,6 +15,10 @@ Anything else raises ParseError with the source and 1-based line, and so does a 
 stops early: the numbered rules must cover every section the contents list, and the glossary
 must be followed by the credits.
 
+Titles: chapters and sections carry their heading as `title`, and so does a rule whose whole text
+is a heading for its subrules ("701.20. Shuffle", "702.19. Trample", "205.3. Subtypes"); its `text`
+keeps the heading too, so a renumbered keyword rule can still be paired by its text.
+
 References: a rule's `references` are the numbers cited by its text and then by its examples,
 deduplicated, because a judge following an example's "see rule ..." wants the same link; a rule
 never lists itself.
@@ -76,6 +80,9 @@ _EXAMPLE = re.compile(r"^Example:\s*(.*)$")
 # Seen once (2021-06-18): a glossary term run together with its first numbered sense.
 _GLUED_TERM = re.compile(r"^(.*?[^\s\d])1\.\s+(\S.*)$")
 _REDIRECT = re.compile(r"^See (.+?)\.?$")
+# A rule that is only a heading ("702.19. Trample") is short and is not a sentence.
+_MAX_HEADING = 60
+_SENTENCE_ENDS = (".", ":", ";", "?", "!", ")", '"', "\u201d")
 
 
 @dataclass
@@ -98,12 +105,18 @@ class _Draft:
             number=self.number,
             kind=self.kind,
             text=text,
-            title=self.title,
+            title=self.title or self._heading(text),
             examples=tuple(self.examples),
             parent=self.parent,
             references=refs,
             line=self.line,
         )
+
+    def _heading(self, text: str) -> str:
+        """The text of a rule that is only a heading for its subrules: "701.20. Shuffle", "205.3. Subtypes"."""
+        if self.kind is not RuleKind.RULE or self.examples or "\n" in text or len(text) > _MAX_HEADING:
+            return ""
+        return "" if text.endswith(_SENTENCE_ENDS) or not text[:1].isupper() else text
 
 
 class _Lines:

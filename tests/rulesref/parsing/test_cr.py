@@ -488,6 +488,18 @@ class KnownRulesTests(unittest.TestCase):
             with self.subTest(stamp=stamp):
                 self.assertEqual(by_number(self.doc(stamp)[1])[number].title, "Taking Shortcuts")
 
+    def test_keyword_rules_carry_their_heading_as_title(self) -> None:
+        text, doc = self.doc("20250207")
+        rules = by_number(doc)
+        heading = re.search(r"(?m)^(701\.\d+)\. Shuffle\s*$", text)
+        assert heading is not None
+        self.assertEqual((rules[heading.group(1)].title, rules[heading.group(1)].text), ("Shuffle", "Shuffle"))
+        self.assertEqual(rules["205.3"].title, "Subtypes")
+        self.assertEqual(rules["729.3"].title, "")
+        titled = [r for r in doc.rules if r.kind is RuleKind.RULE and r.title]
+        raw_headings = re.findall(r"(?m)^\d{3}\.\d+\. ([A-Z][^.:;?!)\u201d\n]{0,59})$", text)
+        self.assertEqual([r.title for r in titled], raw_headings)
+
     def test_704_5k_is_followed_by_704_5m(self) -> None:
         numbers = [r.number for r in self.doc("20250207")[1].rules]
         at = numbers.index("704.5k")
