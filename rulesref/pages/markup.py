@@ -20,6 +20,8 @@ from rulesref.models import GlossaryTerm, Version
 
 # A cited number: CR "704.5a", "729", MTR/IPG "4.2", "3.10". Not inside "+1/+1", dates or "2.5%".
 _NUMBER = re.compile(r"(?<![\w.+/$\-\u2013])(\d{3}\.\d+[a-z]?|\d{3}|\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\w/%]|\.\d|[+\-]\d)")
+# A chapter is cited only as "section 8" (CR 100.1b: "See section 8, “Multiplayer Rules.”").
+_CHAPTER = re.compile(r"\b[Ss]ections?\s+(\d)(?![\w.])")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019\-][A-Za-z0-9]+)*")
 _PLAIN_NAME = re.compile(r"[\w\s'\u2019\-]+")
 _POINTER = re.compile(r"See [^.\n]+\.?")
@@ -133,13 +135,14 @@ class TextRenderer:
 
     def _number_spans(self, text: str, references: Collection[str], skip_number: str) -> list[tuple[int, int, str]]:
         spans = []
-        for match in _NUMBER.finditer(text):
+        matches = [m for m in _CHAPTER.finditer(text) if m.group(1) in references]
+        for match in [*matches, *_NUMBER.finditer(text)]:
             number = match.group(1)
             if number == skip_number:
                 continue
             # A bare three-digit or MTR-shaped number links only when the parser read it as a citation;
             # a full CR number ("601.2b") links whenever that rule exists.
-            cited = number in references or (re.fullmatch(r"\d{3}\.\d+[a-z]?", number) and number in self.known_numbers)
+            cited = number in self.known_numbers and (number in references or re.fullmatch(r"\d{3}\.\d+[a-z]?", number))
             if cited:
                 spans.append((match.start(1), match.end(1),
                               format_html('<a class="ref" href="{}">{}</a>', self._url("rule", number), number)))

@@ -1,0 +1,295 @@
+"""The tablet pages on the real Comprehensive Rules (2022-04-29 and 2025-02-07, imported once by conftest)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from urllib.parse import urlencode
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulesref.models import Rule, Version
+from rulesref.pages.outline import outline_for
+
+pytestmark = pytest.mark.django_db
+FIXTURE_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+@pytest.fixture
+def current_cr():
+    return Version.objects.get(document__slug="cr", is_current=True)
+
+
+@pytest.fixture
+def older_cr(current_cr):
+    return Version.objects.filter(document__slug="cr", effective_date__lt=current_cr.effective_date).order_by("-effective_date").first()
+
+
+def visible_text(page: str) -> str:
+    """What a reader sees: tags dropped, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+
+
+def article(page: str, number: str) -> str:
+    match = re.search(rf'<article [^>]*id="r-{re.escape(number)}">(.*?)</article>', page, re.S)
+    assert match is not None, f"no block for {number}"
+    return match.group(1)
+
+
+class HomePageTests:
+    def test_home_lists_documents_with_their_effective_date(self, client, current_cr):
+        page = client.get("/").content.decode()
+        assert 'action="/jump/"' in page
+        assert "/rules/cr/" in page
+        assert current_cr.effective_date.strftime("%B") in page and str(current_cr.effective_date.year) in page
+
+    def test_pages_need_no_login(self, client):
+        for url in ["/", "/rules/cr/", "/rules/cr/729.3/", "/glossary/", "/search/?q=trample"]:
+            assert client.get(url).status_code == 200, url
+
+
+class RulePageTests:
+    def test_rule_shows_its_text_and_example(self, client, current_cr):
+        rule = Rule.objects.get(version=current_cr, number="729.3")
+        assert rule.examples, "729.3 has an example in the 2025 CR"
+        block = visible_text(article(client.get("/rules/cr/729.3/").content.decode(), "729.3"))
+        assert " ".join(rule.text.split()) in block
+        for example in rule.examples:
+            assert " ".join(example.split()) in block
+
+    def test_cited_rules_are_links(self, client, current_cr):
+        rule = Rule.objects.get(version=current_cr, number="729.4")
+        assert rule.references, "729.4 cites 104.4b and 104.4f"
+        block = article(client.get("/rules/cr/729.4/").content.decode(), "729.4")
+        for number in rule.references:
+            assert re.search(rf'<a class="ref" href="/rules/cr/{re.escape(number)}/">{re.escape(number)}</a>', block), number
+
+    @FIXTURE_SETTINGS
+    @given(data=st.data())
+    def test_every_cited_rule_that_exists_is_linked_and_no_word_is_lost(self, client, current_cr, data):
+        cited = list(Rule.objects.filter(version=current_cr).exclude(references=[]).exclude(kind="chapter")
+                     .values_list("number", flat=True))
+        number = data.draw(st.sampled_from(cited))
+        rule = Rule.objects.get(version=current_cr, number=number)
+        response = client.get(f"/rules/cr/{number}/")
+        block = article(response.content.decode(), number)
+        outline = outline_for(current_cr)
+        for ref in rule.references:
+            if ref in outline and ref != number and re.search(rf"(?<![\d.]){re.escape(ref)}(?![\d a-z])", rule.text + " ".join(rule.examples)):
+                assert f'href="/rules/cr/{ref}/"' in block, (number, ref)
+        # Links and term marks only wrap words; the text a reader sees is the rule's text, unchanged.
+        assert " ".join(rule.text.split()) in visible_text(block)
+
+    def test_section_page_lists_every_subrule_in_order(self, client, current_cr):
+        page = client.get("/rules/cr/729/").content.decode()
+        expected = list(Rule.objects.filter(version=current_cr, number__startswith="729.").order_by("position")
+                        .values_list("number", flat=True))
+        shown = re.findall(r'<article [^>]*id="r-(729\.[^"]+)"', page)
+        assert shown == expected and len(expected) > 5
+        assert "Taking Shortcuts" in page
+
+    def test_big_section_is_fetched_in_a_few_queries(self, client, current_cr, django_assert_max_num_queries):
+        client.get("/rules/cr/702/")  # fills the per-version caches
+        with django_assert_max_num_queries(8):
+            response = client.get("/rules/cr/702/")
+        count = Rule.objects.filter(version=current_cr, number__startswith="702.").count()
+        assert count > 300
+        assert response.content.decode().count('<article class="rule') == count + 1
+
+    def test_glossary_terms_are_explained_once_per_rule(self, client, current_cr):
+        page = client.get("/rules/cr/729.3/").content.decode()
+        popovers = json.loads(re.search(r'<script id="glossary-terms" type="application/json">(.*?)</script>', page, re.S).group(1))
+        by_term = {p["term"]: p for p in popovers}
+        assert "Active Player" in by_term
+        assert by_term["Active Player"]["definition"] == current_cr.glossary.get(key="active player").definition
+        block = article(page, "729.3")
+        marked = re.findall(r'<a class="term" href="[^"]+" data-term="(\d+)">', block)
+        assert marked and len(marked) == len(set(marked))
+        assert f'data-term="{by_term["Active Player"]["id"]}">active player</a>' in block
+
+    def test_number_typed_loosely_redirects_to_the_rule(self, client):
+        response = client.get("/rules/cr/7292a/")
+        assert response.status_code == 302 and response["Location"] == "/rules/cr/729.2a/"
+
+    def test_banner_says_which_version_and_since_when(self, client, current_cr):
+        page = client.get("/rules/cr/729.3/").content.decode()
+        banner = visible_text(re.search(r'<div class="banner[^"]*".*?</p>', page, re.S).group(0))
+        date = current_cr.effective_date
+        assert f"Comprehensive Rules — effective {date:%B} {date.day}, {date.year}" in banner
+        assert "current" in banner
+
+    def test_unknown_number_is_a_404_page_with_nearest_rules(self, client):
+        response = client.get("/rules/cr/729.9/")
+        assert response.status_code == 404
+        page = response.content.decode()
+        suggested = re.findall(r'href="/rules/cr/([^/"]+)/"><span class="num">', page)
+        assert "729.6" in suggested
+        assert all(client.get(f"/rules/cr/{n}/").status_code == 200 for n in suggested)
+
+    def test_unknown_document_is_a_404_page(self, client):
+        assert client.get("/rules/xyz/1/").status_code == 404
+
+
+class VersionTests:
+    def test_older_version_is_shown_with_a_warning_and_links_stay_in_it(self, client, current_cr, older_cr):
+        assert older_cr is not None
+        old = older_cr.effective_date.isoformat()
+        rule = Rule.objects.filter(version=older_cr, kind="section", title="Taking Shortcuts").get()
+        response = client.get(f"/rules/cr/{rule.number}/?version={old}")
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert re.search(r'<div class="banner old"', page)
+        assert f"{older_cr.effective_date:%B} {older_cr.effective_date.day}, {older_cr.effective_date.year}" in page
+        assert "older version" in page
+        assert f'href="/rules/cr/{rule.number}.1/?version={old}"' in page
+        # The switcher offers both stored versions, the shown one selected.
+        options = re.findall(r'<option value="([\d-]+)"( selected)?>', page)
+        assert (old, " selected") in options and (current_cr.effective_date.isoformat(), "") in options
+
+    def test_text_comes_from_the_version_asked_for(self, client, current_cr, older_cr):
+        old_rule = Rule.objects.filter(version=older_cr, kind="section", title="Taking Shortcuts").get()
+        assert not Rule.objects.filter(version=current_cr, number=old_rule.number, title="Taking Shortcuts").exists()
+        page = client.get(f"/rules/cr/{old_rule.number}/?version={older_cr.effective_date}").content.decode()
+        assert "Taking Shortcuts" in page
+
+    def test_unknown_version_date_is_a_404(self, client):
+        assert client.get("/rules/cr/729.3/?version=1999-01-01").status_code == 404
+        assert client.get("/rules/cr/729.3/?version=soon").status_code == 400
+
+
+class JumpBoxTests:
+    @pytest.mark.parametrize("typed, target", [
+        ("729.3", "/rules/cr/729.3/"),
+        ("cr 704.5a", "/rules/cr/704.5a/"),
+        ("CR 7292a", "/rules/cr/729.2a/"),
+        ("702", "/rules/cr/702/"),
+        ("729.9", "/rules/cr/729.9/"),  # not a rule: its page suggests the nearest
+        ("cr", "/rules/cr/"),
+    ])
+    def test_numbers_go_straight_to_the_rule(self, client, typed, target):
+        response = client.get("/jump/?" + urlencode({"q": typed}))
+        assert response.status_code == 302 and response["Location"] == target
+
+    def test_words_search(self, client):
+        response = client.get("/jump/?q=fragmented+loop")
+        assert response.status_code == 302 and response["Location"] == "/search/?q=fragmented+loop"
+
+    def test_named_rules_of_other_documents(self, client):
+        if not Version.objects.filter(document__slug="ipg", is_current=True).exists():
+            pytest.skip("the IPG is not imported (its parser may not exist yet)")
+        ipg = Version.objects.get(document__slug="ipg", is_current=True)
+        named = Rule.objects.filter(version=ipg).exclude(aliases=[]).first()
+        if named is None:
+            pytest.skip("no IPG rule carries a short name")
+        response = client.get("/jump/?" + urlencode({"q": named.aliases[0]}))
+        assert response["Location"] == f"/rules/ipg/{named.number}/"
+
+
+def search_or_skip():
+    try:
+        from rulesref import search_service
+    except ImportError:
+        pytest.skip("the search engine is not importable yet")
+    return search_service
+
+
+class SearchPageTests:
+    def test_results_are_the_search_service_hits_in_order_inside_their_sections(self, client, current_cr):
+        search_service = search_or_skip()
+        expected = search_service.search_rules("fragmented loop", limit=40)
+        page = client.get("/search/?q=fragmented+loop").content.decode()
+        shown = re.findall(r'<a class="hit" href="/rules/(\w+)/([^/"]+)/">', page)
+        assert shown == [(h["doc"], h["number"]) for h in expected] and shown
+        outline = outline_for(current_cr)
+        first = expected[0]
+        section = outline.section_of(first["number"])
+        if section is not None and section.number != first["number"]:
+            assert f"{section.number} · {section.title}" in page
+
+    def test_fragment_for_results_as_you_type(self, client):
+        search_or_skip()
+        response = client.get("/search/fragment/?q=trample")
+        fragment = response.content.decode()
+        assert response.status_code == 200 and "<html" not in fragment
+        assert '<a class="hit"' in fragment and "/search/?q=trample" in fragment
+
+    def test_fragment_offers_the_rule_for_a_number(self, client):
+        fragment = client.get("/search/fragment/?q=729.3").content.decode()
+        assert 'href="/rules/cr/729.3/"' in fragment
+
+    def test_query_is_escaped(self, client):
+        page = client.get("/search/?" + urlencode({"q": '<script>alert("x")</script>'})).content.decode()
+        assert '<script>alert("x")' not in page
+
+    def test_search_page_without_query_shows_the_form(self, client):
+        page = client.get("/search/").content.decode()
+        assert 'name="q"' in page and '<a class="hit"' not in page
+
+
+class GlossaryPageTests:
+    def test_term_page_shows_definition_and_links_its_rules(self, client, current_cr):
+        term = current_cr.glossary.get(key="trample")
+        page = client.get("/glossary/Trample/").content.decode()
+        assert " ".join(term.definition.split()) in visible_text(page)
+        for number in term.references:
+            assert f'href="/rules/cr/{number}/"' in page
+
+    def test_term_is_found_by_any_spelling_case(self, client):
+        assert client.get("/glossary/active%20player/").status_code == 200
+
+    def test_unknown_term_is_a_404(self, client):
+        assert client.get("/glossary/Flibbertigibbet/").status_code == 404
+
+    def test_index_lists_every_term(self, client, current_cr):
+        page = client.get("/glossary/").content.decode()
+        assert page.count('<a class="row" href="/glossary/') == current_cr.glossary.count()
+
+
+class HistoryPagesTests:
+    def test_trace_page_renders_before_and_after_the_change_service_lands(self, client):
+        response = client.get("/rules/cr/729.3/trace/")
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "not available yet" in page or "/rules/cr/" in page
+
+    def test_changes_page_compares_with_the_previous_stored_version(self, client, current_cr, older_cr):
+        response = client.get(f"/changes/cr/{current_cr.effective_date}/")
+        assert response.status_code == 200
+        date = older_cr.effective_date
+        assert f"{date:%B} {date.day}, {date.year}" in response.content.decode()
+
+    def test_changes_of_the_current_version_by_default(self, client, current_cr):
+        response = client.get("/changes/cr/")
+        assert response["Location"] == f"/changes/cr/{current_cr.effective_date}/"
+
+
+class DesignTests:
+    def test_dark_mode_follows_the_system_and_a_remembered_toggle(self):
+        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        assert "@media (prefers-color-scheme: dark)" in css and ':root[data-theme="dark"]' in css
+        theme = open(finders.find("judgeapp/theme.js"), encoding="utf-8").read()
+        assert "localStorage" in theme
+
+    def test_no_width_wider_than_a_portrait_tablet(self):
+        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        css = re.sub(r"@media[^{]*\{", "{", css)  # breakpoints are not widths
+        widths = [int(px) for px in re.findall(r"(?<![-\w])(?:min-)?width:\s*(\d+)px", css)]
+        assert all(px <= 320 for px in widths), widths
+
+    def test_touch_targets_are_at_least_44px(self):
+        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        assert re.search(r"--tap:\s*(\d+)px", css) and int(re.search(r"--tap:\s*(\d+)px", css).group(1)) >= 44
+
+    def test_pages_are_set_up_for_a_tablet(self, client):
+        page = client.get("/").content.decode()
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
