@@ -81,6 +81,27 @@ class DecodeDocumentTests(unittest.TestCase):
         raw = ("word " * 2000 + "\x0c\x1a" + "word " * 2000).encode("ascii")
         self.assertIn("\x1a", decode_document(raw, "x.txt"))
 
+    @given(
+        st.lists(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40), max_size=20),
+        st.booleans(),
+        st.sampled_from(["\n", "\r\n", "\r"]),
+    )
+    def test_any_text_survives_utf8_with_any_line_ending(self, lines: list[str], bom: bool, newline: str) -> None:
+        raw = ("\ufeff" if bom else "") + newline.join(lines)
+        self.assertEqual(decode_document(raw.encode("utf-8"), "x.txt"), "\n".join(lines).lstrip("\ufeff"))
+
+    @given(
+        st.text(st.sampled_from("abc XYZ 123.\n\u201c\u201d\u2019\u2013\u2014\u2122\u00e9\u00fc\u00a9"), max_size=200)
+    )
+    def test_windows_1252_text_decodes_back(self, text: str) -> None:
+        raw = text.encode("cp1252")
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.assertEqual(decode_document(raw, "x.txt"), text)
+        else:  # plain ASCII (or bytes that happen to be valid UTF-8) read as UTF-8
+            self.assertEqual(decode_document(raw, "x.txt"), raw.decode("utf-8"))
+
     def test_random_bytes_never_pass_as_text(self) -> None:
         rng = random.Random(11)
         for _ in range(20):
