@@ -1,0 +1,46 @@
+"""Loop outcomes: how a repeating sequence of game actions is shortcut, who stops it, and how it ends.
+
+Rules encoded (CR 2025-02-07 numbering, MTR of 2019-06-06): a shortcut names a number of iterations and
+the other players accept or shorten it, the lowest number wins (CR 729.2a-c, MTR 4.4); a fragmented loop
+makes the active player, or the first involved player in turn order, choose differently (CR 729.3); a
+loop of only mandatory actions is a draw (CR 729.4, 104.4b) unless state-based actions end the game
+first (CR 704.5a-c) or end it for everyone at once (CR 104.4a); nobody is forced to use an action
+outside the loop to end it (CR 729.5); "[A] unless [B]" repeats as if [A] were mandatory unless someone
+chooses [B] (CR 729.6); across turns, "indefinitely" by everyone is a draw, non-deterministic loops
+cannot be shortcut and a shortcut loop cannot be restarted without a relevant change (MTR 4.4).
+
+Model:
+- ``state`` holds counters per player (life, poison, library, any other name). Missing life is 20,
+  missing poison and other counters are 0; library has no default and is required once a loop draws.
+- Each action's ``effects`` change counters once per iteration. A whole number is a linear change; an
+  object is a non-linear one: ``{"times": k}`` (multiply), ``{"set": n}``, or
+  ``{"per": {"player": P, "counter": C}, "factor": f}`` (add f times P's C as it was when the action began).
+- A negative ``library`` change of k is drawing k cards (``cards_drawn`` given without ``library`` is
+  read as the same draw). When the library would go below 0 the player drew from an empty library
+  (CR 104.3c): the library stays at 0 and the player loses at the next state-based action check.
+- Granularity: each action is one event after which a player would receive priority, so state-based
+  actions (CR 704.3) are checked after every action of every iteration, and at the start.
+- Linear loops are answered by arithmetic: for every player, condition and action the first iteration
+  that crosses a threshold is one division, so 10^18 iterations cost what 10 cost. Non-linear loops are
+  played out action by action up to ``max_steps`` actions, watching for a repeated state (a cycle that
+  never ends the game); running out of budget is reported as ``gave_up``, not raised.
+- In a game of three or more, a player who loses leaves (CR 104.5, 800.4) and the loop stops there, as
+  the objects that player owned leave too: the result lists them in ``eliminated`` and the remaining
+  players must describe the loop again.
+"""
+
+from __future__ import annotations
+
+from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
+from judgeapp.engines.loops.records import (
+    MAX_COUNT, Action, ActionKind, Breaker, Change, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss,
+)
+from judgeapp.engines.loops.requests import check_declarations, validate_loop_request
+from judgeapp.engines.loops.resolution import resolve_loop
+from judgeapp.engines.loops.thresholds import Playout, first_loss_arithmetic, play_out, state_after
+
+__all__ = [
+    "MAX_COUNT", "Action", "ActionKind", "Breaker", "Change", "GameOver", "LoopKind", "LoopOutcome", "LoopRequest", "Loss",
+    "Playout", "breakers_of", "check_declarations", "classify_loop", "first_loss_arithmetic", "maintainers_of", "play_out",
+    "resolve_loop", "state_after", "validate_loop_request",
+]
