@@ -11,7 +11,7 @@ import unicodedata
 
 from rulesref.parsing.records import ParseError
 
-# CR 100.x introduction: "subrules skip the letters 'l' and 'o' due to potential confusion with
+# CR Introduction: "subrules skip the letters 'l' and 'o' due to potential confusion with
 # the numbers '1' and '0'; subrule 704.5k is followed by 704.5m".
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
@@ -162,7 +162,7 @@ _DASH = r"\s*[-\u2013\u2014]\s*"
 _FULL = r"\d{3}\.\d+[a-z]?"
 _NUMBER = rf"(?:{_FULL}|\d{{3}}|\d)"
 _ITEM = rf"{_NUMBER}(?:{_DASH}(?:{_FULL}|\d+[a-z]?|[a-z]))?"
-_EDGE_BEFORE = r"(?<![\w.+/$\-\u2013])"
+_EDGE_BEFORE = r"(?<![\w.+/$\-\u2013])(?<!\d,)"  # not inside "+1/+1", "$100.50", "1,000.5", a range
 _EDGE_AFTER = r"(?![\w/%]|\.\d|[+\-]\d)"
 # "rule 704", "rules 103.4 and 103.5", "section 7", "rules 601.2a–d, 601.2f, and 601.2h"
 _KEYWORD_LIST = re.compile(

@@ -47,26 +47,10 @@ from dataclasses import dataclass, field
 from rulesref.parsing.common import SUBRULE_LETTERS, extract_references, term_key
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParsedRule, ParseError, RuleKind
 
-DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
-
 _MONTHS = {
     name: index
     for index, name in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ],
-        start=1,
+        "january february march april may june july august september october november december".split(), start=1
     )
 }
 _EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE)
@@ -215,7 +199,7 @@ def _read_contents(lines: _Lines) -> list[tuple[str, str]]:
             continue
         if line == "Credits" and seen_glossary:
             if not any(len(n) == 3 for n, _ in contents):
-                raise lines.error("the contents list no sections", number)
+                raise lines.error("the contents list has no sections", number)
             return contents
         match = _CHAPTER.match(line) or _SECTION.match(line)
         if match is None or seen_glossary:

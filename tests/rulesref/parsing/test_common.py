@@ -245,6 +245,7 @@ class ExtractReferencesTests(unittest.TestCase):
             "deals 3 damage",
             "Magic 2015 core set",
             "Rules 3 and 4 of the house",
+            "a prize of $100.50 or 1,000.5 points",
         ]:
             with self.subTest(text=text):
                 self.assertEqual(extract_references(text), ())
