@@ -297,7 +297,8 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
         hits.append({
             **hit,
             "url": rule_url(hit["doc"], hit["number"]),
-            "title": hit.get("title") or (entry.title if entry else ""),
+            # The hit's own title ("Trample" for a keyword's rule); the section is shown on its own line.
+            "title": "" if entry is None or (section is not None and entry.title == section.title and section.number != hit["number"]) else entry.title,
             "section": section if section is not None and section.number != hit["number"] else None,
             "section_url": rule_url(hit["doc"], section.number) if section is not None else "",
             "snippet_html": highlight(hit.get("snippet", ""), query),

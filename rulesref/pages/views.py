@@ -36,7 +36,10 @@ def _problem(request: HttpRequest, exc: services.RulesError, *, doc: str = "", v
              number: str = "") -> HttpResponse:
     status = 404 if isinstance(exc, services.NotFound) else 400
     suggestions = exc.details.get("suggestions", []) if version is not None else []
-    links = [(s, content.rule_url(doc, s, version)) for s in suggestions] if version is not None else []
+    links = []
+    if version is not None:
+        outline = outline_for(version)
+        links = [(s, content.rule_url(doc, s, version), getattr(outline.by_number.get(s), "title", "")) for s in suggestions]
     return render(request, "rulesref/not_found.html", {
         "message": exc.message, "doc": doc, "number": number, "suggestions": links,
         "versions": exc.details.get("versions", []), "query": number,

@@ -290,6 +290,13 @@ class DesignTests:
         css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
         assert re.search(r"--tap:\s*(\d+)px", css) and int(re.search(r"--tap:\s*(\d+)px", css).group(1)) >= 44
 
+    def test_service_worker_is_served_from_the_root_for_the_whole_site(self, client):
+        response = client.get("/sw.js")
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("application/javascript")
+        assert response["Service-Worker-Allowed"] == "/"
+        assert "caches" in response.content.decode()
+
     def test_pages_are_set_up_for_a_tablet(self, client):
         page = client.get("/").content.decode()
         assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
