@@ -50,7 +50,21 @@ from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, Par
 _MONTHS = {
     name: index
     for index, name in enumerate(
-        "january february march april may june july august september october november december".split(), start=1
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
+        start=1,
     )
 }
 _EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE)
