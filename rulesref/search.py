@@ -21,7 +21,7 @@ import re
 import tomllib
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,9 @@ _W_TITLE = 3.0
 _W_HEADING = 1.5
 _W_TEXT = 1.0
 _W_EXAMPLE = 0.3
+_W_PARENT = 0.0      # text of the enclosing rule ("The state-based actions are as follows:")
+# Rules matching a larger share of the query's weight are preferred: score *= coverage ** _COORD.
+_COORD = 0.0
 # Weight of query words that come from a typo correction or a vocabulary expansion.
 _W_TYPO = 0.8
 _W_EXPANSION = 1.0
@@ -52,6 +55,9 @@ _GLOSSARY_MAX_DF = 0.03
 # Quoted phrase found verbatim: score multiplied by this.
 _PHRASE_BOOST = 3.0
 _SNIPPET_CHARS = 180
+# Hybrid ranking: share of the semantic similarity in the blended score, and candidates per ranking.
+_SEMANTIC = 0.5
+_CANDIDATES = 50
 
 _STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before being both but by can could
@@ -263,11 +269,14 @@ def build_index(
                 headings.append(entries[j].text)
             parent = _parent_number(parent)
         own_heading = _is_heading_text(e.text) and not e.examples
+        direct = by_number.get((e.doc, _parent_number(e.number) or ""))
+        parent_text = entries[direct].text if direct is not None and direct != i else ""
         fields = (
             (" ".join((e.title, *e.aliases, e.text if own_heading else "")), _W_TITLE),
             (" ".join(headings), _W_HEADING),
             ("" if own_heading else e.text, _W_TEXT),
             (" ".join(e.examples), _W_EXAMPLE),
+            (parent_text if _W_PARENT else "", _W_PARENT),
         )
         length = 0.0
         bag = counts
@@ -443,11 +452,20 @@ def _contains(seq: Sequence[str], phrase: Sequence[str]) -> bool:
     return any(tuple(seq[k:k + n]) == tuple(phrase) for k in range(len(seq) - n + 1))
 
 
-def search(index: SearchIndex, query: str, *, limit: int = 10, doc: str | None = None) -> list[SearchHit]:
+def search(
+    index: SearchIndex,
+    query: str,
+    *,
+    limit: int = 10,
+    doc: str | None = None,
+    semantic: Callable[[str], Sequence[float]] | None = None,
+) -> list[SearchHit]:
     """The best `limit` rules for `query`, best first; [] for an empty or unmatched query.
 
     `doc` keeps only rules of that document ("cr", "mtr", ...). Scores are comparable within one
-    answer only. A rule number gets that rule first (score 1000), then its subrules.
+    answer only. A rule number gets that rule first (score 1000), then its subrules. `semantic`,
+    when given, maps a query to a similarity per entry (index order), e.g. sentence-embedding
+    cosines from rulesref.search_semantic; it is blended with the lexical ranking.
     """
     query = query.strip()
     if not query or limit <= 0:
@@ -456,15 +474,29 @@ def search(index: SearchIndex, query: str, *, limit: int = 10, doc: str | None =
     if numbered:
         hits = numbered[:limit]
         return [_hit(index, i, 1000.0 - rank, frozenset()) for rank, i in enumerate(hits)]
-
     parsed = _parse_query(index, query)
+    scores = _lexical_scores(index, parsed, doc)
+    if semantic is not None and not parsed.phrases:
+        scores = _blend(index, scores, semantic(query), doc)
+    ranked = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))[:limit]
+    return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
+
+
+def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict[int, float]:
     scores: dict[int, float] = defaultdict(float)
+    covered: dict[int, float] = defaultdict(float)
+    total = 0.0
     for s, weight in parsed.weights.items():
         idf = index.idf.get(s)
         if idf is None:
             continue
+        total += weight * idf
         for i, tf in index.postings[s]:
             scores[i] += weight * idf * tf * (_K1 + 1) / (tf + index.norms[i])
+            covered[i] += weight * idf
+    if _COORD and total > 0:
+        for i in scores:
+            scores[i] *= (covered[i] / total) ** _COORD
     if doc is not None:
         scores = defaultdict(float, {i: v for i, v in scores.items() if index.entries[i].doc == doc})
     for i in scores:
@@ -490,9 +522,24 @@ def search(index: SearchIndex, query: str, *, limit: int = 10, doc: str | None =
         for i in list(scores):
             if all(_contains(index.text_stems[i], p) for p in parsed.phrases):
                 scores[i] *= _PHRASE_BOOST
+    return scores
 
-    ranked = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))[:limit]
-    return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
+
+def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:
+    """(1 - _SEMANTIC) x lexical score / best lexical score + _SEMANTIC x similarity rescaled to
+    [0, 1] over the candidates (the best _CANDIDATES of each ranking)."""
+    allowed = [i for i in range(len(index.entries)) if doc is None or index.entries[i].doc == doc]
+    by_similarity = sorted(allowed, key=lambda i: -similarity[i])[:_CANDIDATES]
+    by_lexical = sorted(lexical, key=lambda i: -lexical[i])[:_CANDIDATES]
+    candidates = set(by_similarity) | set(by_lexical)
+    top = max(lexical.values(), default=0.0) or 1.0
+    low = min(similarity[i] for i in candidates)
+    high = max(similarity[i] for i in candidates)
+    span = (high - low) or 1.0
+    return {
+        i: (1 - _SEMANTIC) * lexical.get(i, 0.0) / top + _SEMANTIC * (similarity[i] - low) / span
+        for i in candidates
+    }
 
 
 def _hit(index: SearchIndex, i: int, score: float, shown: frozenset[str]) -> SearchHit:

