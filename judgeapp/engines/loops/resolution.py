@@ -160,7 +160,7 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     loss, run = _find_loss(request, limit, max_steps)
     common.update(declarations=made)
     if run is not None:
-        common.update(gave_up=run.gave_up, cycle=run.cycle)
+        common.update(gave_up=run.gave_up, cycle=run.cycle, ends_game_after=loss)
     if loss is not None:
         game_over, eliminated = _describe_loss(request, loss, d)
         final = run.state if run is not None else state_after(request, max(loss.iteration - 1, 0), loss.action)
@@ -194,13 +194,13 @@ def _describe_declarations(request: LoopRequest, d: _Draft, made: Sequence[tuple
     words = {"accept": "accepts", "no_action": "will take no action to stop it", "indefinitely": "will continue indefinitely"}
     parts = [f"{p} {'names ' + _n(v) if isinstance(v, int) else words[v]}" for p, v in made]
     if d.kind is LoopKind.MAINTAINED_BY_ONE:
-        d.say(f"{d.maintainers[0]} names a number of iterations and each other player in turn order accepts it or names a lower "
+        d.say(f"Under the loop rules, {d.maintainers[0]} names a number of iterations and each other player in turn order accepts it or names a lower "
               "number after which they will act; the lowest number wins.", cite.SHORTCUT_PROPOSAL, cite.SHORTCUT_SHORTEN, cite.MTR_LOOPS)
     elif d.kind is LoopKind.MANDATORY:
-        d.say("Each player in turn order names a number of iterations after which they will act to break the loop, or says "
+        d.say("Under the loop rules, each player in turn order names a number of iterations after which they will act to break the loop, or says "
               "they will take no action; the lowest number wins.", cite.MTR_LOOPS)
     else:
-        d.say("Each player in turn order names a number of iterations" + (" or says they will continue indefinitely" if request.spans_turns else "")
+        d.say("Under the loop rules, each player in turn order names a number of iterations" + (" or says they will continue indefinitely" if request.spans_turns else "")
               + "; the lowest number wins.", cite.MTR_LOOPS)
     d.say("Declared: " + "; ".join(parts) + ".")
     d.steps.extend(parts)
@@ -213,7 +213,7 @@ def _endless(request: LoopRequest, d: _Draft, common: dict[str, Any], run: Playo
         every = "after every iteration" if run.cycle[1] == 1 else f"every {_n(run.cycle[1])} iterations"
         d.say(f"Played out step by step, the game returns to the same state {every}, so the loop never ends the game on its own.")
     if d.kind is LoopKind.MANDATORY:
-        d.say("Nobody will stop the loop and it never ends the game by itself, so the game is a draw.", cite.DRAW_MANDATORY_LOOP, cite.LOOP_MANDATORY)
+        d.say("Nobody will stop the loop and it never ends the game by itself, so under the rules for ending the game it is a draw.", cite.DRAW_MANDATORY_LOOP, cite.LOOP_MANDATORY)
     else:
         d.say("Every player chose to continue the loop indefinitely across turns, so the game is a draw.", cite.MTR_LOOPS)
     return _finish(d, common, iterations=None, stopped_by=None, stop_kind=None, draw=True,
@@ -232,7 +232,8 @@ def _undeclared(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> Loop
 
 def _refuse_restart(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> LoopOutcome:
     who = d.maintainers[0]
-    d.say(f"This loop was already shortcut and the game has not changed in a relevant way since, so it may not be restarted: "
+    d.say(f"This loop was already shortcut and the game has not changed in a relevant way since, so under the tournament loop rules "
+          f"it may not be restarted: "
           f"{who} must do something else.", cite.MTR_LOOPS)
     return _finish(d, common, shortcut_allowed=False, iterations=0, stopped_by=who, stop_kind="makes_different_choice",
                    must_deviate=who, draw=False, game_over=None, final_state={p: dict(c) for p, c in request.state.items()}, refused=True)
@@ -240,7 +241,7 @@ def _refuse_restart(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> 
 
 def _non_deterministic(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> LoopOutcome:
     who = d.maintainers[0] if d.maintainers else None
-    d.say("This loop relies on chance or on decisions along the way, so it cannot be shortcut: it is played out for real, and "
+    d.say("This loop relies on chance or on decisions along the way, so under the tournament loop rules it cannot be shortcut: it is played out for real, and "
           + (f"{who} " if who else "the players ")
           + "must stop as soon as the game reaches a state it was in before.", cite.MTR_LOOPS, cite.SHORTCUT_PROPOSAL)
     if request.declared:

@@ -3,6 +3,7 @@ and Commander damage (903.10a), bad input, and an independent count of losers as
 
 from __future__ import annotations
 
+import json
 import unittest
 
 from hypothesis import given, settings
@@ -14,7 +15,11 @@ from judgeapp.engines.errors import RequestError
 
 
 def decide(data: dict) -> dict:
-    return games.decide_game(games.validate_game_request(data)).to_dict()
+    """The engine's answer as the API stores it; it must survive a JSON round trip unchanged."""
+    out = games.decide_game(games.validate_game_request(data)).to_dict()
+    assert json.loads(json.dumps(out)) == out
+    assert out["citations"] and all(isinstance(ref, str) and "@" in ref for ref in out["citations"])
+    return out
 
 
 def two(a: dict | None = None, b: dict | None = None, **extra) -> dict:

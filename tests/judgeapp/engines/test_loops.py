@@ -4,6 +4,7 @@ answer checked against playing the loop out one action at a time."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import unittest
 
@@ -20,7 +21,11 @@ BUDGET = 10_000
 
 
 def resolve(data: dict, max_steps: int = BUDGET) -> dict:
-    return loops.resolve_loop(loops.validate_loop_request(data), max_steps=max_steps).to_dict()
+    """The engine's answer as the API stores it; it must survive a JSON round trip unchanged."""
+    out = loops.resolve_loop(loops.validate_loop_request(data), max_steps=max_steps).to_dict()
+    assert json.loads(json.dumps(out)) == out
+    assert all(isinstance(ref, str) and "@" in ref for ref in out["citations"])   # pinned, never bare numbers
+    return out
 
 
 def cr_2025_text() -> str:
@@ -338,6 +343,23 @@ class NonLinearLoopTests(unittest.TestCase):
         out = resolve(data)
         self.assertTrue(out["draw"])
         self.assertEqual(out["cycle"], {"start": 2, "length": 1})
+
+
+class DeclarationOrderTests(unittest.TestCase):
+    """MTR 4.4: with several players keeping the loop going, the lowest number wins; on a tie the first in turn order."""
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.integers(2, 5), st.data())
+    def test_lowest_number_first_in_turn_order_stops_the_loop(self, n_players: int, data) -> None:
+        players = [f"P{i}" for i in range(n_players)]
+        numbers = {p: data.draw(st.integers(0, 30)) for p in players}
+        iteration = [{"player": p, "kind": "optional", "text": f"{p} acts", "effects": {p: {"tokens": 1}}} for p in players]
+        out = resolve({"players": players, "iteration": iteration, "declared": numbers})
+        low = min(numbers.values())
+        self.assertEqual(out["loop_kind"], "maintained_by_several")
+        self.assertEqual(out["iterations"], low)
+        self.assertEqual(out["stopped_by"], next(p for p in players if numbers[p] == low))
+        self.assertEqual(out["final_state"]["P0"]["tokens"], low)
 
 
 class ValidationTests(unittest.TestCase):
