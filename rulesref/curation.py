@@ -25,7 +25,7 @@ from rulesref.parsing.documents import detect_kind, parse_document
 from rulesref.parsing.records import DocKind, ParseError
 
 SNIFF_BYTES = 64 * 1024              # enough of a file to tell which document it is
-FETCH_LIMIT = 32 * 1024 * 1024       # the 2025 CR is under 1 MB; anything this large is not a rules file
+FETCH_LIMIT = 32 * 1024 * 1024       # uploads and fetches: the 2025 CR is under 1 MB, so this is not a rules file
 FILENAME_HINTS = (                   # the last resort when the text cannot tell (a binary or truncated file)
     ("comprules", DocKind.CR), ("comprehensive", DocKind.CR), ("tournamentrules", DocKind.MTR),
     ("mtr", DocKind.MTR), ("infraction", DocKind.IPG), ("ipg", DocKind.IPG),
@@ -97,6 +97,8 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
     from rulesref import tasks
 
     name = Path(upload.name or "upload").name
+    if upload.size is not None and upload.size > FETCH_LIMIT:
+        raise UploadRefused(f"{name} is larger than {FETCH_LIMIT // (1024 * 1024)} MB; not a rules document", details={"file": name})
     raw = b"".join(upload.chunks())
     upload.seek(0)
     digest = services.content_hash(raw)
