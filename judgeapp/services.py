@@ -120,10 +120,16 @@ def run_claimed_job(job: Job) -> Job:
     try:
         computation = COMPUTATIONS[job.kind]()
         outcome = computation.run(computation.validate(job.input))
-        result = resolve_citations(outcome.to_dict())
+        result = resolve_citations(outcome_dict(outcome))
     except Exception as exc:  # stored with the job: a failed job is never lost
         return finish_job(job, error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc(limit=5)}")
     return finish_job(job, result=result)
+
+
+def outcome_dict(outcome: Any) -> dict:
+    """An engine outcome as JSON-ready data (engines name the method to_dict or as_result)."""
+    convert = getattr(outcome, "to_dict", None) or getattr(outcome, "as_result")
+    return convert()
 
 
 def finish_job(job: Job, *, result: dict | None = None, error: str = "") -> Job:
@@ -157,3 +163,17 @@ def wait_for(job: Job, seconds: float) -> Job:
         delay = min(delay * 1.5, 0.05)
         job.refresh_from_db()
     return job
+
+
+def check_shuffle(facts: Any) -> dict:
+    """The judge's shuffle check (engines.shuffle_check) with citations resolved."""
+    from judgeapp.engines import shuffle_check
+
+    if not isinstance(facts, Mapping):
+        raise InvalidRequest("body", "the request body must be a JSON object")
+    try:
+        parsed = shuffle_check.validate_shuffle_facts(facts)
+    except ValueError as exc:
+        raise InvalidRequest(getattr(exc, "field", "body"), getattr(exc, "message", str(exc))) from None
+    ruling = shuffle_check.check_shuffle(parsed, threshold=settings.JUDGEAPP_SHUFFLE_THRESHOLD)
+    return resolve_citations(outcome_dict(ruling))

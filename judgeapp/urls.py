@@ -11,6 +11,7 @@ api = [
     path("jobs/loop-outcome", views.create_view(Job.Kind.LOOP_OUTCOME), name="api-loop-outcome"),
     path("jobs/game-outcome", views.create_view(Job.Kind.GAME_OUTCOME), name="api-game-outcome"),
     path("jobs/shuffle-analysis", views.create_view(Job.Kind.SHUFFLE_ANALYSIS), name="api-shuffle-analysis"),
+    path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
     path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
 ]

@@ -54,3 +54,14 @@ class JobDetailView(APIView):
 
 def create_view(kind: str):
     return type(f"{kind.title().replace('-', '')}CreateView", (JobCreateView,), {"kind": kind}).as_view()
+
+
+class ShuffleCheckView(APIView):
+    """POST /api/v1/shuffle-check: the judge's shuffle check, answered at once (it is cheap and pure)."""
+
+    def post(self, request):
+        try:
+            ruling = services.check_shuffle(request.data)
+        except services.InvalidRequest as exc:
+            raise ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}) from None
+        return Response(ruling)

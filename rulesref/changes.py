@@ -1,34 +1,194 @@
 """Change services: diffs between stored versions, traces through renumbering, rule history.
 
-Wraps the pure differ (rulesref.diffing) with the database: pairings of two versions are
-computed once and kept in VersionPairing.
+Wraps the pure differ (rulesref.diffing) with the database. Versions never change once stored, so
+the pairing of two versions (old number -> new number) is computed once and kept in VersionPairing;
+traces and stable references then follow stored pairings without re-reading whole documents.
 """
 
 from __future__ import annotations
 
-from rulesref.models import Version
+from django.db.models import Q
+
+from rulesref import diffing
+from rulesref.models import Rule, Version, VersionPairing
+from rulesref.parsing.records import RuleKind
+
+_records: dict[int, dict[str, diffing.DiffRule]] = {}
+LIVE = ~Q(status__in=[Version.Status.FAILED, Version.Status.DISCARDED, Version.Status.PARSING])
+
+
+def profile_for(version: Version) -> diffing.DiffProfile:
+    return diffing.CR_PROFILE if version.document.slug == "cr" else diffing.MTR_PROFILE
+
+
+def records_for(version: Version) -> dict[str, diffing.DiffRule]:
+    """The differ's records of a stored version, in document order (chapters left out)."""
+    if version.pk in _records:
+        return _records[version.pk]
+    rows = list(Rule.objects.filter(version=version).order_by("position").values_list(
+        "number", "kind", "title", "text", "parent", "examples"))
+    kinds = {number: (kind, title, parent) for number, kind, title, _, parent, _ in rows}
+    structural = (RuleKind.SECTION.value, RuleKind.APPENDIX.value)
+    records: dict[str, diffing.DiffRule] = {}
+    for number, kind, title, text, parent, examples in rows:
+        if kind == RuleKind.CHAPTER.value:
+            continue
+        section = parent or None
+        while section is not None and section in kinds and kinds[section][0] not in structural:
+            section = kinds[section][2] or None
+        if kind in structural or section not in kinds:
+            section = None
+        parent_is_rule = parent in kinds and kinds[parent][0] != RuleKind.CHAPTER.value
+        records[number] = diffing.DiffRule(
+            number=number, text=text, title=title, section=section,
+            section_title=kinds[section][1] if section else "", parent=parent if parent_is_rule else None,
+            examples=tuple(examples),
+        )
+    if len(_records) > 64:
+        _records.clear()
+    _records[version.pk] = records
+    return records
+
+
+def pairing(old: Version, new: Version) -> VersionPairing:
+    """The stored pairing of two versions, computed (with the full diff) the first time it is asked for."""
+    found = VersionPairing.objects.filter(old=old, new=new).first()
+    if found is not None:
+        return found
+    old_rules, new_rules = records_for(old), records_for(new)
+    result = diffing.diff_rules(old_rules, new_rules, profile=profile_for(new))
+    stored, _ = VersionPairing.objects.update_or_create(
+        old=old, new=new, defaults={"mapping": result.mapping, "diff": result.to_dict()}
+    )
+    return stored
+
+
+def _dates(old: Version, new: Version) -> dict:
+    return {"doc": new.document.slug, "from": old.effective_date.isoformat(), "to": new.effective_date.isoformat()}
 
 
 def diff_versions(old: Version, new: Version) -> dict:
-    """API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], ...}."""
-    raise NotImplementedError
-
-
-def release_notes(old: Version, new: Version) -> list[dict]:
-    """Readable items for admins and the "what changed" page: [{"kind", "number", "old_number", "title", "summary", "html"}]."""
-    raise NotImplementedError
-
-
-def trace(version: Version, number: str) -> list[dict]:
-    """The rule through every stored (published or pending) version: [{"effective_date", "number", "text"}]."""
-    raise NotImplementedError
-
-
-def rule_history(version: Version, number: str) -> dict:
-    """For a rule page: {"changed_in": [dates where its text changed], "was": [{"number", "effective_date"}] }."""
-    raise NotImplementedError
+    """API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], "counts", "doc", "from", "to"}."""
+    if old.document_id != new.document_id:
+        raise ValueError("a diff compares two versions of one document")
+    return {**_dates(old, new), **pairing(old, new).diff}
 
 
 def follow(old: Version, new: Version, number: str) -> str | None:
-    """Where rule `number` of `old` is in `new` (None when removed)."""
-    raise NotImplementedError
+    """Where rule `number` of `old` is in `new` (None when it was removed)."""
+    if old.pk == new.pk:
+        return number
+    return pairing(old, new).mapping.get(number)
+
+
+def follow_from_pinned(pinned, version: Version) -> str | None:
+    """The number in `version` of the rule a PinnedRef names, or None when it is not there."""
+    pinned_version = Version.objects.filter(document=version.document, effective_date=pinned.pinned_date).filter(LIVE).first()
+    if pinned_version is None:
+        return pinned.number if version.rules.filter(number=pinned.number).exists() else None
+    rule = pinned_version.rules.filter(number=pinned.number).first()
+    if rule is None:
+        rule = pinned_version.rules.filter(title__iexact=pinned.number).order_by("position").first()
+    if rule is None:
+        return None
+    return follow(pinned_version, version, rule.number)
+
+
+def stored_versions(version: Version) -> list[Version]:
+    """Every readable version of the same document, oldest first."""
+    return list(Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)
+                .select_related("document").order_by("effective_date"))
+
+
+def trace(version: Version, number: str) -> list[dict]:
+    """The rule through every stored version, oldest first: [{"effective_date", "number", "text"}];
+    number and text are null in versions where the rule does not exist."""
+    versions = stored_versions(version)
+    start = next(i for i, v in enumerate(versions) if v.pk == version.pk)
+    numbers: list[str | None] = [None] * len(versions)
+    numbers[start] = number
+    for i in range(start + 1, len(versions)):
+        if numbers[i - 1] is None:
+            break
+        numbers[i] = pairing(versions[i - 1], versions[i]).mapping.get(numbers[i - 1])
+    for i in range(start - 1, -1, -1):
+        if numbers[i + 1] is None:
+            break
+        backward = {n: o for o, n in pairing(versions[i], versions[i + 1]).mapping.items()}
+        numbers[i] = backward.get(numbers[i + 1])
+    wanted = Q(pk__in=[])
+    for v, n in zip(versions, numbers):
+        if n is not None:
+            wanted |= Q(version=v, number=n)
+    texts = {(r.version_id, r.number): r.text for r in Rule.objects.filter(wanted).only("version_id", "number", "text")}
+    return [
+        {"effective_date": v.effective_date.isoformat(), "number": n, "text": texts.get((v.pk, n)) if n else None,
+         "current": v.is_current}
+        for v, n in zip(versions, numbers)
+    ]
+
+
+def rule_history(version: Version, number: str) -> dict:
+    """For a rule page: the versions in which its text changed and the numbers it had before.
+
+    {"changed_in": [dates], "was": [{"number", "effective_date"}], "added_in": date or None}
+    """
+    steps = trace(version, number)
+    changed_in, was, added_in = [], [], None
+    previous = None
+    for step in steps:
+        if step["number"] is None:
+            previous = None
+            continue
+        if previous is None:
+            added_in = step["effective_date"]
+        else:
+            if diffing.normalize_typography(previous["text"] or "") != diffing.normalize_typography(step["text"] or ""):
+                changed_in.append(step["effective_date"])
+            if previous["number"] != step["number"]:
+                was.append({"number": previous["number"], "effective_date": previous["effective_date"],
+                            "until": step["effective_date"]})
+        previous = step
+    first = next((s for s in steps if s["number"] is not None), None)
+    return {"changed_in": changed_in, "was": was, "added_in": added_in if first and added_in != first["effective_date"] else None}
+
+
+def previous_version(version: Version) -> Version | None:
+    """The stored version just before this one (what a "what changed" page compares with)."""
+    return (Version.objects.filter(document=version.document, effective_date__lt=version.effective_date)
+            .filter(LIVE).order_by("-effective_date").first())
+
+
+def release_notes(old: Version, new: Version) -> list[dict]:
+    """Readable items for admins and the "what changed" page, in new-document order:
+    [{"kind", "number", "old_number", "title", "summary", "html"}]."""
+    data = diff_versions(old, new)
+    new_rules = {r.number: r for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only("number", "title", "text")}
+    old_rules = {r.number: r for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only("number", "title", "text")}
+    notes: list[dict] = []
+
+    def ops_html(item: dict) -> str:
+        ops = tuple(diffing.WordOp(op["op"], op["words"]) for op in item.get("diff", []))
+        return diffing.render_word_diff_html(ops) if ops else ""
+
+    for number in data["added"]:
+        rule = new_rules.get(number)
+        notes.append({"kind": "added", "number": number, "old_number": None, "title": rule.title if rule else "",
+                      "summary": f"New rule {number}.", "text": rule.text if rule else "", "html": ""})
+    for item in data["changed"]:
+        rule = new_rules.get(item["to"])
+        notes.append({"kind": "changed", "number": item["to"], "old_number": item["from"], "title": rule.title if rule else "",
+                      "summary": f"{item['to']} was reworded.", "text": rule.text if rule else "", "html": ops_html(item)})
+    for item in data["moved"]:
+        rule = new_rules.get(item["to"])
+        summary = f"{item['from']} is now {item['to']}" + (" and was reworded." if item.get("changed") else ".")
+        notes.append({"kind": "moved", "number": item["to"], "old_number": item["from"], "title": rule.title if rule else "",
+                      "summary": summary, "text": rule.text if rule else "", "html": ops_html(item)})
+    for number in data["removed"]:
+        rule = old_rules.get(number)
+        notes.append({"kind": "removed", "number": None, "old_number": number, "title": rule.title if rule else "",
+                      "summary": f"{number} was removed.", "text": rule.text if rule else "", "html": ""})
+    position = {n: i for i, n in enumerate(new_rules)}
+    old_position = {n: i for i, n in enumerate(old_rules)}
+    notes.sort(key=lambda n: (position.get(n["number"], -1), old_position.get(n["old_number"], 0)))
+    return notes

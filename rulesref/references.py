@@ -12,7 +12,9 @@ import datetime as dt
 import re
 from dataclasses import asdict, dataclass
 
-REF_PATTERN = re.compile(r"^(?P<doc>cr|mtr|ipg|jar)@(?P<date>\d{4}-\d{2}-\d{2}):(?P<number>[0-9A-Za-z.\-]+)$")
+# The part after the colon is a rule number, or — for documents without numbers, like the JAR — a
+# section title, matched case-insensitively in the pinned version.
+REF_PATTERN = re.compile(r"^(?P<doc>cr|mtr|ipg|jar)@(?P<date>\d{4}-\d{2}-\d{2}):(?P<number>[^\s:@][^:@]*)$")
 _cache: dict[tuple[str, int], ResolvedRef] = {}
 
 
@@ -93,7 +95,13 @@ def citations(refs: list[str]) -> list[dict]:
     seen: set[str] = set()
     out: list[dict] = []
     for ref in refs:
-        resolved = resolve(ref)
+        try:
+            resolved = resolve(ref)
+        except ReferenceError as exc:
+            # A document not imported here must not sink the whole answer: say what is missing.
+            pinned = parse_ref(ref)
+            out.append({"doc": pinned.doc, "number": None, "ref": ref, "status": "unresolved", "text": str(exc), "title": ""})
+            continue
         key = f"{resolved.doc}:{resolved.number}"
         if key not in seen:
             seen.add(key)
@@ -119,10 +127,12 @@ def _resolve_against(pinned: PinnedRef, current) -> ResolvedRef:
         return ResolvedRef(number=rule.number, title=rule.title, text=rule.text, status="unverified", **base)
     old_rule = old_version.rules.filter(number=pinned.number).first()
     if old_rule is None:
+        old_rule = old_version.rules.filter(title__iexact=pinned.number).order_by("position").first()
+    if old_rule is None:
         raise ReferenceError(f"{pinned} names no rule: {pinned.doc.upper()} {pinned.pinned_date} has no {pinned.number}")
     if old_version.pk == current.pk:
         return ResolvedRef(number=old_rule.number, title=old_rule.title, text=old_rule.text, status="same", **base)
-    new_number = changes.follow(old_version, current, pinned.number)
+    new_number = changes.follow(old_version, current, old_rule.number)
     if new_number is None:
         return ResolvedRef(number=None, title=old_rule.title, text=old_rule.text, status="removed", **base)
     rule = current.rules.get(number=new_number)

@@ -274,10 +274,10 @@ def discard_version(version: Version, *, actor=None) -> None:
     if version.is_current:
         raise PublishError("the current version cannot be discarded; publish or roll back to another first")
     with transaction.atomic():
+        # Kept for the record, but its content hash is freed so the same file can be uploaded again.
         version.status = Version.Status.DISCARDED
-        version.save(update_fields=["status"])
-        version.rules.all().delete()
-        version.glossary.all().delete()
+        version.content_hash = ""
+        version.save(update_fields=["status", "content_hash"])
         VersionEvent.objects.create(document=version.document, action=VersionEvent.Action.DISCARD, to_version=version, actor=actor)
 
 

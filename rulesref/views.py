@@ -9,6 +9,10 @@ from judgeapp.api_errors import ApiError
 from rulesref import serializers, services
 
 
+_RULE_CACHE_SIZE = 20_000
+_rule_cache: dict[tuple[int, str], dict] = {}
+
+
 def _api_error(exc: services.RulesError) -> ApiError:
     status_code = 404 if isinstance(exc, services.NotFound) else 400
     return ApiError(exc.code, exc.message, status_code=status_code, details=exc.details)
@@ -29,9 +33,18 @@ class RulesView(APIView):
 class RuleDetailView(RulesView):
     def get(self, request, doc: str, number: str):
         version = self.version(request, doc)
-        rule = services.find_rule(version, number)
-        section = services.section_title(rule)
-        return Response(serializers.rule_detail(rule, children=services.children_of(rule), section_title=section))
+        # A stored version's rules never change, so a rule's answer is cached per version.
+        key = (version.pk, number)
+        body = _rule_cache.get(key)
+        if body is None:
+            rule = services.find_rule(version, number)
+            section = services.section_title(rule)
+            body = serializers.rule_detail(rule, children=services.children_of(rule), section_title=section)
+            if len(_rule_cache) >= _RULE_CACHE_SIZE:
+                _rule_cache.pop(next(iter(_rule_cache)))
+            _rule_cache[key] = body
+        # "current" changes when another version is published; the rest of the answer does not.
+        return Response({**body, "version": {**body["version"], "current": version.is_current}})
 
 
 class RuleTraceView(RulesView):

@@ -42,6 +42,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
+        from rulesref import changes
+        from rulesref.models import Version
+
+        old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
+        changes.pairing(old, new)  # stored once for the session: diffs, traces and references reuse it
         for path in optional_documents():
             try:
                 services.import_paths([path], publish=True)
@@ -59,3 +64,19 @@ def people(db):
         "floor_judge": User.objects.create_user("floor", password="pw-floor-judge"),
         "stranger": None,
     }
+
+
+@pytest.fixture
+def rules_loaded(transactional_db):
+    """For transactional tests (a worker process or on-commit work must see committed rows): the
+    tables are flushed after each such test, so the base documents are imported again if missing."""
+    from rulesref import services
+    from rulesref.models import Version
+
+    if not Version.objects.filter(document__slug="cr", is_current=True).exists():
+        services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20250207.txt"], publish=True)
+        for path in optional_documents():
+            try:
+                services.import_paths([path], publish=True)
+            except Exception:
+                pass

@@ -1,0 +1,113 @@
+"""API benchmark: rule lookups vs /api/v1/health on the same gunicorn server, and search latency.
+
+Prints requests per second for both (target: lookups at >= 80% of health), and search p50/p95
+through the HTTP API. Uses the database the environment names (DATABASE_URL; default SQLite):
+    .venv/bin/python bench/api_bench.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/judgeapp_bench .venv/bin/python bench/api_bench.py
+The database is migrated and the 2025 CR imported first if needed. Only loopback traffic.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PY = sys.executable
+RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
+REQUESTS_PER_CLIENT = int(os.environ.get("BENCH_REQUESTS", "1500"))
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "4"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def hammer(args: tuple[int, list[str]]) -> tuple[int, float]:
+    port, paths = args
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    start = time.perf_counter()
+    for path in paths:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {response.status}")
+    return len(paths), time.perf_counter() - start
+
+
+def throughput(port: int, paths: list[str]) -> float:
+    with ProcessPoolExecutor(CLIENTS) as pool:
+        jobs = [(port, [random.choice(paths) for _ in range(REQUESTS_PER_CLIENT)]) for _ in range(CLIENTS)]
+        start = time.perf_counter()
+        done = sum(n for n, _ in pool.map(hammer, jobs))
+        return done / (time.perf_counter() - start)
+
+
+def latencies(port: int, paths: list[str]) -> list[float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    out = []
+    for path in paths:
+        start = time.perf_counter()
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def main() -> None:
+    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only-secret", "JUDGEAPP_LOG_LEVEL": "ERROR"}
+    subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
+    subprocess.run([PY, "manage.py", "import_rules", str(RULES / "cr" / "MagicCompRules-20250207.txt"), "--publish"],
+                   cwd=REPO, env=env, check=True, capture_output=True)
+    port = free_port()
+    workers = os.environ.get("BENCH_GUNICORN_WORKERS", "2")
+    server = subprocess.Popen([PY, "-m", "gunicorn", "judgeapp.wsgi", "-b", f"127.0.0.1:{port}", "-w", workers,
+                               "--log-level", "warning"], cwd=REPO, env=env)
+    try:
+        for _ in range(100):
+            try:
+                latencies(port, ["/api/v1/health"])
+                break
+            except OSError:
+                time.sleep(0.1)
+        numbers = [r["number"] for r in json.loads(subprocess.run(
+            [PY, "manage.py", "shell", "-c",
+             "import json; from rulesref.models import Rule; print(json.dumps(list(Rule.objects.filter("
+             "version__is_current=True, version__document__slug='cr').exclude(kind='chapter').values('number')[:400])))"],
+            cwd=REPO, env=env, check=True, capture_output=True, text=True).stdout)]
+        rule_paths = [f"/api/v1/rules/cr/{n}" for n in numbers]
+        latencies(port, rule_paths * 2)  # warm every worker's caches
+        health = throughput(port, ["/api/v1/health"])
+        rules = throughput(port, rule_paths)
+        print(f"database: {'postgresql' if os.environ.get('DATABASE_URL', '').startswith('postgres') else 'sqlite'}; "
+              f"gunicorn workers: {workers}; clients: {CLIENTS} x {REQUESTS_PER_CLIENT} requests")
+        print(f"health       {health:8.0f} req/s")
+        print(f"rule lookup  {rules:8.0f} req/s  ({rules / health:.0%} of health; target >= 80%)")
+        questions = ["deck out", "loop of mandatory actions", "we both hit zero", "infinite combo", "summoning sick",
+                     "forgot to shuffle after fetching", "can I peek at my own library", "legend rule", "trample"]
+        from urllib.parse import quote
+
+        latencies(port, [f"/api/v1/search?q={quote(q)}" for q in questions] * 3)  # warm the index per worker
+        times = latencies(port, [f"/api/v1/search?q={quote(q)}" for q in questions] * 20)
+        times.sort()
+        print(f"search over HTTP: p50 {statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95)]:.1f} ms (target p95 < 30 ms)")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Diffs, traces and stable references through the database, on the real 2022 and 2025 CRs."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from rulesref import references, services
+from rulesref.models import Version
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def cr_2022():
+    return Version.objects.get(document__slug="cr", effective_date="2022-04-29")
+
+
+@pytest.fixture(autouse=True)
+def fresh_resolutions():
+    references.forget_resolutions()
+    yield
+    references.forget_resolutions()
+
+
+class DiffApiTests:
+    def test_the_shortcut_section_moved_whole(self, api):
+        body = api.get("/api/v1/diff/cr?from=2022-04-29&to=2025-02-07").json()
+        moved = {m["from"]: m["to"] for m in body["moved"]}
+        for suffix in ("", ".1", ".2a", ".3", ".4", ".5", ".6"):
+            assert moved.get(f"725{suffix}") == f"729{suffix}", suffix
+        assert not {"725.3", "725.4"} & set(body["removed"])
+        assert not {"729.3", "729.4"} & set(body["added"])
+        assert body["from"] == "2022-04-29" and body["to"] == "2025-02-07"
+
+    def test_counts_add_up_to_both_versions(self, api, cr_2022):
+        body = api.get("/api/v1/diff/cr?from=2022-04-29&to=2025-02-07").json()
+        counts = body["counts"]
+        old_total = counts["unchanged"] + counts["changed"] + counts["moved"] + counts["removed"]
+        new_total = counts["unchanged"] + counts["changed"] + counts["moved"] + counts["added"]
+        assert old_total == cr_2022.rule_count
+        assert new_total == Version.objects.get(document__slug="cr", is_current=True).rule_count
+
+    def test_missing_dates_are_400_naming_the_field(self, api):
+        response = api.get("/api/v1/diff/cr?from=2022-04-29")
+        assert response.status_code == 400
+        assert "to" in response.json()["error"]["details"]
+        assert api.get("/api/v1/diff/cr?from=2022-04-29&to=2001-01-01").status_code == 404
+
+
+class TraceTests:
+    def test_trace_follows_the_renumbering(self, api):
+        steps = api.get("/api/v1/rules/cr/729.4/trace").json()
+        by_date = {s["effective_date"]: s for s in steps}
+        assert by_date["2022-04-29"]["number"] == "725.4"
+        assert by_date["2025-02-07"]["number"] == "729.4"
+        assert "mandatory" in by_date["2022-04-29"]["text"]
+
+    def test_trace_from_an_older_version(self, api):
+        steps = api.get("/api/v1/rules/cr/725.3/trace?version=2022-04-29").json()
+        assert [s["number"] for s in steps if s["effective_date"] in ("2022-04-29", "2025-02-07")] == ["725.3", "729.3"]
+
+
+class StableReferenceTests:
+    def test_a_reference_pinned_to_an_old_version_resolves_to_the_current_number(self):
+        resolved = references.resolve("cr@2022-04-29:725.4")
+        assert resolved.number == "729.4" and resolved.status in ("moved", "moved_changed")
+        assert resolved.version == "2025-02-07"
+
+    def test_a_reference_pinned_to_the_current_version_is_itself(self):
+        resolved = references.resolve("cr@2025-02-07:729.4")
+        assert (resolved.number, resolved.status) == ("729.4", "same")
+
+    def test_publishing_another_version_moves_every_citation(self, cr_2022):
+        assert references.resolve("cr@2025-02-07:729.3").number == "729.3"
+        services.publish_version(cr_2022, note="test: back to 2022")
+        references.forget_resolutions()  # on_commit does this in production; tests run in one transaction
+        assert references.resolve("cr@2025-02-07:729.3").number == "725.3"
+        assert references.resolve("cr@2025-02-07:729").title == "Taking Shortcuts"
+
+    def test_references_that_changed_are_listed_for_review(self, cr_2022):
+        current = Version.objects.get(document__slug="cr", is_current=True)
+        rows = references.review_changes(["cr@2025-02-07:729.4", "cr@2025-02-07:100.1"], cr_2022, current)
+        by_ref = {r["ref"]: r for r in rows}
+        assert by_ref["cr@2025-02-07:729.4"]["old_number"] == "725.4"
+        assert by_ref["cr@2025-02-07:729.4"]["new_number"] == "729.4"
+
+    @pytest.mark.parametrize("bad", ["729.4", "cr@2025-13-01:729.4", "xx@2025-02-07:1", "cr@2025-02-07:"])
+    def test_malformed_references_are_refused(self, bad):
+        with pytest.raises(references.ReferenceError):
+            references.resolve(bad)
+
+    def test_a_reference_to_a_rule_the_pinned_version_lacks_is_refused(self):
+        with pytest.raises(references.ReferenceError):
+            references.resolve("cr@2025-02-07:729.99")
