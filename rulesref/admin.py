@@ -145,6 +145,18 @@ class VersionAdmin(StaffOnlyAdmin):
 @admin.register(Document)
 class DocumentAdmin(StaffOnlyAdmin):
     list_display = ("slug", "title", "current", "rollback_link")
+    actions = ["roll_back"]
+
+    @admin.action(description="Roll back the selected document…")
+    def roll_back(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Choose one document to roll back.", messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:rulesref_document_rollback", args=[queryset.get().pk]))
+
+    def get_actions(self, request):
+        # The "delete selected" action is not offered (documents are never deleted here).
+        return {name: action for name, action in super().get_actions(request).items() if name != "delete_selected"}
 
     @admin.display(description="current version")
     def current(self, document: Document) -> str:

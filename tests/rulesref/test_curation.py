@@ -350,6 +350,11 @@ class AdminPagesTests:
             Version.objects.get(document=document, effective_date="2025-02-07"), older, people["head_judge"], "roll back",
         )
 
+    def test_roll_back_action_on_the_document_list_leads_to_the_roll_back_page(self, staff):
+        document = Document.objects.get(slug="cr")
+        response = staff.post("/admin/rulesref/document/", {"action": "roll_back", "_selected_action": [document.pk]})
+        assert response.status_code == 302 and response["Location"] == f"/admin/rulesref/document/{document.pk}/rollback/"
+
     def test_change_lists_render_for_staff(self, staff):
         for url in ("/admin/rulesref/version/", "/admin/rulesref/versionevent/", "/admin/rulesref/document/", "/admin/judgeapp/job/"):
             assert staff.get(url).status_code == 200, url
