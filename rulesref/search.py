@@ -290,7 +290,7 @@ def build_index(
                 length += weight
         lengths.append(length)
         heading_only.append(own_heading or (not e.text and not e.examples))
-        text_stems.append(tuple(terms(f"{e.title} {e.text}")))
+        text_stems.append(tuple(stem(w) for w in words(f"{e.title} {e.text}")))
 
     n = max(len(entries), 1)
     average = (sum(lengths) / n) or 1.0
@@ -387,7 +387,8 @@ def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], tuple[s
 
 
 def _parse_query(index: SearchIndex, query: str) -> _Query:
-    phrases = [tuple(terms(p)) for p in _QUOTED.findall(query)]
+    # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
+    phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]
     forms = [w for w in words(query) if w not in _STOPWORDS]
     # Typos are fixed first, so that a misspelt judge phrase still meets the vocabulary.
     tokens: list[str] = []
@@ -420,10 +421,11 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
     cited = []
     for start, end, refs in _find_phrases(tokens, index.glossary):
         df = min(len(index.postings.get(s, ())) for s in tokens[start:end])
-        if df <= _GLOSSARY_MAX_DF * n:
+        if df <= max(1.0, _GLOSSARY_MAX_DF * n):
             cited.append(refs)
-    return _Query(weights=weights, phrases=[p for p in phrases if p], glossary=cited[:3],
-                  shown=frozenset(weights) | frozenset(tokens))
+    phrases = [p for p in phrases if p]
+    shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
+    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown)
 
 
 def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
@@ -549,16 +551,21 @@ def _hit(index: SearchIndex, i: int, score: float, shown: frozenset[str]) -> Sea
 
 
 def _snippet(e: SearchEntry, shown: frozenset[str]) -> str:
-    """About _SNIPPET_CHARS characters of the rule text around its first word the query matched."""
+    """About _SNIPPET_CHARS characters of the rule text where the query's words are densest."""
     text = " ".join(e.text.split()) or e.title or (e.examples[0] if e.examples else "")
     if len(text) <= _SNIPPET_CHARS:
         return text
-    start = 0
-    for match in re.finditer(r"[A-Za-z0-9’']+", text):
+    found = []   # (character offset, matched?) per word
+    for match in re.finditer(r"[A-Za-z0-9’'+/-]+", text):
         form = match.group().lower().replace("’", "").replace("'", "")
-        if form not in _STOPWORDS and stem(form) in shown:
-            start = match.start()
-            break
+        found.append((match.start(), stem(form) in shown))
+    hits = [offset for offset, hit in found if hit]
+    start, best, last = 0, 0, 0
+    for k, offset in enumerate(hits):       # sliding window over matched words
+        while last < len(hits) and hits[last] - offset < _SNIPPET_CHARS * 2 // 3:
+            last += 1
+        if last - k > best:
+            start, best = offset, last - k
     begin = max(0, start - _SNIPPET_CHARS // 3)
     if begin > 0:
         space = text.find(" ", begin)
