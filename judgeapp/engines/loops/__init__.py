@@ -23,7 +23,13 @@ Model:
 - Linear loops are answered by arithmetic: for every player, condition and action the first iteration
   that crosses a threshold is one division, so 10^18 iterations cost what 10 cost. Non-linear loops are
   played out action by action up to ``max_steps`` actions, watching for a repeated state (a cycle that
-  never ends the game); running out of budget is reported as ``gave_up``, not raised.
+  never ends the game, from which the state after any count is read off); running out of budget is
+  reported as ``gave_up``, not raised.
+- ``declared`` takes, per player, a number of iterations, "accept", "indefinitely", "no_action", or
+  ``{"iterations": N, "after_action": J}``: N whole iterations, then the next one only up to and including
+  action J (MTR 4.4 lets an intervening player stop partway). The lowest count wins; on a tie the player
+  who declared first keeps it. Players left out of ``declared`` accept (in a loop of only mandatory
+  actions: take no action, as nobody is forced to break it, CR 729.5).
 - In a game of three or more, a player who loses leaves (CR 104.5, 800.4) and the loop stops there, as
   the objects that player owned leave too: the result lists them in ``eliminated`` and the remaining
   players must describe the loop again.
@@ -33,14 +39,15 @@ from __future__ import annotations
 
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
 from judgeapp.engines.loops.records import (
-    MAX_COUNT, Action, ActionKind, Breaker, Change, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss,
+    MAX_COUNT, Action, ActionKind, Breaker, Change, Declaration, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss,
+    PartialCount, count_key,
 )
 from judgeapp.engines.loops.requests import check_declarations, validate_loop_request
 from judgeapp.engines.loops.resolution import resolve_loop
 from judgeapp.engines.loops.thresholds import Playout, first_loss_arithmetic, play_out, state_after
 
 __all__ = [
-    "MAX_COUNT", "Action", "ActionKind", "Breaker", "Change", "GameOver", "LoopKind", "LoopOutcome", "LoopRequest", "Loss",
-    "Playout", "breakers_of", "check_declarations", "classify_loop", "first_loss_arithmetic", "maintainers_of", "play_out",
+    "MAX_COUNT", "Action", "ActionKind", "Breaker", "Change", "Declaration", "GameOver", "LoopKind", "LoopOutcome", "LoopRequest", "Loss",
+    "PartialCount", "Playout", "breakers_of", "count_key", "check_declarations", "classify_loop", "first_loss_arithmetic", "maintainers_of", "play_out",
     "resolve_loop", "state_after", "validate_loop_request",
 ]

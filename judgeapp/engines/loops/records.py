@@ -60,6 +60,29 @@ class Breaker:
 
 
 @dataclass(frozen=True)
+class PartialCount:
+    """MTR 4.4: ``iterations`` whole iterations, then the next one performed only up to and including ``after_action``."""
+
+    iterations: int
+    after_action: int            # index into the iteration's actions; never the last one (that is a whole iteration)
+
+    def to_json(self) -> dict[str, int]:
+        return {"iterations": self.iterations, "after_action": self.after_action}
+
+
+Declaration = int | str | PartialCount   # a number, "accept", "indefinitely", "no_action", or a partial count
+
+
+def count_key(value: Declaration) -> tuple[int, int] | None:
+    """Where a declared count stops the loop, comparable across forms; None for the words."""
+    if isinstance(value, PartialCount):
+        return (value.iterations, value.after_action)
+    if isinstance(value, int):
+        return (value, -1)
+    return None
+
+
+@dataclass(frozen=True)
 class LoopRequest:
     players: tuple[str, ...]                       # turn order, active player first
     state: Mapping[str, Mapping[str, int]]
@@ -67,7 +90,7 @@ class LoopRequest:
     breakers: tuple[Breaker, ...] = ()
     deterministic: bool = True
     spans_turns: bool = False
-    declared: Mapping[str, int | str] | None = None
+    declared: Mapping[str, Declaration] | None = None
     restarted_without_change: bool = False         # MTR 4.4: restarted without a relevant change
     fragmented: bool | None = None                  # None: inferred (two or more players, state repeats)
     poison_threshold: int = POISON_THRESHOLD
@@ -109,13 +132,14 @@ class LoopOutcome:
     citations: tuple[str, ...]
     maintainers: tuple[str, ...] = ()
     stop_kind: str | None = None     # receives_priority, breaks_loop, makes_different_choice, must_name_number, must_stop
-    declarations: tuple[tuple[str, int | str], ...] = ()   # in the order they are made
+    declarations: tuple[tuple[str, Declaration], ...] = ()   # in the order they are made
     ends_game_after: Loss | None = None   # first loss if the loop ran on unchecked (None: never, or unknown)
     eliminated: tuple[str, ...] = ()      # players who lost while others play on
     method: str = "arithmetic"            # or "step_by_step"
     gave_up: bool = False
     cycle: tuple[int, int] | None = None  # (first iteration of the repeated state, cycle length)
     refused: bool = False
+    then_actions: int = 0                 # actions of one more, partial, iteration after ``iterations`` (MTR 4.4)
     steps: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -134,7 +158,8 @@ class LoopOutcome:
             "citations": list(self.citations),
             "maintainers": list(self.maintainers),
             "stop_kind": self.stop_kind,
-            "declarations": [{"player": p, "declared": d} for p, d in self.declarations],
+            "declarations": [{"player": p, "declared": d.to_json() if isinstance(d, PartialCount) else d}
+                             for p, d in self.declarations],
             "ends_game_after": None if ends is None else {
                 "iteration": ends.iteration, "action": ends.action,
                 "losers": {p: list(r) for p, r in ends.reasons.items()}},
@@ -143,5 +168,6 @@ class LoopOutcome:
             "gave_up": self.gave_up,
             "cycle": None if self.cycle is None else {"start": self.cycle[0], "length": self.cycle[1]},
             "refused": self.refused,
+            "then_actions": self.then_actions,
             "steps": list(self.steps),
         }

@@ -9,7 +9,7 @@ from judgeapp.engines.errors import RequestError
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
 from judgeapp.engines.loops.records import (
     DECLARATION_WORDS, DEFAULT_LIFE, MAX_ACTIONS, MAX_COUNT, MAX_PLAYERS, POISON_THRESHOLD,
-    Action, ActionKind, Breaker, Change, LoopKind, LoopRequest,
+    Action, ActionKind, Breaker, Change, Declaration, LoopKind, LoopRequest, PartialCount, count_key,
 )
 
 
@@ -145,20 +145,29 @@ def _state(data: Any, players: Sequence[str], actions: Sequence[Action]) -> dict
     return state
 
 
-def _declared(data: Any, players: Sequence[str]) -> dict[str, int | str] | None:
+def _declared(data: Any, players: Sequence[str], n_actions: int) -> dict[str, Declaration] | None:
     if data is None:
         return None
     if not isinstance(data, Mapping):
         raise RequestError("declared", "must map player names to a number of iterations or a word")
-    out: dict[str, int | str] = {}
+    out: dict[str, Declaration] = {}
     for p, value in data.items():
-        _player(p, f"declared.{p}", players)
+        name = f"declared.{p}"
+        _player(p, name, players)
         if isinstance(value, str):
             if value not in DECLARATION_WORDS:
-                raise RequestError(f"declared.{p}", f"must be a number of iterations or one of {list(DECLARATION_WORDS)}")
+                raise RequestError(name, f"must be a number of iterations or one of {list(DECLARATION_WORDS)}")
             out[p] = value
+        elif isinstance(value, Mapping):
+            # MTR 4.4: the last iteration may be performed only up to a chosen point.
+            if set(value) != {"iterations", "after_action"}:
+                raise RequestError(name, 'a partial count is {"iterations": N, "after_action": index of the last action performed}')
+            after = _int(value["after_action"], f"{name}.after_action", low=0, high=max(n_actions - 2, 0))
+            if n_actions < 2:
+                raise RequestError(f"{name}.after_action", "an iteration of one action cannot be performed in part")
+            out[p] = PartialCount(_int(value["iterations"], f"{name}.iterations", low=0), after)
         else:
-            out[p] = _int(value, f"declared.{p}", low=0)
+            out[p] = _int(value, name, low=0)
     return out
 
 
@@ -196,7 +205,7 @@ def validate_loop_request(data: Mapping[str, Any]) -> LoopRequest:
         breakers=tuple(breakers),
         deterministic=_bool(data, "deterministic", True),
         spans_turns=_bool(data, "spans_turns", False),
-        declared=_declared(data.get("declared"), players),
+        declared=_declared(data.get("declared"), players, len(actions)),
         restarted_without_change=_bool(data, "restarted_without_change", False),
         fragmented=fragmented,
         poison_threshold=_int(data.get("poison_threshold", POISON_THRESHOLD), "poison_threshold", low=1, high=1000),
@@ -221,15 +230,16 @@ def check_declarations(request: LoopRequest) -> None:
     if kind is LoopKind.MANDATORY:
         able = breakers_of(request)
         for p, value in request.declared.items():
-            if isinstance(value, int) and p not in able:
+            if count_key(value) is not None and p not in able:
                 raise RequestError(f"declared.{p}", f"{p} names a number but has no listed way to break a loop of mandatory actions (add a breaker)")
         return
     for p in maintainers:
         value = request.declared.get(p)
-        if not isinstance(value, int) and value != "indefinitely":
+        if value is None or (count_key(value) is None and value != "indefinitely"):
             raise RequestError(f"declared.{p}", f"{p} keeps the loop going and must name a number of iterations")
     if kind is LoopKind.MAINTAINED_BY_ONE:
         proposed = request.declared[maintainers[0]]
         for p, value in request.declared.items():
-            if p != maintainers[0] and isinstance(value, int) and isinstance(proposed, int) and value > proposed:
-                raise RequestError(f"declared.{p}", f"may accept {maintainers[0]}'s {proposed:,} iterations or name a lower number, not {value:,}")
+            mine, theirs = count_key(value), count_key(proposed)
+            if p != maintainers[0] and mine is not None and theirs is not None and mine > theirs:
+                raise RequestError(f"declared.{p}", f"may accept {maintainers[0]}'s proposal or name a lower number, not a higher one")

@@ -9,7 +9,9 @@ from typing import Any
 from judgeapp.engines import citations as cite
 from judgeapp.engines.errors import RequestError
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
-from judgeapp.engines.loops.records import ActionKind, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss
+from judgeapp.engines.loops.records import (
+    ActionKind, Declaration, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss, PartialCount, count_key,
+)
 from judgeapp.engines.loops.requests import check_declarations
 from judgeapp.engines.loops.thresholds import Playout, first_loss_arithmetic, play_out, state_after
 
@@ -40,17 +42,35 @@ def declaration_order(request: LoopRequest, kind: LoopKind, maintainers: Sequenc
     return players
 
 
-def _lowest(request: LoopRequest, order: Sequence[str], kind: LoopKind) -> tuple[int | None, str | None, tuple[tuple[str, int | str], ...]]:
-    """The lowest number named and who named it first; the declarations in order (missing ones filled in)."""
+def _lowest(request: LoopRequest, order: Sequence[str], kind: LoopKind) -> tuple[Declaration | None, str | None, tuple[tuple[str, Declaration], ...]]:
+    """The lowest count named and who named it first; the declarations in order (missing ones filled in)."""
     declared = request.declared or {}
     default = "no_action" if kind is LoopKind.MANDATORY else "accept"
     made = tuple((p, declared.get(p, default)) for p in order)
-    lowest: int | None = None
+    lowest: Declaration | None = None
     chooser: str | None = None
     for p, value in made:
-        if isinstance(value, int) and (lowest is None or value < lowest):   # a tie does not shorten: first one keeps it
+        key = count_key(value)
+        if key is not None and (lowest is None or key < count_key(lowest)):   # a tie does not shorten: the first keeps it
             lowest, chooser = value, p
     return lowest, chooser, made
+
+
+def _split(count: Declaration | None) -> tuple[int | None, int]:
+    """(whole iterations, actions of the partial iteration after them)."""
+    if isinstance(count, PartialCount):
+        return count.iterations, count.after_action + 1
+    return (count if isinstance(count, int) else None), 0
+
+
+def _label(request: LoopRequest, index: int) -> str:
+    return request.iteration[index].text or f"action {index + 1}"
+
+
+def _count_words(request: LoopRequest, count: Declaration) -> str:
+    if isinstance(count, PartialCount):
+        return f"{_n(count.iterations)} and then the next iteration up to \"{_label(request, count.after_action)}\""
+    return _n(count) if isinstance(count, int) else str(count)
 
 
 @dataclass
@@ -115,10 +135,16 @@ def _describe_loss(request: LoopRequest, loss: Loss, d: _Draft) -> tuple[GameOve
     return None, losers
 
 
-def _find_loss(request: LoopRequest, limit: int | None, max_steps: int) -> tuple[Loss | None, Playout | None]:
+def _find_loss(request: LoopRequest, limit: int | None, max_steps: int, extra: int = 0) -> tuple[Loss | None, Playout | None]:
+    """First loss within ``limit`` iterations plus ``extra`` actions of the next (None: no limit)."""
     if all(ch.linear for a in request.iteration for ch in a.changes):
-        return first_loss_arithmetic(request, limit), None
-    run = play_out(request, limit, max_steps=max_steps)
+        if not extra or limit is None:
+            return first_loss_arithmetic(request, limit), None
+        loss = first_loss_arithmetic(request, limit + 1)
+        if loss is not None and loss.iteration == limit + 1 and loss.action is not None and loss.action >= extra:
+            loss = None
+        return loss, None
+    run = play_out(request, limit, max_steps=max_steps, extra_actions=extra)
     return run.loss, run
 
 
@@ -151,13 +177,14 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     if request.declared is None and kind is not LoopKind.MANDATORY:
         return _undeclared(request, d, common)
     order = declaration_order(request, kind, d.maintainers)
-    limit, chooser, made = _lowest(request, order, kind)
+    lowest, chooser, made = _lowest(request, order, kind)
+    limit, extra = _split(lowest)
     if request.declared is not None:
-        _describe_declarations(request, d, made, limit, chooser)
+        _describe_declarations(request, d, made, lowest, chooser)
     elif breakers_of(request):
         d.say("No declarations were given; as nobody is forced to break the loop, every player is taken to take no action.",
               cite.LOOP_NOT_FORCED, cite.MTR_LOOPS)
-    loss, run = _find_loss(request, limit, max_steps)
+    loss, run = _find_loss(request, limit, max_steps, extra)
     common.update(declarations=made)
     if run is not None:
         common.update(gave_up=run.gave_up, cycle=run.cycle, ends_game_after=loss)
@@ -172,16 +199,19 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
         return _finish(d, common, iterations=None, stopped_by=None, stop_kind=None, draw=False, game_over=None, final_state=None)
     if limit is None:
         return _endless(request, d, common, run)
-    final = run.state if run is not None else state_after(request, limit)
+    final = run.state if run is not None else state_after(request, limit, extra - 1 if extra else None)
+    performed = f"The loop is performed {_n(limit)} times" + (
+        f", then once more only up to \"{_label(request, extra - 1)}\"" if extra else "")
     if kind is LoopKind.MANDATORY:
-        d.say(f"The loop is performed {_n(limit)} times; then {chooser} must take their action to break it.", cite.MTR_LOOPS)
+        d.say(f"{performed}; then {chooser} must take their action to break it.", cite.MTR_LOOPS)
         stop_kind = "breaks_loop"
     else:
-        d.say(f"The loop is performed {_n(limit)} times and {chooser} then receives priority.", cite.SHORTCUT_TAKEN, cite.MTR_LOOPS)
+        d.say(f"{performed}, and {chooser} then receives priority.", cite.SHORTCUT_TAKEN, cite.MTR_LOOPS)
         stop_kind = "receives_priority"
         if kind is LoopKind.MAINTAINED_BY_ONE and chooser != d.maintainers[0]:
             d.say(f"Because the shortcut was shortened, {chooser} must then do something other than what was proposed.", cite.SHORTCUT_TAKEN)
-    return _finish(d, common, iterations=limit, stopped_by=chooser, stop_kind=stop_kind, draw=False, game_over=None, final_state=final)
+    return _finish(d, common, iterations=limit, then_actions=extra, stopped_by=chooser, stop_kind=stop_kind, draw=False,
+                   game_over=None, final_state=final)
 
 
 def _finish(d: _Draft, common: dict[str, Any], **fields: Any) -> LoopOutcome:
@@ -190,9 +220,10 @@ def _finish(d: _Draft, common: dict[str, Any], **fields: Any) -> LoopOutcome:
     return LoopOutcome(explanation=" ".join(d.sentences), citations=tuple(d.cites), steps=tuple(d.steps), **common, **fields)
 
 
-def _describe_declarations(request: LoopRequest, d: _Draft, made: Sequence[tuple[str, int | str]], limit: int | None, chooser: str | None) -> None:
+def _describe_declarations(request: LoopRequest, d: _Draft, made: Sequence[tuple[str, Declaration]], lowest: Declaration | None,
+                           chooser: str | None) -> None:
     words = {"accept": "accepts", "no_action": "will take no action to stop it", "indefinitely": "will continue indefinitely"}
-    parts = [f"{p} {'names ' + _n(v) if isinstance(v, int) else words[v]}" for p, v in made]
+    parts = [f"{p} {words[v] if isinstance(v, str) else 'names ' + _count_words(request, v)}" for p, v in made]
     if d.kind is LoopKind.MAINTAINED_BY_ONE:
         d.say(f"Under the loop rules, {d.maintainers[0]} names a number of iterations and each other player in turn order accepts it or names a lower "
               "number after which they will act; the lowest number wins.", cite.SHORTCUT_PROPOSAL, cite.SHORTCUT_SHORTEN, cite.MTR_LOOPS)
@@ -204,8 +235,8 @@ def _describe_declarations(request: LoopRequest, d: _Draft, made: Sequence[tuple
               + "; the lowest number wins.", cite.MTR_LOOPS)
     d.say("Declared: " + "; ".join(parts) + ".")
     d.steps.extend(parts)
-    if limit is not None:
-        d.steps.append(f"lowest number: {_n(limit)}, named by {chooser}")
+    if lowest is not None:
+        d.steps.append(f"lowest number: {_count_words(request, lowest)}, named by {chooser}")
 
 
 def _endless(request: LoopRequest, d: _Draft, common: dict[str, Any], run: Playout | None) -> LoopOutcome:

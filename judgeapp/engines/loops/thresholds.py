@@ -128,27 +128,39 @@ class Playout:
     cycle: tuple[int, int] | None = None
 
 
-def play_out(request: LoopRequest, limit: int | None, *, max_steps: int) -> Playout:
+def play_out(request: LoopRequest, limit: int | None, *, max_steps: int, extra_actions: int = 0) -> Playout:
     """Perform the loop action by action, checking state-based actions after each action.
 
-    Stops at the first loss, after ``limit`` iterations, when the state at the start of an iteration
-    repeats (a cycle: the loop can never end the game), or after ``max_steps`` actions (``gave_up``).
+    Runs ``limit`` whole iterations (None: until something stops it), then the first ``extra_actions``
+    actions of the next one (MTR 4.4: an iteration performed only up to a chosen point). Stops at the first
+    loss, or after ``max_steps`` actions (``gave_up``). When the state at the start of an iteration repeats,
+    the loop is a cycle that can never end the game: the answer is read off the cycle (``cycle`` set)
+    instead of playing on.
     """
     state = {p: dict(c) for p, c in request.state.items()}
     initial = _initial_losses(request)
     if initial:
         return Playout(Loss(0, None, {p: tuple(r) for p, r in initial.items()}), 0, state)
     seen: dict[tuple, int] = {}
+    history: list[dict[str, dict[str, int]]] = []
     steps = 0
     done = 0
+    cycle: tuple[int, int] | None = None
     while limit is None or done < limit:
         key = tuple(tuple(sorted(state[p].items())) for p in request.players)
         if key in seen:
-            return Playout(None, done, state, cycle=(seen[key] + 1, done - seen[key]))
+            first = seen[key]
+            cycle = (first + 1, done - first)
+            if limit is None:
+                return Playout(None, done, state, cycle=cycle)
+            state = {p: dict(c) for p, c in history[first + (limit - first) % (done - first)].items()}
+            done = limit
+            break
         seen[key] = done
+        history.append({p: dict(c) for p, c in state.items()})
         for j, action in enumerate(request.iteration):
             if steps >= max_steps:
-                return Playout(None, done, state, gave_up=True)
+                return Playout(None, done, state, gave_up=True, cycle=cycle)
             steps += 1
             _apply(state, action)
             losses = _sba_losses(state, request.players, request.poison_threshold)
@@ -156,7 +168,13 @@ def play_out(request: LoopRequest, limit: int | None, *, max_steps: int) -> Play
                 _clamp_library(state)
                 return Playout(Loss(done + 1, j, losses), done + 1, state)
         done += 1
-    return Playout(None, done, state)
+    for j, action in enumerate(request.iteration[:extra_actions]):
+        _apply(state, action)
+        losses = _sba_losses(state, request.players, request.poison_threshold)
+        if losses:
+            _clamp_library(state)
+            return Playout(Loss(done + 1, j, losses), done + 1, state, cycle=cycle)
+    return Playout(None, done, state, cycle=cycle)
 
 
 def _clamp_library(state: dict[str, dict[str, int]]) -> None:

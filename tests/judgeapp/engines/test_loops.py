@@ -141,6 +141,17 @@ class ShortcutTests(unittest.TestCase):
         self.assertEqual(out["final_state"]["AP"]["life"], 24)
         self.assertIn(cite.SBA_LIFE, out["citations"])
 
+    def test_a_player_may_stop_partway_through_an_iteration(self) -> None:
+        data = {**GOND, "iteration": GOND["iteration"] + [
+            {"player": "NAP", "kind": "mandatory", "text": "a third step", "effects": {"NAP": {"tokens": 1}}}]}
+        out = resolve({**data, "declared": {"AP": 100, "NAP": {"iterations": 7, "after_action": 0}}})
+        self.assertEqual((out["iterations"], out["then_actions"], out["stopped_by"]), (7, 1, "NAP"))
+        self.assertEqual((out["final_state"]["AP"]["tokens"], out["final_state"]["NAP"]["tokens"]), (8, 7))
+        self.assertIn("up to \"activate the ability Presence of Gond grants\"", out["explanation"])
+        with self.assertRaises(RequestError) as caught:   # the last action would make it a whole iteration
+            loops.validate_loop_request({**data, "declared": {"AP": 100, "NAP": {"iterations": 7, "after_action": 2}}})
+        self.assertEqual(caught.exception.field, "declared.NAP.after_action")
+
     def test_without_declarations_the_maintainer_must_name_a_number_and_the_horizon_is_reported(self) -> None:
         data = {**GOND, "iteration": [{"player": "AP", "kind": "optional", "text": "ping", "effects": {"NAP": {"life": -3}}}]}
         out = resolve(data)
@@ -329,6 +340,16 @@ class NonLinearLoopTests(unittest.TestCase):
         self.assertEqual(out["game_over"]["after_iteration"], 4)
         self.assertEqual(out["final_state"]["NAP"]["life"], -10)
 
+    def test_a_repeating_cycle_gives_the_state_after_any_count(self) -> None:
+        data = {"players": ["AP", "NAP"], "state": {"AP": {"tokens": 3}},
+                "iteration": [{"player": "AP", "kind": "optional", "text": "flip", "effects": {
+                    "AP": {"tokens": {"per": {"player": "AP", "counter": "tokens"}, "factor": -2}}}}],
+                "declared": {"AP": 10**18 - 1}}
+        out = resolve(data, max_steps=100)
+        self.assertEqual(out["cycle"], {"start": 1, "length": 2})
+        self.assertEqual(out["final_state"]["AP"]["tokens"], -3)
+        self.assertEqual(resolve({**data, "declared": {"AP": 10**18}}, max_steps=100)["final_state"]["AP"]["tokens"], 3)
+
     def test_running_out_of_budget_is_a_normal_answer(self) -> None:
         data = {"players": ["AP", "NAP"], "state": {"AP": {"tokens": 1}},
                 "iteration": [{"player": "AP", "kind": "optional", "text": "double", "effects": {"AP": {"tokens": {"times": 2}}}}],
@@ -411,8 +432,8 @@ class ValidationTests(unittest.TestCase):
 
 # ------------------------------------------------------------------------------ the loop played out naively
 
-def naive_play(data: dict, limit: int) -> tuple[int, int | None, set[str], dict]:
-    """Perform the loop one action at a time: (iterations, action index, losers, state)."""
+def naive_play(data: dict, limit: int, extra: int = 0) -> tuple[int, int | None, set[str], dict]:
+    """Perform ``limit`` iterations and ``extra`` actions of one more, one action at a time: (iterations, action index, losers, state)."""
     players = data["players"]
     state = {p: {"life": 20, "poison": 0, **data["state"].get(p, {})} for p in players}
 
@@ -421,8 +442,8 @@ def naive_play(data: dict, limit: int) -> tuple[int, int | None, set[str], dict]
 
     if losers():
         return 0, None, losers(), state
-    for n in range(1, limit + 1):
-        for j, action in enumerate(data["iteration"]):
+    for n in range(1, limit + 2):
+        for j, action in enumerate(data["iteration"] if n <= limit else data["iteration"][:extra]):
             before = {p: dict(c) for p, c in state.items()}
             for target, counters in action.get("effects", {}).items():
                 for counter, change in counters.items():
@@ -450,7 +471,8 @@ counters = st.sampled_from(["life", "poison", "library", "tokens"])
 def linear_loops(draw, nonlinear: bool = False) -> tuple[dict, int]:
     n_players = draw(st.integers(2, 4))
     players = [f"P{i}" for i in range(n_players)]
-    state = {p: {"life": draw(st.integers(1, 15)), "poison": draw(st.integers(0, 9)), "library": draw(st.integers(0, 6))} for p in players}
+    state = {p: {"life": draw(st.integers(1, 15)), "poison": draw(st.integers(0, 9)), "library": draw(st.integers(0, 6)),
+                 "tokens": draw(st.integers(0, 3))} for p in players}
     actions = []
     for i in range(draw(st.integers(1, 4))):
         effects: dict = {}
@@ -465,13 +487,15 @@ def linear_loops(draw, nonlinear: bool = False) -> tuple[dict, int]:
             effects.setdefault(target, {})[counter] = change
         actions.append({"player": players[0], "kind": "optional" if i == 0 else "mandatory", "text": f"action {i}", "effects": effects})
     limit = draw(st.integers(1, 40))
-    return {"players": players, "state": state, "iteration": actions, "declared": {players[0]: limit}}, limit
+    extra = draw(st.integers(0, len(actions) - 1))
+    declared = {"iterations": limit, "after_action": extra - 1} if extra else limit
+    return {"players": players, "state": state, "iteration": actions, "declared": {players[0]: declared}}, limit, extra
 
 
 class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
-    def check(self, data: dict, limit: int) -> None:
+    def check(self, data: dict, limit: int, extra: int) -> None:
         out = resolve(data, max_steps=10_000)
-        n, j, losers, state = naive_play(data, limit)
+        n, j, losers, state = naive_play(data, limit, extra)
         if losers:
             remaining = [p for p in data["players"] if p not in losers]
             self.assertEqual(out["iterations"], n)
@@ -485,25 +509,25 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
                 self.assertEqual(out["game_over"]["draw"], not remaining)
         else:
             self.assertIsNone(out["game_over"])
-            self.assertEqual(out["iterations"], limit)
+            self.assertEqual((out["iterations"], out["then_actions"]), (limit, extra))
         for p, counters_ in clamp(state).items():
             for k, v in counters_.items():
                 self.assertEqual(out["final_state"][p].get(k, 0), v, (p, k))
 
     @settings(max_examples=300, deadline=None)
     @given(linear_loops())
-    def test_linear_loops(self, case: tuple[dict, int]) -> None:
+    def test_linear_loops(self, case: tuple[dict, int, int]) -> None:
         self.check(*case)
 
     @settings(max_examples=150, deadline=None)
     @given(linear_loops(nonlinear=True))
-    def test_non_linear_loops(self, case: tuple[dict, int]) -> None:
+    def test_non_linear_loops(self, case: tuple[dict, int, int]) -> None:
         self.check(*case)
 
     @settings(max_examples=200, deadline=None)
     @given(linear_loops(), st.integers(2, 10**18))
-    def test_a_huge_count_scales_the_small_answer(self, case: tuple[dict, int], big: int) -> None:
-        data, _ = case
+    def test_a_huge_count_scales_the_small_answer(self, case: tuple[dict, int, int], big: int) -> None:
+        data, _, _ = case
         data = {**data, "declared": {data["players"][0]: big}}
         request = loops.validate_loop_request(data)
         loss = loops.first_loss_arithmetic(request, big)
@@ -515,3 +539,20 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
             if unlimited.iteration <= 40:
                 n, j, losers, _ = naive_play(data, unlimited.iteration)
                 self.assertEqual((n, j, losers), (unlimited.iteration, unlimited.action, set(unlimited.reasons)))
+
+    @settings(max_examples=300, deadline=None)
+    @given(linear_loops(), st.booleans())
+    def test_stopping_just_before_or_at_the_fatal_action(self, case: tuple[dict, int, int], at: bool) -> None:
+        data, _, _ = case
+        horizon = loops.first_loss_arithmetic(loops.validate_loop_request({**data, "declared": None}), None)
+        if horizon is None or horizon.iteration < 1:
+            return
+        extra = horizon.action + (1 if at else 0)    # actions of the partial iteration: up to the fatal one, or one short
+        if not 0 < extra < len(data["iteration"]):
+            return
+        declared = {"iterations": horizon.iteration - 1, "after_action": extra - 1}
+        data = {**data, "declared": {data["players"][0]: declared}}
+        self.check(data, horizon.iteration - 1, extra)
+        out = resolve(data)
+        self.assertEqual(out["iterations"] == horizon.iteration, at)
+
