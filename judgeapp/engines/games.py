@@ -307,14 +307,19 @@ def _apply_effects(m: _Moment) -> GameOutcome | None:
         else:
             m.say(f"An effect says {player} loses the game.", cite.LOSE_EFFECT)
     if win:
-        winner_unit = m.unit(by_name[win[0]])
         m.say(f"An effect says {_names(sorted(set(win)))} {'wins' if len(set(win)) == 1 else 'win'} the game.", cite.WIN_EFFECT)
-        losing_units = _losing_units(m, set(lose))
-        if winner_unit in losing_units:
-            m.say(f"{_side(m, winner_unit)} would win and lose at the same time, so {'that team loses' if _is_team(m, winner_unit) else 'that player loses'}.",
-                  cite.WIN_AND_LOSE)
+        # CR 104.3f: a player who would win and lose at once loses; in Two-Headed Giant the team does (CR 810.8a).
+        if m.request.format is GameFormat.TWO_HEADED_GIANT:
+            unit = m.unit(by_name[win[0]])
+            if unit not in _losing_units(m, set(lose)):
+                return _win(m, unit)
+            m.say(f"{_side(m, unit)} would win and lose at the same time, so the team loses.", cite.WIN_AND_LOSE)
         else:
-            return _win(m, winner_unit)
+            standing = [w for w in win if w not in lose]
+            if standing:
+                return _win(m, m.unit(by_name[standing[0]]))
+            both = sorted(set(win))
+            m.say(f"{_names(both)} would win and lose at the same time, so {_names(both)} {_lose_verb(both)} the game.", cite.WIN_AND_LOSE)
     ended = _remove_losers(m, set(lose))
     if ended is not None:
         return ended

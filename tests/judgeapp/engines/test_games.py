@@ -109,6 +109,12 @@ class MultiplayerTests(unittest.TestCase):
             {"team": "T1"}, {"team": "T1", "life": 0}, {"team": "T2"}, {"team": "T2"})})
         self.assertEqual((out["result"], out["losers"]), ("ongoing", ["B"]))
 
+    def test_outside_two_headed_giant_only_the_player_who_would_win_and_lose_loses(self) -> None:
+        out = decide({"format": "multiplayer", "players": self.players({"team": "T1"}, {"team": "T1"}, {"team": "T2"}, {"team": "T2"}),
+                      "effects": [{"type": "win", "player": "A"}, {"type": "lose", "player": "A"}]})
+        self.assertEqual((out["result"], out["losers"], out["remaining"]), ("ongoing", ["A"], ["B", "C", "D"]))
+        self.assertIn(cite.WIN_AND_LOSE, out["citations"])
+
     def test_a_multiplayer_win_effect_ends_the_game_for_everyone(self) -> None:
         out = decide({"format": "multiplayer", "players": self.players({}, {}, {}), "effects": [{"type": "win", "player": "C"}]})
         self.assertEqual((out["winners"], out["losers"]), (["C"], ["A", "B"]))
