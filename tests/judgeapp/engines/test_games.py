@@ -221,3 +221,23 @@ class IndependentCountTests(unittest.TestCase):
             self.assertEqual((out["result"], out["winners"], out["losers"]), ("win", remaining, losers))
         else:
             self.assertEqual((out["result"], out["losers"]), ("draw" if loop else "ongoing", losers))
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.integers(2, 4), st.data())
+    def test_two_headed_giant_outcome_matches_a_count_of_losing_teams(self, size: int, data) -> None:
+        limit = 15 + 5 * (size - 2)
+        teams = {t: {"life": data.draw(st.integers(-2, 3)), "poison": data.draw(st.integers(limit - 2, limit + 1))} for t in "XY"}
+        players = [{"name": f"{t}{i}", "team": t, **teams[t], "drew_from_empty_library": data.draw(st.booleans()) and data.draw(st.booleans())}
+                   for t in "XY" for i in range(size)]
+        out = decide({"format": "two_headed_giant", "players": players})
+        losing = {t for t in "XY" if teams[t]["life"] <= 0 or teams[t]["poison"] >= limit
+                  or any(p["drew_from_empty_library"] for p in players if p["team"] == t)}
+        if losing == {"X", "Y"}:
+            self.assertEqual(out["result"], "draw")
+        elif losing:
+            (loser,) = losing
+            self.assertEqual(out["result"], "win")
+            self.assertEqual(out["losers"], [p["name"] for p in players if p["team"] == loser])
+            self.assertEqual(out["winners"], [p["name"] for p in players if p["team"] != loser])
+        else:
+            self.assertEqual((out["result"], out["losers"]), ("ongoing", []))
