@@ -153,11 +153,16 @@ MTR_PROFILE = DiffProfile(reference=re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}(?![\
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
                              "\u00a0": " "})
 _WORD = re.compile(r"\w+|#")
+_DIGIT = re.compile(r"\d")
+
+
+def _plain(word: str) -> str:
+    return word if word.isascii() else word.translate(_TYPOGRAPHY)
 
 
 def normalize_typography(text: str) -> str:
     """Curly quotes, en dashes and spacing are layout, not wording (2025 file vs 2017-2022 files)."""
-    return " ".join(text.translate(_TYPOGRAPHY).split())
+    return " ".join((text if text.isascii() else text.translate(_TYPOGRAPHY)).split())
 
 
 def rule_content(rule: DiffRule) -> str:
@@ -439,8 +444,8 @@ def compare_pair(a: DiffRule, b: DiffRule, mapping: Mapping[str, str],
     if profile.reference.sub(cited, normalize_typography(old_text)) == normalize_typography(new_text):
         return PairComparison(False, 1.0, ())
     old_words, new_words = old_text.split(), new_text.split()
-    old_keys = [profile.reference.sub(cited, w.translate(_TYPOGRAPHY)) for w in old_words]
-    new_keys = [w.translate(_TYPOGRAPHY) for w in new_words]
+    old_keys = [profile.reference.sub(cited, _plain(w)) if _DIGIT.search(w) else _plain(w) for w in old_words]
+    new_keys = [_plain(w) for w in new_words]
     if old_keys == new_keys:
         return PairComparison(False, 1.0, ())
     matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)

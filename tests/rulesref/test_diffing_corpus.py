@@ -242,10 +242,15 @@ class TraceCorpusTests:
 
 class SpeedCorpusTests:
     def test_two_full_versions_diff_in_under_two_seconds(self, by_date):
+        # The fastest of three runs, each preparing both versions from scratch: the other runs
+        # absorb whatever else the machine is doing; CPU time is checked as well.
         old, new = by_date["2022-04-29"], by_date["2025-02-07"]
-        runs = []
+        wall, cpu = [], []
         for _ in range(3):
-            started = time.perf_counter()
+            diffing._match_words.cache_clear()
+            started, started_cpu = time.perf_counter(), time.process_time()
             diffing.diff_rules(old, new)
-            runs.append(time.perf_counter() - started)
-        assert statistics.median(runs) < 2.0, runs
+            wall.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+        assert min(wall) < 2.0, wall
+        assert statistics.median(cpu) < 2.0, cpu
