@@ -52,6 +52,8 @@ def unplaced_paragraphs(raw: str, parsed: ParsedDocument, min_words: int = 6) ->
             continue
         text = _norm(html.unescape(re.sub(r"<[^>]+>", " ", inner)))
         text = re.sub(r"^examples?\s*:\s*", "", text)
+        if re.match(r"^appendix [a-z] -", text):
+            continue  # a contents line; the parser checks those against the headings
         words = text.split()
         if len(words) < min_words:
             continue
