@@ -56,8 +56,9 @@ _GLOSSARY_MAX_DF = 0.03
 _PHRASE_BOOST = 3.0
 _SNIPPET_CHARS = 180
 # Hybrid ranking: share of the semantic similarity in the blended score, and candidates per ranking.
-_SEMANTIC = 0.5
+_SEMANTIC = 0.45
 _CANDIDATES = 50
+_SEMANTIC_REWRITES = False  # embed the question together with its vocabulary rewrites
 
 _STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before being both but by can could
@@ -122,6 +123,7 @@ class SearchIndex:
     obsolete: dict[tuple[str, ...], tuple[str, ...]]  # stemmed obsolete term -> stemmed words of its definition
     vocabulary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed judge phrase -> stemmed rule words
     vocabulary_words: frozenset[str] = frozenset()   # stems that appear in judge phrases
+    vocabulary_text: dict[tuple[str, ...], str] | None = None  # stemmed judge phrase -> rule words as written
 
 
 # --------------------------------------------------------------------------------------- words
@@ -221,7 +223,7 @@ def entries_from_document(doc: ParsedDocument) -> list[SearchEntry]:
     ]
 
 
-def _parent_number(number: str) -> str | None:
+def parent_number(number: str) -> str | None:
     """"702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; None at the top."""
     if re.fullmatch(r"\d+\.\d+[a-z]", number):
         return number[:-1]
@@ -230,7 +232,7 @@ def _parent_number(number: str) -> str | None:
     return None
 
 
-def _is_heading_text(text: str) -> bool:
+def is_heading_text(text: str) -> bool:
     """A rule whose whole text is a name, like "702.19. Trample" or "701.20. Shuffle"."""
     return bool(text) and len(text.split()) <= 5 and not text.rstrip().endswith((".", ":", "”", '"'))
 
@@ -250,7 +252,7 @@ def build_index(
     by_number = {(e.doc, e.number): i for i, e in enumerate(entries)}
     children: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, e in enumerate(entries):
-        parent = _parent_number(e.number)
+        parent = parent_number(e.number)
         if parent is not None:
             children[(e.doc, parent)].append(i)
 
@@ -262,14 +264,14 @@ def build_index(
     for i, e in enumerate(entries):
         # The names of enclosing rules that are headings ("Trample" above 702.19b) act as headings.
         headings = [e.section_title]
-        parent = _parent_number(e.number)
+        parent = parent_number(e.number)
         while parent is not None:
             j = by_number.get((e.doc, parent))
-            if j is not None and j != i and _is_heading_text(entries[j].text):
+            if j is not None and j != i and is_heading_text(entries[j].text):
                 headings.append(entries[j].text)
-            parent = _parent_number(parent)
-        own_heading = _is_heading_text(e.text) and not e.examples
-        direct = by_number.get((e.doc, _parent_number(e.number) or ""))
+            parent = parent_number(parent)
+        own_heading = is_heading_text(e.text) and not e.examples
+        direct = by_number.get((e.doc, parent_number(e.number) or ""))
         parent_text = entries[direct].text if direct is not None and direct != i else ""
         fields = (
             (" ".join((e.title, *e.aliases, e.text if own_heading else "")), _W_TITLE),
@@ -321,12 +323,14 @@ def build_index(
                 meaning = [t for t in terms(g.definition) if t not in boilerplate and t not in key]
                 obsolete[key] = tuple(dict.fromkeys(meaning))
 
-    vocab = compile_vocabulary(load_vocabulary() if vocabulary is None else vocabulary)
+    phrases = load_vocabulary() if vocabulary is None else dict(vocabulary)
+    vocab = compile_vocabulary(phrases)
     return SearchIndex(
         entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
         text_stems=text_stems, by_number=by_number, children=dict(children), surface=surface,
         deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, obsolete=obsolete,
         vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
+        vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
     )
 
 
@@ -339,6 +343,7 @@ class _Query:
     phrases: list[tuple[str, ...]]       # quoted phrases, stemmed
     glossary: list[tuple[str, ...]]      # rule numbers cited by glossary terms found
     shown: frozenset[str]                # stems to highlight in snippets
+    semantic_text: str = ""              # the question plus its vocabulary rewrites, for embeddings
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:
@@ -407,9 +412,11 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             weights[s] = max(weights.get(s, 0.0), weight)
 
     consumed: set[int] = set()
+    rewrites: list[str] = []
     for start, end, expansion in _find_phrases(tokens, index.vocabulary):
         consumed.update(range(start, end))
         add(expansion, _W_EXPANSION)
+        rewrites.append((index.vocabulary_text or {}).get(tuple(tokens[start:end]), ""))
     for k, s in enumerate(tokens):
         if k not in consumed:
             add([s], token_weight[k])
@@ -425,7 +432,8 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             cited.append(refs)
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
-    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown)
+    semantic_text = f"{query} ({'; '.join(r for r in rewrites if r)})" if _SEMANTIC_REWRITES and any(rewrites) else query
+    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text)
 
 
 def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
@@ -479,7 +487,7 @@ def search(
     parsed = _parse_query(index, query)
     scores = _lexical_scores(index, parsed, doc)
     if semantic is not None and not parsed.phrases:
-        scores = _blend(index, scores, semantic(query), doc)
+        scores = _blend(index, scores, semantic(parsed.semantic_text), doc)
     ranked = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))[:limit]
     return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
 

@@ -12,6 +12,7 @@ import), stored as float32 bytes with `pack`/`unpack`, and used by `semantic_sco
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import struct
@@ -21,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulesref.search import SearchEntry, SearchIndex
+from rulesref.search import SearchEntry, SearchIndex, is_heading_text, parent_number
 
 try:  # numpy is a runtime dependency of the project, but the engine must not need it
     import numpy as np
@@ -199,17 +200,41 @@ def load_encoder() -> Encoder | None:
     return Encoder(path)
 
 
-def entry_text(entry: SearchEntry) -> str:
-    """What is embedded for a rule: its headings, then its text (examples left out)."""
-    return " ".join(part for part in (entry.section_title, entry.title, entry.text) if part)
+def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
+    """What is embedded for each rule: its section title, the names of enclosing rules that are
+    only a name ("Trample" above 702.19b), its own title, then its text (examples left out)."""
+    texts = {(e.doc, e.number): e.text for e in entries}
+    out = []
+    for e in entries:
+        names = []
+        parent = parent_number(e.number)
+        while parent is not None:
+            text = texts.get((e.doc, parent), "")
+            if is_heading_text(text):
+                names.insert(0, text)
+            parent = parent_number(parent)
+        out.append(" ".join(part for part in (e.section_title, *names, e.title, e.text) if part))
+    return out
+
+
+def fingerprint(entries: Sequence[SearchEntry]) -> str:
+    """A digest of what `embed_entries` embeds, model included: stored vectors are only used
+    with the entries they were computed from."""
+    digest = hashlib.sha256(MODEL_PACKAGE.encode())
+    for text in entry_texts(entries):
+        digest.update(b"\0" + text.encode())
+    return digest.hexdigest()
 
 
 def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None) -> bytes:
-    """float32 embeddings of `entries`, row by row, as bytes (about 1.5 KB per rule) to store."""
+    """float32 embeddings of `entries`, row by row, as bytes (1,536 per rule) to store.
+
+    Minutes for a whole CR on one CPU: run it as a separate step (a task after import).
+    """
     encoder = encoder or load_encoder()
     if encoder is None:
         raise RuntimeError(f"the {MODEL_PACKAGE} package is not installed")
-    return encoder.encode([entry_text(e) for e in entries]).astype("<f4").tobytes()
+    return encoder.encode(entry_texts(entries)).astype("<f4").tobytes()
 
 
 def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None = None) -> Callable[[str], Sequence[float]] | None:
