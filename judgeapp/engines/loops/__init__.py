@@ -39,12 +39,28 @@ from __future__ import annotations
 
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
 from judgeapp.engines.loops.records import (
-    MAX_COUNT, Action, ActionKind, Breaker, Change, Declaration, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss,
-    PartialCount, count_key,
+    MAX_COUNT,
+    Action,
+    ActionKind,
+    Breaker,
+    Change,
+    Declaration,
+    GameOver,
+    LoopKind,
+    LoopOutcome,
+    LoopRequest,
+    Loss,
+    PartialCount,
+    count_key,
 )
 from judgeapp.engines.loops.requests import check_declarations, validate_loop_request
 from judgeapp.engines.loops.resolution import resolve_loop
-from judgeapp.engines.loops.thresholds import Playout, first_loss_arithmetic, play_out, state_after
+from judgeapp.engines.loops.thresholds import (
+    Playout,
+    first_loss_arithmetic,
+    play_out,
+    state_after,
+)
 
 __all__ = [
     "MAX_COUNT", "Action", "ActionKind", "Breaker", "Change", "Declaration", "GameOver", "LoopKind", "LoopOutcome", "LoopRequest", "Loss",

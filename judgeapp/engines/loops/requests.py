@@ -8,8 +8,21 @@ from typing import Any
 from judgeapp.engines.errors import RequestError
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
 from judgeapp.engines.loops.records import (
-    DECLARATION_WORDS, DEFAULT_LIFE, MAX_ACTIONS, MAX_COUNT, MAX_PLAYERS, POISON_THRESHOLD,
-    Action, ActionKind, Breaker, Change, Declaration, LoopKind, LoopRequest, PartialCount, count_key,
+    DECLARATION_WORDS,
+    DEFAULT_LIFE,
+    MAX_ACTIONS,
+    MAX_COUNT,
+    MAX_PLAYERS,
+    POISON_THRESHOLD,
+    Action,
+    ActionKind,
+    Breaker,
+    Change,
+    Declaration,
+    LoopKind,
+    LoopRequest,
+    PartialCount,
+    count_key,
 )
 
 
@@ -45,7 +58,7 @@ def _player(value: Any, name: str, players: Sequence[str]) -> str:
         raise RequestError(name, "is required")
     if value not in players:
         raise RequestError(name, f"{value!r} is not one of the players {list(players)}")
-    return value
+    return str(value)
 
 
 def _players(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -234,12 +247,12 @@ def check_declarations(request: LoopRequest) -> None:
                 raise RequestError(f"declared.{p}", f"{p} names a number but has no listed way to break a loop of mandatory actions (add a breaker)")
         return
     for p in maintainers:
-        value = request.declared.get(p)
-        if value is None or (count_key(value) is None and value != "indefinitely"):
+        mine: Declaration | None = request.declared.get(p)
+        if mine is None or (count_key(mine) is None and mine != "indefinitely"):
             raise RequestError(f"declared.{p}", f"{p} keeps the loop going and must name a number of iterations")
     if kind is LoopKind.MAINTAINED_BY_ONE:
         proposed = request.declared[maintainers[0]]
         for p, value in request.declared.items():
-            mine, theirs = count_key(value), count_key(proposed)
-            if p != maintainers[0] and mine is not None and theirs is not None and mine > theirs:
+            own_key, proposed_key = count_key(value), count_key(proposed)
+            if p != maintainers[0] and own_key is not None and proposed_key is not None and own_key > proposed_key:
                 raise RequestError(f"declared.{p}", f"may accept {maintainers[0]}'s proposal or name a lower number, not a higher one")

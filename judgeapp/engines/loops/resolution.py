@@ -10,10 +10,23 @@ from judgeapp.engines import citations as cite
 from judgeapp.engines.errors import RequestError
 from judgeapp.engines.loops.kinds import breakers_of, classify_loop, maintainers_of
 from judgeapp.engines.loops.records import (
-    ActionKind, Declaration, GameOver, LoopKind, LoopOutcome, LoopRequest, Loss, PartialCount, count_key,
+    ActionKind,
+    Declaration,
+    GameOver,
+    LoopKind,
+    LoopOutcome,
+    LoopRequest,
+    Loss,
+    PartialCount,
+    count_key,
 )
 from judgeapp.engines.loops.requests import check_declarations
-from judgeapp.engines.loops.thresholds import Playout, first_loss_arithmetic, play_out, state_after
+from judgeapp.engines.loops.thresholds import (
+    Playout,
+    first_loss_arithmetic,
+    play_out,
+    state_after,
+)
 
 
 def _n(value: int) -> str:
@@ -48,11 +61,12 @@ def _lowest(request: LoopRequest, order: Sequence[str], kind: LoopKind) -> tuple
     default = "no_action" if kind is LoopKind.MANDATORY else "accept"
     made = tuple((p, declared.get(p, default)) for p in order)
     lowest: Declaration | None = None
+    lowest_key: tuple[int, int] | None = None
     chooser: str | None = None
     for p, value in made:
         key = count_key(value)
-        if key is not None and (lowest is None or key < count_key(lowest)):   # a tie does not shorten: the first keeps it
-            lowest, chooser = value, p
+        if key is not None and (lowest_key is None or key < lowest_key):   # a tie does not shorten: the first keeps it
+            lowest, lowest_key, chooser = value, key, p
     return lowest, chooser, made
 
 
@@ -162,7 +176,7 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     d = _Draft(kind, maintainers_of(request))
     linear = all(ch.linear for a in request.iteration for ch in a.changes)
     horizon = first_loss_arithmetic(request, None) if linear else None
-    common = dict(loop_kind=kind, maintainers=d.maintainers, ends_game_after=horizon,
+    common: dict[str, Any] = dict(loop_kind=kind, maintainers=d.maintainers, ends_game_after=horizon,
                   method="arithmetic" if linear else "step_by_step")
     if request.restarted_without_change and d.maintainers:
         return _refuse_restart(request, d, common)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from judgeapp.engines.loops.records import Action, Loss, LoopRequest
+from judgeapp.engines.loops.records import Action, LoopRequest, Loss
 
 
 def _prefix_sums(request: LoopRequest) -> tuple[list[dict[tuple[str, str], int]], dict[tuple[str, str], int]]:
@@ -141,7 +141,7 @@ def play_out(request: LoopRequest, limit: int | None, *, max_steps: int, extra_a
     initial = _initial_losses(request)
     if initial:
         return Playout(Loss(0, None, {p: tuple(r) for p, r in initial.items()}), 0, state)
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple[tuple[tuple[str, int], ...], ...], int] = {}
     history: list[dict[str, dict[str, int]]] = []
     steps = 0
     done = 0

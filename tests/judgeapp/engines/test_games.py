@@ -83,7 +83,7 @@ class TwoPlayerTests(unittest.TestCase):
 
 class MultiplayerTests(unittest.TestCase):
     def players(self, *specs: dict) -> list[dict]:
-        return [{"name": n, **s} for n, s in zip("ABCDEF", specs)]
+        return [{"name": n, **s} for n, s in zip("ABCDEF", specs, strict=False)]
 
     def test_some_lose_and_the_game_goes_on(self) -> None:
         out = decide({"format": "multiplayer", "players": self.players({"life": 0}, {"poison": 10}, {}, {})})
