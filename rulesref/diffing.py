@@ -139,6 +139,7 @@ class DiffProfile:
     structural_threshold: float = 0.25  # least similarity when the position agrees too
     structure_bonus: float = 0.1        # added to the score of a position-consistent candidate
     kin_bonus: float = 0.05             # added to the score of a candidate under the paired parent
+    title_bonus: float = 0.3            # added when both carry the same heading ("Video Coverage")
     short_text: int = 15                # words; an identical text this short ("Fourth, the active
                                         # player gets priority.") is boilerplate, not proof
     rare_tokens: int = 8                # rarest words of a rule used to look up candidates
@@ -359,6 +360,10 @@ def _voted(state: _Pairing, o: str) -> tuple[str | None, int]:
     return target, count
 
 
+def _heading(title: str) -> str:
+    return normalize_typography(title).lower()
+
+
 def _content_candidates(state: _Pairing, olds: list[str], news: list[str],
                         profile: DiffProfile) -> dict[str, list[str]]:
     """Unpaired new rules sharing the rarest words of each unpaired old rule (inverted index)."""
@@ -389,13 +394,19 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
     if not olds or not news:
         return 0
     by_content = _content_candidates(state, olds, news, profile)
+    by_title: dict[str, set[str]] = defaultdict(set)
+    for n in news:
+        if state.new.rules[n].title:
+            by_title[_heading(state.new.rules[n].title)].add(n)
     scored: list[tuple[float, float, int, str, str]] = []
     for o in olds:
         placed = _placed(state, o)
         target, votes = _voted(state, o)
         parent = state.old.rules[o].parent
         kin_parent = state.forward.get(parent) if parent is not None else None
-        for n in placed | set(by_content.get(o, ())) | ({target} if target else set()):
+        title = _heading(state.old.rules[o].title)
+        same_title = by_title.get(title, set()) if title else set()
+        for n in placed | set(by_content.get(o, ())) | ({target} if target else set()) | same_title:
             similarity = state.similarity(o, n)
             if n == target and votes >= 2:
                 least, bonus = 0.0, profile.structure_bonus
@@ -405,6 +416,9 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
                 least, bonus = profile.kin_threshold, profile.kin_bonus
             else:
                 least, bonus = profile.threshold, 0.0
+            if n in same_title:
+                # A heading kept across versions (MTR "2.13 Video Coverage") is the rule's name.
+                least, bonus = min(least, profile.structural_threshold), bonus + profile.title_bonus
             if similarity < least:
                 continue
             distance = abs(state.old.position[o] / len(state.old.numbers)

@@ -254,3 +254,34 @@ class SpeedCorpusTests:
             cpu.append(time.process_time() - started_cpu)
         assert min(wall) < 2.0, wall
         assert statistics.median(cpu) < 2.0, cpu
+
+
+@pytest.fixture(scope="module")
+def mtr_versions() -> dict[str, dict[str, DiffRule]]:
+    from rulesref.parsing.documents import parse_document
+
+    versions = {}
+    for path in rules_files("mtr"):
+        doc = parse_document(path.read_bytes(), path.name)
+        versions[doc.effective_date.isoformat()] = diffing.diff_rules_from_document(doc)
+    return versions
+
+
+class TournamentRulesTests:
+    """The same differ with the MTR profile (citations look like "4.2"; sections carry headings)."""
+
+    def test_loops_inserted_at_4_4_shifts_the_sections_after_it(self, mtr_versions):
+        # MTR 2018-05-22: 4.4 Triggered Abilities, 4.5 Team/Two-Headed Giant Communication,
+        # 4.6 Game Layout. 2018-10-05: 4.4 Loops, then 4.5, 4.6, 4.7 the same sections.
+        old, new = mtr_versions["2018-05-22"], mtr_versions["2018-10-05"]
+        result = diffing.diff_rules(old, new, profile=diffing.MTR_PROFILE)
+        assert {c.old_number: c.new_number for c in result.moved} == {"4.4": "4.5", "4.5": "4.6", "4.6": "4.7"}
+        assert new["4.4"].title == "Loops" and "4.4" in {c.new_number for c in result.added}
+
+    def test_a_kept_heading_outweighs_borrowed_text(self, mtr_versions):
+        # In the 2017-09-29 rendering, 2.13 "Video Coverage" runs on into the game layout text
+        # that 2018-05-22 prints as 4.6 "Game Layout"; the section is still 2.13 Video Coverage.
+        old, new = mtr_versions["2017-09-29"], mtr_versions["2018-05-22"]
+        result = diffing.diff_rules(old, new, profile=diffing.MTR_PROFILE)
+        assert result.mapping["2.13"] == "2.13"
+        assert new["2.13"].title == old["2.13"].title == "Video Coverage"
