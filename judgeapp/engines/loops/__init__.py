@@ -60,10 +60,11 @@ from judgeapp.engines.loops.thresholds import (
     first_loss_arithmetic,
     play_out,
     state_after,
+    thresholds_by_player,
 )
 
 __all__ = [
     "MAX_COUNT", "Action", "ActionKind", "Breaker", "Change", "Declaration", "GameOver", "LoopKind", "LoopOutcome", "LoopRequest", "Loss",
     "PartialCount", "Playout", "breakers_of", "count_key", "check_declarations", "classify_loop", "first_loss_arithmetic", "maintainers_of", "play_out",
-    "resolve_loop", "state_after", "validate_loop_request",
+    "resolve_loop", "state_after", "thresholds_by_player", "validate_loop_request",
 ]

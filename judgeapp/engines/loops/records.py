@@ -140,6 +140,7 @@ class LoopOutcome:
     cycle: tuple[int, int] | None = None  # (first iteration of the repeated state, cycle length)
     refused: bool = False
     then_actions: int = 0                 # actions of one more, partial, iteration after ``iterations`` (MTR 4.4)
+    thresholds: Mapping[str, Mapping[str, int | None]] | None = None   # per player and condition; linear loops only
     steps: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,5 +170,6 @@ class LoopOutcome:
             "cycle": None if self.cycle is None else {"start": self.cycle[0], "length": self.cycle[1]},
             "refused": self.refused,
             "then_actions": self.then_actions,
+            "thresholds": None if self.thresholds is None else {p: dict(t) for p, t in self.thresholds.items()},
             "steps": list(self.steps),
         }

@@ -26,6 +26,7 @@ from judgeapp.engines.loops.thresholds import (
     first_loss_arithmetic,
     play_out,
     state_after,
+    thresholds_by_player,
 )
 
 
@@ -87,6 +88,25 @@ def _count_words(request: LoopRequest, count: Declaration) -> str:
     return _n(count) if isinstance(count, int) else str(count)
 
 
+def _per_iteration(request: LoopRequest) -> list[str]:
+    """Readable steps: each action of one iteration with what it changes."""
+    steps = []
+    for i, a in enumerate(request.iteration):
+        changes = []
+        for ch in a.changes:
+            if ch.op == "add":
+                changes.append(f"{ch.player} {ch.counter} {ch.amount:+,}")
+            elif ch.op == "times":
+                changes.append(f"{ch.player} {ch.counter} x{ch.amount}")
+            elif ch.op == "set":
+                changes.append(f"{ch.player} {ch.counter} = {ch.amount:,}")
+            elif ch.source is not None:
+                changes.append(f"{ch.player} {ch.counter} {ch.amount:+} x {ch.source[0]} {ch.source[1]}")
+        kind = f"{a.kind.value}, unless {a.unless_player} chooses otherwise" if a.unless_player else a.kind.value
+        steps.append(f"action {i + 1} ({a.player}, {kind}): {a.text or 'no description'}" + (f" [{'; '.join(changes)}]" if changes else ""))
+    return steps
+
+
 @dataclass
 class _Draft:
     """Mutable working copy of an outcome while sentences and citations are added."""
@@ -131,7 +151,8 @@ def _describe_loss(request: LoopRequest, loss: Loss, d: _Draft) -> tuple[GameOve
         label = request.iteration[action].text or f"action {action + 1}"
         where = f"During iteration {_n(loss.iteration)}, after \"{label}\""
     for p, reasons in loss.reasons.items():
-        d.say(f"{where}, {p} " + " and ".join(REASON_WORDS[r] for r in reasons) + ".",
+        words = [f"has {request.poison_threshold} or more poison counters" if r == "poison" else REASON_WORDS[r] for r in reasons]
+        d.say(f"{where}, {p} " + " and ".join(words) + ".",
               cite.SBA_CHECK, *[c for r in reasons for c in REASON_CITES[r]])
     losers = tuple(p for p in request.players if p in loss.reasons)
     remaining = tuple(p for p in request.players if p not in loss.reasons)
@@ -177,7 +198,9 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     linear = all(ch.linear for a in request.iteration for ch in a.changes)
     horizon = first_loss_arithmetic(request, None) if linear else None
     common: dict[str, Any] = dict(loop_kind=kind, maintainers=d.maintainers, ends_game_after=horizon,
-                  method="arithmetic" if linear else "step_by_step")
+                                  method="arithmetic" if linear else "step_by_step",
+                                  thresholds=thresholds_by_player(request) if linear else None)
+    d.steps.extend(_per_iteration(request))
     if request.restarted_without_change and d.maintainers:
         return _refuse_restart(request, d, common)
     if kind is LoopKind.NON_DETERMINISTIC:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from judgeapp.engines.loops.records import Action, LoopRequest, Loss
@@ -39,20 +39,13 @@ def _initial_losses(request: LoopRequest) -> dict[str, list[str]]:
     return reasons
 
 
-def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | None:
-    """First state-based action check, within ``limit`` iterations (None: unlimited), where a player loses.
+def _crossings(request: LoopRequest) -> Iterator[tuple[str, str, int, int]]:
+    """(player, reason, n, j): that player's check after action j fails first after n whole iterations.
 
-    Linear effects only. For each player, condition and action, one division finds the first iteration
-    at which that check fails (CR 704.5a life <= 0, 704.5c poison at the threshold, 704.5b a draw from an
-    empty library); the earliest (iteration, action) wins and every player failing that same check loses
-    at once. Cost does not depend on ``limit``.
+    One division per player, condition and action (CR 704.5a life <= 0, 704.5c poison at the threshold,
+    704.5b a draw from an empty library); conditions that never fail yield nothing.
     """
-    initial = _initial_losses(request)
-    if initial:
-        return Loss(0, None, {p: tuple(r) for p, r in initial.items()})
     prefixes, total = _prefix_sums(request)
-    best: tuple[int, int] | None = None
-    found: dict[tuple[int, int], dict[str, list[str]]] = {}
     for j, prefix in enumerate(prefixes):
         for p in request.players:
             s = request.state[p]
@@ -64,15 +57,48 @@ def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | Non
                 tests.append(("empty_library", s["library"] + prefix.get((p, "library"), 0) + 1, total.get((p, "library"), 0)))
             for reason, start, per in tests:
                 n = _first_at_most_zero(start, per)
-                if n is None or (limit is not None and n >= limit):
-                    continue
-                key = (n, j)
-                if best is None or key <= best:
-                    best = key
-                    found.setdefault(key, {}).setdefault(p, []).append(reason)
+                if n is not None:
+                    yield p, reason, n, j
+
+
+def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | None:
+    """First state-based action check, within ``limit`` iterations (None: unlimited), where a player loses.
+
+    Linear effects only. The earliest (iteration, action) at which any check fails wins, and every
+    player failing that same check loses at once. Cost does not depend on ``limit``.
+    """
+    initial = _initial_losses(request)
+    if initial:
+        return Loss(0, None, {p: tuple(r) for p, r in initial.items()})
+    best: tuple[int, int] | None = None
+    found: dict[tuple[int, int], dict[str, list[str]]] = {}
+    for p, reason, n, j in _crossings(request):
+        if limit is not None and n >= limit:
+            continue
+        key = (n, j)
+        if best is None or key <= best:
+            best = key
+            found.setdefault(key, {}).setdefault(p, []).append(reason)
     if best is None:
         return None
     return Loss(best[0] + 1, best[1], {p: tuple(r) for p, r in found[best].items()})
+
+
+def thresholds_by_player(request: LoopRequest) -> dict[str, dict[str, int | None]]:
+    """For each player and condition, the iteration during which it would first make them lose if nothing
+    else ended the game first (None: never). Linear effects only; 0 means it already holds."""
+    out: dict[str, dict[str, int | None]] = {
+        p: {"life": None, "poison": None, **({"empty_library": None} if "library" in request.state[p] else {})}
+        for p in request.players
+    }
+    for p, reasons in _initial_losses(request).items():
+        for reason in reasons:
+            out[p][reason] = 0
+    for p, reason, n, _ in _crossings(request):
+        current = out[p][reason]
+        if current is None or n + 1 < current:
+            out[p][reason] = n + 1
+    return out
 
 
 def state_after(request: LoopRequest, iterations: int, action: int | None = None) -> dict[str, dict[str, int]]:

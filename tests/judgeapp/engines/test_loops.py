@@ -532,6 +532,8 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
         request = loops.validate_loop_request(data)
         loss = loops.first_loss_arithmetic(request, big)
         unlimited = loops.first_loss_arithmetic(request, None)
+        crossed = [n for t in loops.thresholds_by_player(request).values() for n in t.values() if n is not None]
+        self.assertEqual(min(crossed, default=None), unlimited.iteration if unlimited else None)
         if unlimited is None or unlimited.iteration > big:
             self.assertIsNone(loss)
         else:
