@@ -8,10 +8,12 @@ glossary terms come from per-version caches (outline.py, markup.py).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.db import DatabaseError, transaction
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import escape, format_html
@@ -23,17 +25,25 @@ from rulesref.pages.markup import TextRenderer, glossary_for
 from rulesref.pages.outline import outline_for
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 # IPG infraction pages: the structured parts, in the order the IPG prints them.
-FIELD_ORDER = ("definition", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade", "penalty")
+# The penalty leads, as in the IPG's own layout (it heads each infraction).
+FIELD_ORDER = ("penalty", "definition", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
 SEARCH_UNAVAILABLE = "Search is not available yet. Type a rule number (such as 729.3 or mtr 4.2) to go straight to it."
 
 
 def guarded(produce: Callable[[], T]) -> tuple[T | None, bool]:
-    """(answer, missing): change services still being built answer NotImplementedError; pages carry on."""
+    """(answer, missing) from a change service. The rule text is what the page is for: when the
+    history beside it is not built yet (NotImplementedError) or fails, the page still shows the rule.
+    A savepoint keeps a failed query from spoiling the request's transaction on PostgreSQL."""
     try:
-        return produce(), False
+        with transaction.atomic():
+            return produce(), False
     except NotImplementedError:
+        return None, True
+    except (DatabaseError, services.RulesError, KeyError, LookupError, ValueError, StopIteration):
+        logger.exception("change service failed; page shown without it")
         return None, True
 
 
@@ -128,16 +138,20 @@ def _field_key(key: str) -> str:
 
 def rule_block(rule: Rule, renderer: TextRenderer, *, depth: int, doc: str, version: Version) -> dict:
     seen: set[int] = set()
+    fields = _field_blocks(rule, renderer, seen)
+    # An IPG infraction's text is its parts run together: show the parts, each under its heading.
+    text = [] if fields else [renderer.render(p, references=rule.references, seen_terms=seen, skip_number=rule.number)
+                              for p in rule.text.split("\n") if p.strip()]
+    examples = [] if any(f["key"] == "examples" for f in fields) else rule.examples
     return {
         "number": rule.number,
         "kind": rule.kind,
         "title": rule.title,
         "depth": min(depth, 4),
         "url": rule_url(doc, rule.number, version),
-        "text": [renderer.render(p, references=rule.references, seen_terms=seen, skip_number=rule.number)
-                 for p in rule.text.split("\n") if p.strip()],
-        "examples": [renderer.render(e, references=rule.references, seen_terms=seen) for e in rule.examples],
-        "fields": _field_blocks(rule, renderer, seen),
+        "text": text,
+        "examples": [renderer.render(e, references=rule.references, seen_terms=seen) for e in examples],
+        "fields": fields,
         "aliases": list(rule.aliases),
     }
 
@@ -189,7 +203,10 @@ def _history(version: Version, rule: Rule) -> dict:
         url = reverse("page-rule", args=[doc, item["number"]]) + (f"?version={date}" if date else "")
         was.append({"number": item["number"], "date": long_date(date), "url": url})
     changed = [{"date": long_date(d), "url": reverse("page-changes", args=[doc, str(d)[:10]])} for d in raw.get("changed_in", [])]
-    return {"changed_in": changed, "was": was}
+    added = raw.get("added_in")
+    was.reverse()  # the number judges remember best, the latest, first
+    return {"changed_in": changed, "was": was[:1], "was_earlier": was[1:],
+            "added_in": {"date": long_date(added), "url": reverse("page-changes", args=[doc, str(added)[:10]])} if added else None}
 
 
 def trace_rows(version: Version, rule: Rule) -> list[dict]:
@@ -206,7 +223,7 @@ def trace_rows(version: Version, rule: Rule) -> list[dict]:
             "date": long_date(date), "iso": date, "number": number, "text": text,
             "url": reverse("page-rule", args=[doc, number]) + f"?version={date}" if number else "",
             "same_text": previous_text is not None and text == previous_text,
-            "renumbered": bool(rows) and number != rows[-1]["number"],
+            "renumbered": bool(rows) and number is not None and rows[-1]["number"] not in (None, number),
             "is_shown": date == version.effective_date.isoformat(),
         })
         previous_text = text

@@ -1,7 +1,8 @@
 """The jump box: read what a judge typed as a rule of one of the current documents, if it is one.
 
-"729.3", "cr 704.5a", "7292a", "mtr 4.2" and an IPG name such as "GRV" open that rule; a number
-that several documents have ("4.2" is in the MTR and the IPG) offers each; anything else searches.
+"729.3", "cr 704.5a", "7292a", "mtr 4.2" and an IPG name such as "GRV" or "Missed Trigger" open
+that rule; a number several documents have ("4.2" is in the MTR and the IPG) offers each; a name
+several documents use opens the first of cr, mtr, ipg, jar; anything else searches.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rulesref.models import Rule, Version
 from rulesref.pages.outline import outline_for
 
 _DOC_PREFIX = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])[\s:.#-]*(.*)$", re.I)
-_NAME = re.compile(r"[A-Za-z]{2,6}")
+_NAME = re.compile(r"[A-Za-z][A-Za-z' \-]{1,40}")  # "GRV", "Missed Trigger"
 _CR_SHAPE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 
 
@@ -26,6 +27,7 @@ class JumpChoice:
     number: str
     title: str
     url: str
+    by_number: bool = True    # False when found by a name ("GRV")
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ def resolve(query: str) -> JumpTarget:
     if not rest:
         return JumpTarget(url=reverse("page-contents", args=[docs[0]]) if match is not None and docs[0] in versions else "")
     choices = [choice for doc in docs if doc in versions for choice in _matches(versions[doc], rest)]
-    if len(choices) == 1:
+    if len(choices) == 1 or (choices and not any(c.by_number for c in choices)):
+        # A name such as "GRV" is the IPG's infraction before it is the JAR's matching entry:
+        # documents are tried in order (cr, mtr, ipg, jar) and the others are offered beside it.
         return JumpTarget(url=choices[0].url, choices=tuple(choices))
     if not choices:
         number = services.canonical_number("cr", rest)
@@ -65,8 +69,8 @@ def _matches(version: Version, rest: str) -> list[JumpChoice]:
             entry = outline.by_number[candidate]
             return [JumpChoice(doc, candidate, entry.title, reverse("page-rule", args=[doc, candidate]))]
     if doc != "cr" and _NAME.fullmatch(rest):
-        wanted = rest.casefold()
+        wanted = " ".join(rest.split()).casefold()
         for found_number, title, aliases in Rule.objects.filter(version=version).exclude(aliases=[]).values_list("number", "title", "aliases"):
             if wanted in (a.casefold() for a in aliases):
-                return [JumpChoice(doc, found_number, title, reverse("page-rule", args=[doc, found_number]))]
+                return [JumpChoice(doc, found_number, title, reverse("page-rule", args=[doc, found_number]), by_number=False)]
     return []

@@ -100,7 +100,8 @@ class RulePageTests:
 
     def test_big_section_is_fetched_in_a_few_queries(self, client, current_cr, django_assert_max_num_queries):
         client.get("/rules/cr/702/")  # fills the per-version caches
-        with django_assert_max_num_queries(8):
+        # 700 subrules in one query; the rest is the banner, the switcher and the section's history.
+        with django_assert_max_num_queries(15):
             response = client.get("/rules/cr/702/")
         count = Rule.objects.filter(version=current_cr, number__startswith="702.").count()
         assert count > 300
