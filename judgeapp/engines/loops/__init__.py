@@ -33,6 +33,16 @@ Model:
 - In a game of three or more, a player who loses leaves (CR 104.5, 800.4) and the loop stops there, as
   the objects that player owned leave too: the result lists them in ``eliminated`` and the remaining
   players must describe the loop again.
+- Kinds: no optional action is ``mandatory``; one player's optional actions ``maintained_by_one``; several
+  players' ``maintained_by_several``, or ``fragmented`` when an iteration changes no counter on balance
+  (the game returns to the same state, CR 729.3); ``deterministic: false`` is ``non_deterministic``.
+
+Request fields beyond API.md: ``restarted_without_change`` (bool; the loop is refused, MTR 4.4),
+``fragmented`` (bool or null, overrides the inference above), ``poison_threshold`` (default 10).
+Result fields beyond API.md: ``maintainers``, ``stop_kind`` (receives_priority, breaks_loop,
+makes_different_choice, must_name_number, must_stop), ``declarations`` (in declaring order),
+``ends_game_after``, ``thresholds`` (per player and condition), ``eliminated``, ``method``, ``gave_up``,
+``cycle``, ``refused``, ``then_actions``, ``steps``; ``game_over`` also has ``after_action``.
 """
 
 from __future__ import annotations
