@@ -396,6 +396,7 @@ def read_outline(text: str, source: str, expected: DocKind) -> Outline:
     intro, intro_line, contents = _split_front(front, date_lines, source, notes)
     sections = _read_body(blocks[first_body:], contents, notes)
     _check_against_contents(sections, contents, closed, source, notes, blocks[-1].line)
+    _note_unmatched_entries(contents, blocks[start:], notes)
     title = " ".join(title_block.text.split())
     return Outline(title, effective, updated, intro, intro_line, sections, notes)
 
@@ -567,6 +568,18 @@ def _check_against_contents(sections: list[Section], contents: list[ContentsEntr
             present.add(heading.number)
     if not any(s.heading.kind is RuleKind.SECTION for s in sections):
         raise ParseError("no numbered section found", source=source, line=last_line)
+
+
+def _note_unmatched_entries(contents: list[ContentsEntry], blocks: list[Block], notes: list[str]) -> None:
+    """Unnumbered contents entries ("Introduction", "Booster Draft Timing") should repeat a heading
+    printed elsewhere; the ones that do not ("2017 Effective Date" in the 2017 MTR) are noted."""
+    printed: dict[str, set[int]] = {}
+    for block in blocks:
+        for part in block.text.split("\n"):
+            printed.setdefault(" ".join(part.split()).casefold(), set()).add(block.line)
+    for entry in contents:
+        if entry.heading is None and not printed.get(entry.text.casefold(), set()) - {entry.line}:
+            notes.append(f"line {entry.line}: contents entry {entry.text!r} has no heading in the document")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from rulesref.parsing.html import Block, Section, join_blocks, parse_heading, read_outline
+from rulesref.parsing.html import Block, Section, join_blocks, parse_heading, read_outline, split_examples
 from rulesref.parsing.mtr import INTRO_NUMBER, build_document, section_rule, with_references
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, ParseError, RuleKind
 
@@ -86,8 +86,6 @@ def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
     notes = outline.notes
     rules: list[ParsedRule] = []
     if outline.intro:
-        from rulesref.parsing.html import split_examples
-
         kept, examples = split_examples(outline.intro)
         rules.append(ParsedRule(number=INTRO_NUMBER, kind=RuleKind.SECTION, text=join_blocks(kept), title="Introduction",
                                 examples=tuple(examples), line=outline.intro_line))
