@@ -108,10 +108,13 @@ class VersionAdmin(StaffOnlyAdmin):
     def review_view(self, request, version_id: int):
         version = get_object_or_404(Version.objects.select_related("document", "uploaded_by"), pk=version_id)
         review = curation.review_version(version)
+        counts: dict[str, int] = {}
+        for item in review.release_notes:
+            counts[item["kind"]] = counts.get(item["kind"], 0) + 1
         return TemplateResponse(
             request,
             "admin/rulesref/version_review.html",
-            self._context(request, f"Review {version}", version=version, review=review,
+            self._context(request, f"Review {version}", version=version, review=review, release_counts=sorted(counts.items()),
                           can_publish=version.status == Version.Status.PENDING,
                           can_discard=version.status in (Version.Status.PENDING, Version.Status.FAILED)),
         )

@@ -154,11 +154,25 @@ def parse_claimed_upload(version: Version) -> Version:
             stored, created = services.store_parsed(parsed, digest=services.content_hash(raw), source=source, into=locked)
         if not created:
             return fail_upload(version.pk, f"{source}: the same document is already stored as {stored} (version #{stored.pk})")
+        prepare_review(stored)
         return stored
     except ParseError as exc:
         return fail_upload(version.pk, str(exc))
     except OSError as exc:
         return fail_upload(version.pk, f"{source}: cannot read the uploaded file: {exc.strerror or exc}")
+
+
+def prepare_review(version: Version) -> None:
+    """Pair the new version with the current one now, in the worker, so the review page opens fast."""
+    from rulesref import changes
+
+    baseline = baseline_for(version)
+    if baseline is None:
+        return
+    try:
+        changes.pairing(baseline, version)
+    except NotImplementedError:
+        pass
 
 
 def fail_upload(version_id: int, error: str) -> Version:
@@ -224,12 +238,6 @@ def review_version(version: Version) -> VersionReview:
             rows = references.review_changes(refs, baseline, version)
         except NotImplementedError:
             refs_missing = "reference review is not available yet (the differ's rule tracing is not implemented)"
-        except AttributeError as exc:
-            # references.review_changes already calls rulesref.changes.follow_from_pinned, which the
-            # differ does not offer yet; any other missing attribute is a real bug and is raised.
-            if "follow_from_pinned" not in str(exc):
-                raise
-            refs_missing = "reference review is not available yet (rulesref.changes.follow_from_pinned is missing)"
     return VersionReview(
         version=version, baseline=baseline, release_notes=notes, notes_unavailable=notes_missing,
         changed_references=rows, references_unavailable=refs_missing, references_checked=len(refs),
