@@ -16,6 +16,7 @@ Ranking, in order of application:
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import tomllib
@@ -538,10 +539,12 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
 def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:
     """(1 - _SEMANTIC) x lexical score / best lexical score + _SEMANTIC x similarity rescaled to
     [0, 1] over the candidates (the best _CANDIDATES of each ranking)."""
-    allowed = [i for i in range(len(index.entries)) if doc is None or index.entries[i].doc == doc]
-    by_similarity = sorted(allowed, key=lambda i: -similarity[i])[:_CANDIDATES]
-    by_lexical = sorted(lexical, key=lambda i: -lexical[i])[:_CANDIDATES]
+    allowed = range(len(index.entries)) if doc is None else [i for i, e in enumerate(index.entries) if e.doc == doc]
+    by_similarity = heapq.nlargest(_CANDIDATES, allowed, key=similarity.__getitem__)
+    by_lexical = heapq.nlargest(_CANDIDATES, lexical, key=lexical.__getitem__)
     candidates = set(by_similarity) | set(by_lexical)
+    if not candidates:
+        return {}
     top = max(lexical.values(), default=0.0) or 1.0
     low = min(similarity[i] for i in candidates)
     high = max(similarity[i] for i in candidates)

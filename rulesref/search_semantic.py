@@ -245,7 +245,8 @@ def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None 
         return None
     matrix = np.frombuffer(vectors, dtype="<f4").reshape(len(index.entries), DIMENSIONS)
 
+    @lru_cache(maxsize=512)   # judges repeat questions; encoding is most of a hybrid query's time
     def score(query: str) -> Sequence[float]:
-        return (matrix @ encoder.encode([query])[0]).tolist()
+        return tuple((matrix @ encoder.encode([query])[0]).tolist())
 
     return score

@@ -25,9 +25,11 @@ from rulesref.search import SearchEntry, build_index, stem
 from tests.conftest import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-# Measured with bench/search_bench.py (lexical): dev 0.845, held-out 0.600. The floors sit just below.
+# Measured with bench/search_bench.py (lexical): dev 0.873, held-out 0.600, blind 0.700.
+# The floors sit just below, so a ranking regression fails.
 HELDOUT_RECALL_FLOOR = 0.575
-DEV_RECALL_FLOOR = 0.82
+DEV_RECALL_FLOOR = 0.85
+BLIND_RECALL_FLOOR = 0.65
 
 
 def _bench():
@@ -214,9 +216,11 @@ class RealRulesTests:
         outcomes = bench.evaluate(cr2025[0], questions)
         heldout = [o for o in outcomes if o.question.part == "heldout"]
         dev = [o for o in outcomes if o.question.part == "dev"]
+        blind = [o for o in outcomes if o.question.part == "blind"]
         assert len(heldout) >= 30 and len(dev) + len(heldout) >= 80
         assert bench.recall_at(heldout) >= HELDOUT_RECALL_FLOOR
         assert bench.recall_at(dev) >= DEV_RECALL_FLOOR
+        assert bench.recall_at(blind) >= BLIND_RECALL_FLOOR
 
     def test_every_answer_in_the_question_set_is_a_real_rule(self, cr2025):
         _, questions = _bench().load_questions()
@@ -259,6 +263,11 @@ class SemanticTests:
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries))
         hits = search.search(index, "I have nothing left to pull from my pile", semantic=scorer)
         assert hits and hits[0].number == "1.1"
+
+    def test_fingerprint_changes_with_the_text_embedded(self):
+        changed = [*TINY[:-1], _entry("4.1", "A player may concede a game at any time.", doc="mtr")]
+        assert semantic.fingerprint(TINY) == semantic.fingerprint(list(TINY))
+        assert semantic.fingerprint(TINY) != semantic.fingerprint(changed)
 
     def test_vectors_of_the_wrong_size_are_refused(self):
         index = build_index(TINY, vocabulary={})
