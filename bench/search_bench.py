@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulesref import search  # noqa: E402  (path set above so the script runs from a checkout)
-from rulesref.parsing.common import decode_document  # noqa: E402
-from rulesref.parsing.cr import parse_cr  # noqa: E402
+from rulesref import search
+from rulesref.parsing.common import decode_document
+from rulesref.parsing.cr import parse_cr
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))

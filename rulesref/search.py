@@ -68,7 +68,7 @@ _STOPWORDS = frozenset(
     myself no nor not of off on once only or other our out over own really same she should so some
     still such than that the their them then there these they this those through to too under until
     up us very was we were what whats when where which while who whom why will with would you your
-    happen happens happened happening exactly allowed able okay ok please rule rules""".split()
+    happen happens happened happening exactly allowed able okay ok please rule rules""".split()  # noqa: SIM905 - a word list reads better as prose
 )
 # Words that look like stopwords but change the answer ("can't", "no", "not") are kept as tokens.
 _KEEP = frozenset({"no", "not", "cant", "only", "each", "all", "more", "first", "out", "up", "off", "both", "other", "same"})
@@ -78,9 +78,9 @@ _WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
 # "+1/+1" and "-1/-1" become single words ("p1/p1", "m1/m1"), so counters are searchable.
 _PT = re.compile(r"([+-]?)(\d+|x)/([+-]?)(\d+|x)")
 # Words of obsolete glossary definitions that say the term is obsolete, not what it means.
-_GLOSSARY_BOILERPLATE = frozenset(
+_GLOSSARY_BOILERPLATE = frozenset((  # noqa: SIM905 - a word list reads better as prose
     "obsolete term terms card cards printed errata oracle reference older received former version versions "
-    "previously rule rules text name called used see".split()
+    "previously rule rules text name called used see").split()
 )
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
 
@@ -142,11 +142,7 @@ def stem(word: str) -> str:
     if len(w) > 3 and w.isalpha():
         if w.endswith("ies") and len(w) > 4:
             w = w[:-3] + "i"
-        elif w.endswith("sses"):
-            w = w[:-2]
-        elif w.endswith("es") and w[-3] in "sxz" and len(w) > 4:
-            w = w[:-2]
-        elif w.endswith(("ches", "shes")):
+        elif w.endswith(("sses", "ches", "shes")) or (w.endswith("es") and w[-3] in "sxz" and len(w) > 4):
             w = w[:-2]
         elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
@@ -313,7 +309,7 @@ def build_index(
     boilerplate = {stem(w) for w in _GLOSSARY_BOILERPLATE}
     for g in glossary:
         for name in {g.term, *g.aliases}:
-            key = tuple(terms(re.sub(r"\(obsolete\)", "", name, flags=re.I)))
+            key = tuple(terms(re.sub(r"\(obsolete\)", "", name, flags=re.IGNORECASE)))
             if not key:
                 continue
             if g.references:

@@ -7,6 +7,7 @@ and measure recall@5 on bench/search_questions.toml, so a ranking regression fai
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import pickle
 import subprocess
 import sys
@@ -163,7 +164,7 @@ class RankingTests:
         index = build_index(TINY, vocabulary={})
         hits = search.search(index, query, limit=3)
         assert len(hits) <= 3
-        assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+        assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
         assert len({(h.doc, h.number) for h in hits}) == len(hits)
 
 
