@@ -151,7 +151,10 @@ CR_PROFILE = DiffProfile(reference=re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(
 # MTR/IPG citations: "4.2", "3.9", "10.1".
 MTR_PROFILE = DiffProfile(reference=re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}(?![\w]|\.\d)"))
 
+# Layout only: curly quotes (2025), dashes and trademark signs (some 2019 files spell "—" as "-"
+# and "®" as "(r)"), non-breaking spaces.
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
+                             "\u2014": "-", "\u2212": "-", "\u00ae": "(r)", "\u2122": "(tm)", "\u00a9": "(c)",
                              "\u00a0": " "})
 _WORD = re.compile(r"\w+|#")
 _DIGIT = re.compile(r"\d")
