@@ -1,21 +1,19 @@
 /* judgeapp service worker: rules pages a judge has opened stay readable without a network.
-   Pages: network first, the stored copy when offline. Static files: stored copy first, refreshed behind it. */
+   Network first for pages and static files alike (a judge must never read a stale rule while
+   online); the stored copy answers only when the network does not. */
 "use strict";
 
-var PAGES = "judgeapp-pages-v1";
-var STATIC = "judgeapp-static-v1";
-var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/)/;
+var CACHE = "judgeapp-offline-v1";
+var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/)/;
 
 self.addEventListener("install", function () {
-  // Nothing is fetched ahead: pages and static files are kept as they are first used
-  // (static names may carry content hashes in production).
+  // Nothing is fetched ahead: pages and static files are kept as they are first used.
   self.skipWaiting();
 });
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (n) { return n !== PAGES && n !== STATIC; })
-      .map(function (n) { return caches.delete(n); }));
+    return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
   }).then(function () { return self.clients.claim(); }));
 });
 
@@ -31,31 +29,18 @@ function offlinePage() {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.indexOf("/static/") === 0) {
-    // Stored copy at once, refreshed in the background for next time.
-    event.respondWith(caches.open(STATIC).then(function (cache) {
-      return cache.match(request).then(function (hit) {
-        var fresh = fetch(request).then(function (response) {
-          if (response.ok) cache.put(request, response.clone());
-          return response;
-        });
-        if (hit) { fresh.catch(function () {}); return hit; }
-        return fresh;
-      });
-    }));
-    return;
-  }
-  if (!READABLE.test(url.pathname)) return;
+  if (request.method !== "GET" || url.origin !== self.location.origin || !READABLE.test(url.pathname)) return;
   event.respondWith(fetch(request).then(function (response) {
     if (response.ok) {
       var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { cache.put(request, copy); });
+      caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
     }
     return response;
   }).catch(function () {
-    return caches.open(PAGES).then(function (cache) {
-      return cache.match(request).then(function (hit) { return hit || offlinePage(); });
+    return caches.open(CACHE).then(function (cache) {
+      return cache.match(request).then(function (hit) {
+        return hit || (request.mode === "navigate" ? offlinePage() : Response.error());
+      });
     });
   }));
 });
