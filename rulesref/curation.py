@@ -216,8 +216,9 @@ def baseline_for(version: Version) -> Version | None:
     return event.from_version if event else None
 
 
-def review_version(version: Version) -> VersionReview:
-    """Release notes against the baseline, and the pinned references whose number or text changed."""
+def review_version(version: Version, *, with_notes: bool = True) -> VersionReview:
+    """Release notes against the baseline (unless with_notes is False), and the pinned references
+    whose number or text changed."""
     from rulesref import changes, references
 
     baseline = baseline_for(version)
@@ -231,7 +232,7 @@ def review_version(version: Version) -> VersionReview:
         notes_missing = refs_missing = f"no {version.document.slug.upper()} version is current, so there is nothing to compare against"
     else:
         try:
-            notes = changes.release_notes(baseline, version)
+            notes = changes.release_notes(baseline, version) if with_notes else []
         except NotImplementedError:
             notes_missing = "release notes are not available yet (rulesref.changes.release_notes is not implemented)"
         try:
@@ -271,10 +272,10 @@ def known_references() -> list[str]:
 
 
 def publish_upload(version: Version, *, actor=None, note: str = "") -> tuple[VersionEvent, VersionReview]:
-    """Publish a pending version (one transaction) and return the event with the review of what changed."""
+    """Publish a pending version (one transaction); return the event and the cited references that changed."""
     event = services.publish_version(version, actor=_user_or_none(actor), note=note or "published after review")
     version.refresh_from_db()
-    return event, review_version(version)
+    return event, review_version(version, with_notes=False)
 
 
 def discard_upload(version: Version, *, actor=None) -> Version:
