@@ -39,9 +39,6 @@ _W_TITLE = 3.0
 _W_HEADING = 1.5
 _W_TEXT = 1.0
 _W_EXAMPLE = 0.3
-_W_PARENT = 0.0      # text of the enclosing rule ("The state-based actions are as follows:")
-# Rules matching a larger share of the query's weight are preferred: score *= coverage ** _COORD.
-_COORD = 0.0
 # Weight of query words that come from a typo correction or a vocabulary expansion.
 _W_TYPO = 0.8
 _W_EXPANSION = 1.0
@@ -268,14 +265,11 @@ def build_index(
                 headings.append(entries[j].text)
             parent = parent_number(parent)
         own_heading = is_heading_text(e.text) and not e.examples
-        direct = by_number.get((e.doc, parent_number(e.number) or ""))
-        parent_text = entries[direct].text if direct is not None and direct != i else ""
         fields = (
             (" ".join((e.title, *e.aliases, e.text if own_heading else "")), _W_TITLE),
             (" ".join(headings), _W_HEADING),
             ("" if own_heading else e.text, _W_TEXT),
             (" ".join(e.examples), _W_EXAMPLE),
-            (parent_text if _W_PARENT else "", _W_PARENT),
         )
         length = 0.0
         bag = counts
@@ -491,19 +485,12 @@ def search(
 
 def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict[int, float]:
     scores: dict[int, float] = defaultdict(float)
-    covered: dict[int, float] = defaultdict(float)
-    total = 0.0
     for s, weight in parsed.weights.items():
         idf = index.idf.get(s)
         if idf is None:
             continue
-        total += weight * idf
         for i, tf in index.postings[s]:
             scores[i] += weight * idf * tf * (_K1 + 1) / (tf + index.norms[i])
-            covered[i] += weight * idf
-    if _COORD and total > 0:
-        for i in scores:
-            scores[i] *= (covered[i] / total) ** _COORD
     if doc is not None:
         scores = defaultdict(float, {i: v for i, v in scores.items() if index.entries[i].doc == doc})
     for i in scores:
@@ -515,10 +502,11 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
         lifted: dict[int, float] = {}
         for refs in parsed.glossary:
             for number in refs:
-                i = index.by_number.get(("cr", number))
-                if i is None:
+                cited = index.by_number.get(("cr", number))
+                if cited is None:
                     continue
-                lifted[i] = max(lifted.get(i, 0.0), _GLOSSARY_CITED * top * (_HEADING_ONLY if index.heading_only[i] else 1.0))
+                share = _GLOSSARY_CITED * (_HEADING_ONLY if index.heading_only[cited] else 1.0)
+                lifted[cited] = max(lifted.get(cited, 0.0), share * top)
                 for j in index.children.get(("cr", number), ()):
                     if scores.get(j, 0.0) > 0:
                         lifted[j] = max(lifted.get(j, 0.0), _GLOSSARY_CHILD * top)

@@ -77,7 +77,7 @@ class _WordPiece:
     def _basic(self, text: str) -> list[str]:
         text = unicodedata.normalize("NFD", text.lower())
         out: list[str] = []
-        word = []
+        word: list[str] = []
         for char in text:
             if unicodedata.category(char) == "Mn":
                 continue
@@ -206,7 +206,7 @@ def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
     texts = {(e.doc, e.number): e.text for e in entries}
     out = []
     for e in entries:
-        names = []
+        names: list[str] = []
         parent = parent_number(e.number)
         while parent is not None:
             text = texts.get((e.doc, parent), "")
@@ -234,7 +234,7 @@ def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None
     encoder = encoder or load_encoder()
     if encoder is None:
         raise RuntimeError(f"the {MODEL_PACKAGE} package is not installed")
-    return encoder.encode(entry_texts(entries)).astype("<f4").tobytes()
+    return bytes(encoder.encode(entry_texts(entries)).astype("<f4").tobytes())
 
 
 def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None = None) -> Callable[[str], Sequence[float]] | None:
