@@ -54,20 +54,28 @@ def main() -> int:
     versions = [load(path) for path in files]
     by_date = {date.isoformat(): rules for date, rules in versions}
     slowest = 0.0
-    for old_date, new_date in (("2022-04-29", "2025-02-07"), ("2022-02-18", "2022-04-29"), ("2021-02-15", "2021-04-22")):
+    for old_date, new_date in (
+        ("2022-04-29", "2025-02-07"),
+        ("2022-02-18", "2022-04-29"),
+        ("2021-02-15", "2021-04-22"),
+    ):
         old, new = by_date[old_date], by_date[new_date]
         median, result = timed(args.runs, old, new)
         slowest = max(slowest, median)
         counts = result.counts
-        print(f"diff {old_date} -> {new_date}: {len(old)} -> {len(new)} rules, median {median:.3f} s "
-              f"over {args.runs} runs (moved {counts['moved']}, changed {counts['changed']}, "
-              f"added {counts['added']}, removed {counts['removed']})")
+        print(
+            f"diff {old_date} -> {new_date}: {len(old)} -> {len(new)} rules, median {median:.3f} s "
+            f"over {args.runs} runs (moved {counts['moved']}, changed {counts['changed']}, "
+            f"added {counts['added']}, removed {counts['removed']})"
+        )
     diffing._match_words.cache_clear()
     start = time.perf_counter()
     steps = diffing.trace_rule(versions, "729.4", dt.date(2025, 2, 7))
     elapsed = time.perf_counter() - start
-    print(f"trace 729.4 through {len(steps)} versions (26 pairings computed): {elapsed:.2f} s; "
-          f"numbers {', '.join(sorted({s.number for s in steps if s.number}))}")
+    print(
+        f"trace 729.4 through {len(steps)} versions (26 pairings computed): {elapsed:.2f} s; "
+        f"numbers {', '.join(sorted({s.number for s in steps if s.number}))}"
+    )
     ok = slowest < TARGET_SECONDS
     print(f"target: every diff under {TARGET_SECONDS:.0f} s -> {'OK' if ok else 'TOO SLOW'}")
     return 0 if ok else 1

@@ -12,6 +12,7 @@ The CR files are read from JUDGEAPP_RULES_DIR (default ../shared/rules relative 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 import time
@@ -38,15 +39,29 @@ def main() -> int:
         doc = parse_cr(decode_document(path.read_bytes(), path.name), path.name)
         versions.append((doc.effective_date, diffing.diff_rules_from_document(doc)))
     rows, problems, samples = [], [], []
-    for (old_date, old), (new_date, new) in zip(versions, versions[1:]):
+    for (old_date, old), (new_date, new) in itertools.pairwise(versions):
         start = time.perf_counter()
         result = diffing.diff_rules(old, new)
         seconds = time.perf_counter() - start
         c = result.counts
-        rows.append((old_date.isoformat(), new_date.isoformat(), len(old), len(new), c["unchanged"], c["changed"],
-                     c["moved"], c["moved_edited"], c["added"], c["removed"], f"{seconds:.2f}"))
-        if c["unchanged"] + c["changed"] + c["moved"] + c["removed"] != len(old) or \
-                c["unchanged"] + c["changed"] + c["moved"] + c["added"] != len(new):
+        rows.append(
+            (
+                old_date.isoformat(),
+                new_date.isoformat(),
+                len(old),
+                len(new),
+                c["unchanged"],
+                c["changed"],
+                c["moved"],
+                c["moved_edited"],
+                c["added"],
+                c["removed"],
+                f"{seconds:.2f}",
+            )
+        )
+        if c["unchanged"] + c["changed"] + c["moved"] + c["removed"] != len(old) or c["unchanged"] + c["changed"] + c[
+            "moved"
+        ] + c["added"] != len(new):
             problems.append(f"{old_date} -> {new_date}: counts do not add up")
         if {x.old_number for x in result.removed} & {x.old_number for x in result.moved}:
             problems.append(f"{old_date} -> {new_date}: a rule is both removed and moved")
@@ -54,8 +69,18 @@ def main() -> int:
             samples.append(sample_lines(old_date, new_date, result, old, new, args.samples))
     print_table(rows, args.markdown)
     totals = [sum(int(r[i]) for r in rows) for i in range(4, 10)]
-    print(f"\ntotals over {len(rows)} pairs: " + ", ".join(f"{name} {value}" for name, value in zip(COLUMNS[4:10], totals)))
-    print("consistency: " + ("every old rule counted exactly once, nothing both removed and moved" if not problems else "; ".join(problems)))
+    print(
+        f"\ntotals over {len(rows)} pairs: "
+        + ", ".join(f"{name} {value}" for name, value in zip(COLUMNS[4:10], totals))
+    )
+    print(
+        "consistency: "
+        + (
+            "every old rule counted exactly once, nothing both removed and moved"
+            if not problems
+            else "; ".join(problems)
+        )
+    )
     for block in samples:
         print("\n" + block)
     return 1 if problems else 0
@@ -80,7 +105,9 @@ def sample_lines(old_date, new_date, result: diffing.RulesDiff, old, new, n: int
 
     lines = [f"== {old_date} -> {new_date}"]
     for c in result.moved[:n]:
-        lines.append(f"  moved   {c.old_number} -> {c.new_number}{' (edited)' if c.edited else ''}: {short(diffing.rule_content(new[c.new_number]))}")
+        lines.append(
+            f"  moved   {c.old_number} -> {c.new_number}{' (edited)' if c.edited else ''}: {short(diffing.rule_content(new[c.new_number]))}"
+        )
     for c in [m for m in result.moved if m.edited][:n]:
         lines.append(f"  moved+edited {c.old_number} -> {c.new_number}: {short(diffing.render_word_diff_text(c.ops))}")
     for c in result.changed[:n]:

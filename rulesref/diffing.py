@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rulesref.parsing.records import ParsedDocument
@@ -43,23 +44,23 @@ class DiffRule:
 
     number: str
     text: str
-    title: str = ""                  # section heading ("Taking Shortcuts"); "" for plain rules
-    section: str | None = None       # number of the enclosing section ("729"), None for a section
+    title: str = ""  # section heading ("Taking Shortcuts"); "" for plain rules
+    section: str | None = None  # number of the enclosing section ("729"), None for a section
     section_title: str = ""
-    parent: str | None = None        # number of the enclosing rule ("729.2" for "729.2a")
+    parent: str | None = None  # number of the enclosing rule ("729.2" for "729.2a")
     examples: tuple[str, ...] = ()
 
 
 class ChangeKind(str, Enum):
     ADDED = "added"
     REMOVED = "removed"
-    MOVED = "moved"      # paired with a different number; `edited` says whether the text changed too
-    EDITED = "changed"   # same number, different text
+    MOVED = "moved"  # paired with a different number; `edited` says whether the text changed too
+    EDITED = "changed"  # same number, different text
 
 
 @dataclass(frozen=True)
 class WordOp:
-    op: str              # "equal", "insert" or "delete"
+    op: str  # "equal", "insert" or "delete"
     words: str
 
 
@@ -68,12 +69,12 @@ class RuleChange:
     kind: ChangeKind
     old_number: str | None
     new_number: str | None
-    similarity: float = 1.0          # 0..1 over words; 1.0 for an identical text
-    edited: bool = False             # the text differs (beyond typography and renumbered citations)
-    ops: tuple[WordOp, ...] = ()     # word-level diff old -> new, only when edited
+    similarity: float = 1.0  # 0..1 over words; 1.0 for an identical text
+    edited: bool = False  # the text differs (beyond typography and renumbered citations)
+    ops: tuple[WordOp, ...] = ()  # word-level diff old -> new, only when edited
 
-    def to_dict(self) -> dict:
-        out: dict = {"from": self.old_number, "to": self.new_number}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": self.old_number, "to": self.new_number}
         if self.kind in (ChangeKind.EDITED, ChangeKind.MOVED):
             out["number"] = self.new_number
             out["changed"] = self.edited
@@ -89,8 +90,8 @@ class RulesDiff:
 
     added: tuple[RuleChange, ...]
     removed: tuple[RuleChange, ...]
-    changed: tuple[RuleChange, ...]          # same number, edited text
-    moved: tuple[RuleChange, ...]            # new number, text edited or not
+    changed: tuple[RuleChange, ...]  # same number, edited text
+    moved: tuple[RuleChange, ...]  # new number, text edited or not
     unchanged: int
     pairs: tuple[tuple[str, str], ...] = ()  # every surviving rule, old number -> new number, old order
 
@@ -100,11 +101,16 @@ class RulesDiff:
 
     @property
     def counts(self) -> dict[str, int]:
-        return {"unchanged": self.unchanged, "changed": len(self.changed), "moved": len(self.moved),
-                "moved_edited": sum(1 for m in self.moved if m.edited),
-                "added": len(self.added), "removed": len(self.removed)}
+        return {
+            "unchanged": self.unchanged,
+            "changed": len(self.changed),
+            "moved": len(self.moved),
+            "moved_edited": sum(1 for m in self.moved if m.edited),
+            "added": len(self.added),
+            "removed": len(self.removed),
+        }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """API.md's shape: added/removed are rule numbers, moved items carry "from" and "to"."""
         return {
             "added": [c.new_number for c in self.added],
@@ -118,10 +124,10 @@ class RulesDiff:
 @dataclass(frozen=True)
 class TraceStep:
     effective_date: dt.date
-    number: str | None               # None: the rule does not exist in this version
+    number: str | None  # None: the rule does not exist in this version
     text: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"effective_date": self.effective_date.isoformat(), "number": self.number, "text": self.text}
 
 
@@ -133,17 +139,17 @@ class TraceStep:
 class DiffProfile:
     """The document-specific parts: how citations look and how sure a pairing must be."""
 
-    reference: re.Pattern[str]          # a rule number cited inside a text
-    threshold: float = 0.6              # least similarity for a pairing found by content alone
-    kin_threshold: float = 0.45         # least similarity under paired parents (same section)
+    reference: re.Pattern[str]  # a rule number cited inside a text
+    threshold: float = 0.6  # least similarity for a pairing found by content alone
+    kin_threshold: float = 0.45  # least similarity under paired parents (same section)
     structural_threshold: float = 0.25  # least similarity when the position agrees too
-    structure_bonus: float = 0.1        # added to the score of a position-consistent candidate
-    kin_bonus: float = 0.05             # added to the score of a candidate under the paired parent
-    title_bonus: float = 0.3            # added when both carry the same heading ("Video Coverage")
-    short_text: int = 15                # words; an identical text this short ("Fourth, the active
-                                        # player gets priority.") is boilerplate, not proof
-    rare_tokens: int = 8                # rarest words of a rule used to look up candidates
-    max_candidates: int = 12            # candidates per unpaired rule compared word by word
+    structure_bonus: float = 0.1  # added to the score of a position-consistent candidate
+    kin_bonus: float = 0.05  # added to the score of a candidate under the paired parent
+    title_bonus: float = 0.3  # added when both carry the same heading ("Video Coverage")
+    short_text: int = 15  # words; an identical text this short ("Fourth, the active
+    # player gets priority.") is boilerplate, not proof
+    rare_tokens: int = 8  # rarest words of a rule used to look up candidates
+    max_candidates: int = 12  # candidates per unpaired rule compared word by word
 
 
 # CR citations: "729.2a", "704.5", and a three-digit section ("rule 903").
@@ -153,9 +159,21 @@ MTR_PROFILE = DiffProfile(reference=re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}(?![\
 
 # Layout only: curly quotes (2025), dashes and trademark signs (some 2019 files spell "—" as "-"
 # and "®" as "(r)"), non-breaking spaces.
-_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-",
-                             "\u2014": "-", "\u2212": "-", "\u00ae": "(r)", "\u2122": "(tm)", "\u00a9": "(c)",
-                             "\u00a0": " "})
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+        "\u00ae": "(r)",
+        "\u2122": "(tm)",
+        "\u00a9": "(c)",
+        "\u00a0": " ",
+    }
+)
 _WORD = re.compile(r"\w+|#")
 _DIGIT = re.compile(r"\d")
 
@@ -191,7 +209,7 @@ def _match_words(rule: DiffRule, profile: DiffProfile, *, examples: bool = True)
 def _bag(words: tuple[str, ...]) -> Counter[str]:
     """Words and word pairs, counted: order matters a little, edits anywhere cost a little."""
     bag = Counter(words)
-    bag.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    bag.update(f"{a} {b}" for a, b in pairwise(words))
     return bag
 
 
@@ -218,22 +236,25 @@ class _Side:
         self.position = {number: i for i, number in enumerate(self.numbers)}
         self.words: dict[str, tuple[str, ...]] = {}
         self.children: dict[str, list[str]] = defaultdict(list)
-        self.members: dict[str, list[str]] = defaultdict(list)   # section -> every rule in it
+        self.members: dict[str, list[str]] = defaultdict(list)  # section -> every rule in it
         by_parent: dict[str | None, list[str]] = defaultdict(list)
-        self.text_words: dict[str, tuple[str, ...]] = {}   # without the examples
+        self.text_words: dict[str, tuple[str, ...]] = {}  # without the examples
         for number, rule in rules.items():
             self.words[number] = _match_words(rule, profile)
-            self.text_words[number] = _match_words(rule, profile, examples=False) if rule.examples else self.words[number]
-            by_parent[rule.parent if rule.parent in rules else None].append(number)
-            if rule.parent in rules:
-                self.children[rule.parent].append(number)
-            if rule.section in rules and rule.section != number:
+            self.text_words[number] = (
+                _match_words(rule, profile, examples=False) if rule.examples else self.words[number]
+            )
+            parent = rule.parent if rule.parent is not None and rule.parent in rules else None
+            by_parent[parent].append(number)
+            if parent is not None:
+                self.children[parent].append(number)
+            if rule.section is not None and rule.section in rules and rule.section != number:
                 self.members[rule.section].append(number)
         # Siblings in order, for "the rule after my predecessor's partner" predictions.
         self.next_sibling: dict[str, str] = {}
         self.prev_sibling: dict[str, str] = {}
         for siblings in by_parent.values():
-            for a, b in zip(siblings, siblings[1:]):
+            for a, b in pairwise(siblings):
                 self.next_sibling[a] = b
                 self.prev_sibling[b] = a
 
@@ -271,8 +292,9 @@ class _Pairing:
         return [n for n in self.new.numbers if n not in self.backward]
 
 
-def pair_rules(old: Mapping[str, DiffRule], new: Mapping[str, DiffRule],
-               profile: DiffProfile = CR_PROFILE) -> dict[str, str]:
+def pair_rules(
+    old: Mapping[str, DiffRule], new: Mapping[str, DiffRule], profile: DiffProfile = CR_PROFILE
+) -> dict[str, str]:
     """Which old rule is which new rule: {old number: new number} for every surviving rule.
 
     Identical content (citations masked) pairs by hash first, except short boilerplate that
@@ -331,7 +353,7 @@ def _placed(state: _Pairing, o: str) -> set[str]:
     guesses: set[str] = set()
     parent = state.old.rules[o].parent
     if parent is not None and parent in state.forward and o.startswith(parent):
-        guesses.add(state.forward[parent] + o[len(parent):])
+        guesses.add(state.forward[parent] + o[len(parent) :])
     elif parent is None or parent not in state.old.rules:
         guesses.add(o)
     before = state.old.prev_sibling.get(o)
@@ -367,8 +389,9 @@ def _heading(title: str) -> str:
     return normalize_typography(title).lower()
 
 
-def _content_candidates(state: _Pairing, olds: list[str], news: list[str],
-                        profile: DiffProfile) -> dict[str, list[str]]:
+def _content_candidates(
+    state: _Pairing, olds: list[str], news: list[str], profile: DiffProfile
+) -> dict[str, list[str]]:
     """Unpaired new rules sharing the rarest words of each unpaired old rule (inverted index)."""
     index: dict[str, list[str]] = defaultdict(list)
     for n in news:
@@ -424,8 +447,9 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
                 least, bonus = min(least, profile.structural_threshold), bonus + profile.title_bonus
             if similarity < least:
                 continue
-            distance = abs(state.old.position[o] / len(state.old.numbers)
-                           - state.new.position[n] / len(state.new.numbers))
+            distance = abs(
+                state.old.position[o] / len(state.old.numbers) - state.new.position[n] / len(state.new.numbers)
+            )
             scored.append((-(similarity + bonus), distance, state.old.position[o], o, n))
     scored.sort()
     made = 0
@@ -447,13 +471,15 @@ class PairComparison:
     ops: tuple[WordOp, ...]
 
 
-def compare_pair(a: DiffRule, b: DiffRule, mapping: Mapping[str, str],
-                 profile: DiffProfile = CR_PROFILE) -> PairComparison:
+def compare_pair(
+    a: DiffRule, b: DiffRule, mapping: Mapping[str, str], profile: DiffProfile = CR_PROFILE
+) -> PairComparison:
     """Word-level comparison of two paired rules.
 
     Typography is ignored, and so is a citation that only follows the renumbering ("see rule
     725.2" -> "see rule 729.2" when 725.2 became 729.2): that rule says the same thing.
     """
+
     def cited(match: re.Match[str]) -> str:
         return mapping.get(match.group(0), match.group(0))
 
@@ -479,7 +505,7 @@ def compare_pair(a: DiffRule, b: DiffRule, mapping: Mapping[str, str],
 
 
 def render_word_diff_text(ops: Sequence[WordOp]) -> str:
-    """"[-old words-]{+new words+}" inline, for logs and plain-text notes."""
+    """ "[-old words-]{+new words+}" inline, for logs and plain-text notes."""
     marks = {"equal": "{}", "delete": "[-{}-]", "insert": "{{+{}+}}"}
     return " ".join(marks[op.op].format(op.words) for op in ops)
 
@@ -494,13 +520,16 @@ def render_word_diff_html(ops: Sequence[WordOp]) -> str:
 # Part 3: order changes, and the differ built from the three parts
 
 
-def order_changes(changes: Sequence[RuleChange], old: Mapping[str, DiffRule],
-                  new: Mapping[str, DiffRule]) -> list[RuleChange]:
+def order_changes(
+    changes: Sequence[RuleChange], old: Mapping[str, DiffRule], new: Mapping[str, DiffRule]
+) -> list[RuleChange]:
     """New-document order; a removed rule sits where it stood in the old document."""
     old_pos = {n: i for i, n in enumerate(old)}
     new_pos = {n: i for i, n in enumerate(new)}
-    return sorted(changes, key=lambda c: (new_pos[c.new_number], 0) if c.new_number is not None
-                  else (-1, old_pos[c.old_number or ""]))
+    return sorted(
+        changes,
+        key=lambda c: (new_pos[c.new_number], 0) if c.new_number is not None else (-1, old_pos[c.old_number or ""]),
+    )
 
 
 Pairer = Callable[[Mapping[str, DiffRule], Mapping[str, DiffRule], DiffProfile], Mapping[str, str]]
@@ -508,10 +537,16 @@ Comparer = Callable[[DiffRule, DiffRule, Mapping[str, str], DiffProfile], PairCo
 Orderer = Callable[[Sequence[RuleChange], Mapping[str, DiffRule], Mapping[str, DiffRule]], list[RuleChange]]
 
 
-def diff_rules(old: Mapping[str, DiffRule], new: Mapping[str, DiffRule], *,
-               profile: DiffProfile = CR_PROFILE, pair: Pairer = pair_rules,
-               compare: Comparer = compare_pair, order: Orderer = order_changes,
-               mapping: Mapping[str, str] | None = None) -> RulesDiff:
+def diff_rules(
+    old: Mapping[str, DiffRule],
+    new: Mapping[str, DiffRule],
+    *,
+    profile: DiffProfile = CR_PROFILE,
+    pair: Pairer = pair_rules,
+    compare: Comparer = compare_pair,
+    order: Orderer = order_changes,
+    mapping: Mapping[str, str] | None = None,
+) -> RulesDiff:
     """Diff two versions given as ordered {number: DiffRule}.
 
     `mapping` skips pairing when a pairing was computed before (a cached RulesDiff.mapping).
@@ -558,9 +593,13 @@ def diff_rules_from_document(doc: ParsedDocument) -> dict[str, DiffRule]:
         if rule.kind in (RuleKind.SECTION, RuleKind.APPENDIX):
             section = None
         records[rule.number] = DiffRule(
-            number=rule.number, text=rule.text, title=rule.title, section=section,
+            number=rule.number,
+            text=rule.text,
+            title=rule.title,
+            section=section,
             section_title=by_number[section].title if section is not None else "",
-            parent=rule.parent if rule.parent in by_number and by_number[rule.parent].kind is not RuleKind.CHAPTER
+            parent=rule.parent
+            if rule.parent in by_number and by_number[rule.parent].kind is not RuleKind.CHAPTER
             else None,
             examples=rule.examples,
         )
@@ -571,8 +610,9 @@ def diff_rules_from_document(doc: ParsedDocument) -> dict[str, DiffRule]:
 # Following a rule across versions
 
 
-def follow_rule(old: Mapping[str, DiffRule], new: Mapping[str, DiffRule], number: str, *,
-                profile: DiffProfile = CR_PROFILE) -> str | None:
+def follow_rule(
+    old: Mapping[str, DiffRule], new: Mapping[str, DiffRule], number: str, *, profile: DiffProfile = CR_PROFILE
+) -> str | None:
     """The number in `new` of rule `number` of `old`; None when it was removed.
 
     Raises KeyError when `old` has no such rule (a pinned reference naming nothing).
@@ -623,9 +663,14 @@ class PairingCache:
         return {n: o for o, n in self.forward(i).items()}
 
 
-def trace_rule(versions: Sequence[Version], number: str, at: dt.date, *,
-               pairings: PairingCache | Sequence[Mapping[str, str] | None] | None = None,
-               profile: DiffProfile = CR_PROFILE) -> list[TraceStep]:
+def trace_rule(
+    versions: Sequence[Version],
+    number: str,
+    at: dt.date,
+    *,
+    pairings: PairingCache | Sequence[Mapping[str, str] | None] | None = None,
+    profile: DiffProfile = CR_PROFILE,
+) -> list[TraceStep]:
     """Rule `number` of the version in effect on `at`, through every version (oldest first).
 
     Steps follow consecutive pairings backward and forward, so a rule renumbered twice
@@ -650,13 +695,14 @@ def trace_rule(versions: Sequence[Version], number: str, at: dt.date, *,
         if following is None:
             break
         numbers[i] = cache.backward(i).get(following)
-    return [TraceStep(date, n, rules[n].text if n is not None else None)
-            for (date, rules), n in zip(versions, numbers)]
+    return [TraceStep(date, n, rules[n].text if n is not None else None) for (date, rules), n in zip(versions, numbers)]
 
 
-def _as_cache(versions: Sequence[Version],
-              pairings: PairingCache | Sequence[Mapping[str, str] | None] | None,
-              profile: DiffProfile) -> PairingCache:
+def _as_cache(
+    versions: Sequence[Version],
+    pairings: PairingCache | Sequence[Mapping[str, str] | None] | None,
+    profile: DiffProfile,
+) -> PairingCache:
     if isinstance(pairings, PairingCache):
         return pairings
     known = {i: m for i, m in enumerate(pairings or ()) if m is not None}

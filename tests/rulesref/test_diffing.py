@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesref import diffing
-from rulesref.diffing import ChangeKind, DiffRule, RulesDiff, WordOp
+from rulesref.diffing import DiffRule, RulesDiff, WordOp
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 
@@ -98,8 +98,13 @@ class SectionMoveTests:
 class CascadeTests:
     def test_inserted_keyword_shifts_the_rest_as_moves(self, v1_v2):
         moves = moved_pairs(v1_v2)
-        assert [moves[n] for n in ("701.3", "701.3b", "701.4", "701.5", "701.5b")] == \
-            ["702.4", "702.4b", "702.5", "702.6", "702.6b"]
+        assert [moves[n] for n in ("701.3", "701.3b", "701.4", "701.5", "701.5b")] == [
+            "702.4",
+            "702.4b",
+            "702.5",
+            "702.6",
+            "702.6b",
+        ]
         assert {c.new_number for c in v1_v2.added} >= {"702.3", "702.3a", "702.3b"}
 
     def test_number_taken_by_another_rule_is_not_a_change(self, v2_v3):
@@ -112,7 +117,10 @@ class CascadeTests:
         move = next(c for c in v1_v2.moved if c.old_number == "701.4b")
         assert move.new_number == "702.5b" and move.edited
         assert 0.8 < move.similarity < 1.0
-        assert [op for op in move.ops if op.op != "equal"] == [WordOp("delete", "creature"), WordOp("insert", "permanent")]
+        assert [op for op in move.ops if op.op != "equal"] == [
+            WordOp("delete", "creature"),
+            WordOp("insert", "permanent"),
+        ]
 
 
 class EditAddRemoveTests:
@@ -128,7 +136,9 @@ class EditAddRemoveTests:
 
     def test_renderers(self, v2_v3):
         change = next(c for c in v2_v3.changed if c.old_number == "702.6b")
-        assert diffing.render_word_diff_text(change.ops).endswith("[-flying and/or reach.-] {+flying, reach, or both.+}")
+        assert diffing.render_word_diff_text(change.ops).endswith(
+            "[-flying and/or reach.-] {+flying, reach, or both.+}"
+        )
         html = diffing.render_word_diff_html([WordOp("delete", "<b>"), WordOp("insert", "a & b")])
         assert html == "<del>&lt;b&gt;</del> <ins>a &amp; b</ins>"
 
@@ -149,7 +159,7 @@ class DiffShapeTests:
         new_order = list(versions[1][1])
         positions = [new_order.index(c.new_number) for c in v1_v2.moved + v1_v2.added]
         assert positions[: len(v1_v2.moved)] == sorted(positions[: len(v1_v2.moved)])
-        assert positions[len(v1_v2.moved):] == sorted(positions[len(v1_v2.moved):])
+        assert positions[len(v1_v2.moved) :] == sorted(positions[len(v1_v2.moved) :])
 
     def test_cached_mapping_gives_the_same_diff(self, versions, v1_v2):
         again = diffing.diff_rules(versions[0][1], versions[1][1], mapping=v1_v2.mapping)
@@ -237,8 +247,14 @@ def renumbered_rules(draw, edit: bool):
     every old rule i moves to 100.(i + insertions before it). With `edit`, some long texts get
     one word replaced."""
     n = draw(st.integers(min_value=3, max_value=25))
-    texts = draw(st.lists(st.lists(st.sampled_from(WORDS), min_size=12, max_size=30).map(" ".join),
-                          min_size=n, max_size=n, unique=True))
+    texts = draw(
+        st.lists(
+            st.lists(st.sampled_from(WORDS), min_size=12, max_size=30).map(" ".join),
+            min_size=n,
+            max_size=n,
+            unique=True,
+        )
+    )
     inserts = draw(st.lists(st.integers(min_value=0, max_value=3), min_size=n + 1, max_size=n + 1))
     edited = draw(st.sets(st.integers(min_value=0, max_value=n - 1))) if edit else set()
     old = {"100": DiffRule("100", "", title="General")}
@@ -249,8 +265,13 @@ def renumbered_rules(draw, edit: bool):
         for k in range(inserts[i]):
             position += 1
             number = f"100.{position}"
-            new[number] = DiffRule(number, f"inserted rule {i} {k} " + " ".join(WORDS[(i * 7 + k) % 50:][:3]),
-                                   section="100", section_title="General", parent="100")
+            new[number] = DiffRule(
+                number,
+                f"inserted rule {i} {k} " + " ".join(WORDS[(i * 7 + k) % 50 :][:3]),
+                section="100",
+                section_title="General",
+                parent="100",
+            )
         if i == n:
             break
         position += 1

@@ -10,6 +10,7 @@ rules moved into a new section, and renamed sections.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import statistics
 import time
 
@@ -45,8 +46,7 @@ def by_date(cr_versions) -> dict[str, dict[str, DiffRule]]:
 
 @pytest.fixture(scope="module")
 def consecutive_diffs(cr_versions) -> list[tuple[dt.date, dt.date, RulesDiff]]:
-    return [(a_date, b_date, diffing.diff_rules(a, b))
-            for (a_date, a), (b_date, b) in zip(cr_versions, cr_versions[1:])]
+    return [(a_date, b_date, diffing.diff_rules(a, b)) for (a_date, a), (b_date, b) in itertools.pairwise(cr_versions)]
 
 
 _diff_cache: dict[tuple[str, str], RulesDiff] = {}
@@ -86,8 +86,9 @@ class CorpusSanityTests:
             for o, n in result.pairs:
                 if o not in touched:
                     assert o == n
-                    assert diffing.normalize_typography(old[o].text) == diffing.normalize_typography(new[n].text) \
-                        or _only_citations_differ(old[o].text, new[n].text), (a, b, o)
+                    assert diffing.normalize_typography(old[o].text) == diffing.normalize_typography(
+                        new[n].text
+                    ) or _only_citations_differ(old[o].text, new[n].text), (a, b, o)
 
     def test_most_rules_survive_each_release(self, consecutive_diffs):
         for a, b, result in consecutive_diffs:
@@ -126,7 +127,10 @@ class MovedAndChangedTests:
         # on damage assignment order were removed, so 509.5 became 509.3).
         change = change_of(diff(by_date, "2022-04-29", "2025-02-07"), "509.5d")
         assert change.new_number == "509.3d" and change.edited and change.similarity > 0.95
-        assert [(op.op, op.words) for op in change.ops if op.op != "equal"] == [("delete", "named"), ("insert", "specified")]
+        assert [(op.op, op.words) for op in change.ops if op.op != "equal"] == [
+            ("delete", "named"),
+            ("insert", "specified"),
+        ]
 
     def test_example_edit_inside_a_moved_section(self, by_date):
         # 725.2a's example says Duplicate... "enters the battlefield," in 2022; 729.2a "enters," in 2025.
@@ -174,11 +178,13 @@ class CascadeTests:
         result = diff(by_date, "2021-02-15", "2021-04-22")
         mapping = result.mapping
         old = by_date["2021-02-15"]
-        shifted = [n for n in old if n.startswith("702.") and 21 <= int(n[4:].rstrip("abcdefghijkmnpqrstuvwxyz")) <= 142]
+        shifted = [
+            n for n in old if n.startswith("702.") and 21 <= int(n[4:].rstrip("abcdefghijkmnpqrstuvwxyz")) <= 142
+        ]
         assert len(shifted) > 300
         for number in shifted:
             rule_no = int(number[4:].rstrip("abcdefghijkmnpqrstuvwxyz"))
-            assert mapping[number] == f"702.{rule_no + 1}" + number[4 + len(str(rule_no)):], number
+            assert mapping[number] == f"702.{rule_no + 1}" + number[4 + len(str(rule_no)) :], number
         assert "702.21" in {c.new_number for c in result.added}
         # No rule of the shifted run is reported as "changed" under its old number.
         assert not {c.old_number for c in result.changed} & set(shifted)
@@ -227,8 +233,10 @@ class TraceCorpusTests:
         assert len(steps) == 27
         numbers = {s.effective_date.isoformat(): s.number for s in steps}
         assert (numbers["2017-08-25"], numbers["2020-04-17"], numbers["2022-04-29"]) == ("719.4", "722.4", "725.4")
-        assert all(s.text == "If a loop contains only mandatory actions, the game is a draw. (See rules 104.4b and 104.4f.)"
-                   for s in steps[-2:])
+        assert all(
+            s.text == "If a loop contains only mandatory actions, the game is a draw. (See rules 104.4b and 104.4f.)"
+            for s in steps[-2:]
+        )
 
     def test_ward_traced_back_to_its_first_version(self, cr_versions):
         steps = diffing.trace_rule(cr_versions, "702.21", dt.date(2025, 2, 7))
