@@ -180,6 +180,7 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
         "sections": sections,
         "crumbs": [(a, rule_url(doc, a.number, version)) for a in outline.ancestors(rule.number)],
         "section": section if section is not None and section.number != rule.number else None,
+        "history_shown": bool(history and (history["changed_in"] or history["was"] or history["added_in"])),
         "previous": (before, rule_url(doc, before.number, version)) if before else None,
         "next": (after, rule_url(doc, after.number, version)) if after else None,
         "cited": cited,
@@ -333,14 +334,14 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
     for hit in raw_hits:
         version = versions.get(hit["doc"])
         outline = outline_for(version) if version is not None else None
-        section = outline.section_of(hit["number"]) if outline is not None else None
+        section = outline.heading_of(hit["number"]) if outline is not None else None
         entry = outline.by_number.get(hit["number"]) if outline is not None else None
         hits.append({
             **hit,
             "url": rule_url(hit["doc"], hit["number"]),
             # The hit's own title ("Trample" for a keyword's rule); the section is shown on its own line.
-            "title": "" if entry is None or (section is not None and entry.title == section.title and section.number != hit["number"]) else entry.title,
-            "section": section if section is not None and section.number != hit["number"] else None,
+            "title": "" if entry is None or (section is not None and entry.title == section.title) else entry.title,
+            "section": section,
             "section_url": rule_url(hit["doc"], section.number) if section is not None else "",
             "snippet_html": highlight(hit.get("snippet", ""), query),
         })

@@ -18,10 +18,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from rulesref.models import GlossaryTerm, Version
 
-# A cited number: CR "704.5a", "729", MTR/IPG "4.2", "3.10". Not inside "+1/+1", dates or "2.5%".
-_NUMBER = re.compile(r"(?<![\w.+/$\-\u2013])(\d{3}\.\d+[a-z]?|\d{3}|\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\w/%]|\.\d|[+\-]\d)")
-# A chapter is cited only as "section 8" (CR 100.1b: "See section 8, “Multiplayer Rules.”").
-_CHAPTER = re.compile(r"\b[Ss]ections?\s+(\d)(?![\w.])")
+# A cited number: CR "704.5a", "729", MTR/IPG "4.2", "3.10", both ends of "903.6–903.11".
+# Not inside "+1/+1", dates or "2.5%".
+_NUMBER = re.compile(r"(?<![\w.+/$])(\d{3}\.\d+[a-z]?|\d{3}|\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\w/%]|\.\d|[+\-]\d)")
+# A chapter is cited only as "section 8" (CR 100.1b: "See section 8, “Multiplayer Rules.”"), or
+# "sections 2-4" (IPG); an MTR appendix as "Appendix F".
+_CHAPTER = re.compile(r"\b[Ss]ections?\s+(\d)(?![\w.])(?:\s*[-\u2013]\s*(\d)(?![\w.]))?|\b[Aa]ppendix\s+([A-Z])\b")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019\-][A-Za-z0-9]+)*")
 _PLAIN_NAME = re.compile(r"[\w\s'\u2019\-]+")
 _POINTER = re.compile(r"See [^.\n]+\.?")
@@ -135,16 +137,17 @@ class TextRenderer:
 
     def _number_spans(self, text: str, references: Collection[str], skip_number: str) -> list[tuple[int, int, str]]:
         spans = []
-        matches = [m for m in _CHAPTER.finditer(text) if m.group(1) in references]
-        for match in [*matches, *_NUMBER.finditer(text)]:
-            number = match.group(1)
+        found = [(m, g) for m in _CHAPTER.finditer(text) for g in (1, 2, 3) if m.group(g) in references]
+        found += [(m, 1) for m in _NUMBER.finditer(text)]
+        for match, group in found:
+            number = match.group(group)
             if number == skip_number:
                 continue
             # A bare three-digit or MTR-shaped number links only when the parser read it as a citation;
             # a full CR number ("601.2b") links whenever that rule exists.
             cited = number in self.known_numbers and (number in references or re.fullmatch(r"\d{3}\.\d+[a-z]?", number))
             if cited:
-                spans.append((match.start(1), match.end(1),
+                spans.append((match.start(group), match.end(group),
                               format_html('<a class="ref" href="{}">{}</a>', self._url("rule", number), number)))
         return spans
 

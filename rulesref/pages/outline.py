@@ -68,6 +68,10 @@ class Outline:
                 return ancestor
         return None
 
+    def heading_of(self, number: str) -> OutlineEntry | None:
+        """The nearest enclosing heading (section, appendix or chapter): where a search hit sits."""
+        return next((a for a in reversed(self.ancestors(number)) if a.kind in HEADING_KINDS), None)
+
     def descendant_count(self, number: str) -> int:
         todo, count = list(self.children.get(number, ())), 0
         while todo:
