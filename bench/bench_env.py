@@ -1,0 +1,36 @@
+"""Shared set-up for benchmarks that need Django: a throwaway database and the repo on sys.path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
+PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+
+
+def fresh_database(vendor: str, name: str) -> str:
+    """A new empty database URL for one benchmark run: an SQLite file in /tmp, or a PostgreSQL database."""
+    if vendor == "sqlite":
+        path = Path(f"/tmp/{name}.sqlite3")
+        path.unlink(missing_ok=True)
+        return f"sqlite:///{path}"
+    subprocess.run(["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True,
+                   capture_output=True)
+    subprocess.run(["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    return f"{PG_ADMIN_URL}/{name}"
+
+
+def setup_django(database_url: str, broker: str = "memory://") -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["CELERY_BROKER_URL"] = broker
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judgeapp.settings")
+    sys.path.insert(0, str(REPO))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
