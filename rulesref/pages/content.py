@@ -189,6 +189,7 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
         "trace_url": reverse("page-trace", args=[doc, rule.number]) + version_query(version),
         "glossary_popovers": [{"id": k, "term": t, "definition": d} for k, (t, d) in renderer.used_terms.items()],
         "page_title": f"{doc.upper()} {rule.number}" + (f" {rule.title}" if rule.title else ""),
+        "follow_from": version.effective_date.isoformat(),  # the switcher follows this rule, not its number
         **version_context(request, version),
     }
 

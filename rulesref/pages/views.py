@@ -76,6 +76,9 @@ def contents(request: HttpRequest, doc: str) -> HttpResponse:
 
 @require_GET
 def rule(request: HttpRequest, doc: str, number: str) -> HttpResponse:
+    source = request.GET.get("from")
+    if source and request.GET.get("version"):
+        return _switch_version(request, doc.lower(), number, source, request.GET["version"])
     version = None
     try:
         version = _version(request, doc.lower())
@@ -86,6 +89,31 @@ def rule(request: HttpRequest, doc: str, number: str) -> HttpResponse:
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(reverse("page-rule", args=[doc.lower(), found.number]) + query)
     return render(request, "rulesref/rule.html", content.rule_page(request, version, found))
+
+
+def _switch_version(request: HttpRequest, doc: str, number: str, source_date: str, target_date: str) -> HttpResponse:
+    """The version switcher on a rule page: the same rule in the other version, under the number it
+    has there (729.3 in 2025 is 725.3 in 2022), not whatever rule carries the same number."""
+    target = None
+    try:
+        source = services.get_version(doc, version=source_date)
+        target = services.get_version(doc, version=target_date)
+        found = services.find_rule(source, number)
+    except services.RulesError as exc:
+        return _problem(request, exc, doc=doc, version=target, number=number)
+    steps, missing = content.guarded(lambda: content.trace_rows(source, found))
+    if missing or steps is None:
+        return redirect(content.rule_url(doc, found.number, target))  # no differ: the same number
+    there = next((step for step in steps if step["iso"] == target.effective_date.isoformat()), None)
+    if there is not None and there["number"]:
+        return redirect(content.rule_url(doc, there["number"], target))
+    message = (f"{doc.upper()} {found.number} of {content.long_date(source.effective_date)} has no counterpart "
+               f"in the version of {content.long_date(target.effective_date)}.")
+    return render(request, "rulesref/not_found.html", {
+        "message": message, "query": found.number,
+        "trace_url": reverse("page-trace", args=[doc, found.number]) + content.version_query(source),
+        **content.version_context(request, target),
+    }, status=404)
 
 
 @require_GET

@@ -90,6 +90,26 @@ class RulePageTests:
         # Links and term marks only wrap words; the text a reader sees is the rule's text, unchanged.
         assert " ".join(rule.text.split()) in visible_text(block)
 
+    def test_every_rule_of_every_document_keeps_its_words_and_links_what_it_cites(self):
+        """All current documents, every paragraph: markup only wraps words, and each cited rule that
+        exists is a link (CR numbers and ranges, "section 8", "sections 2-4", "Appendix F")."""
+        from rulesref.pages.content import renderer_for
+
+        problems = []
+        for version in Version.objects.filter(is_current=True).select_related("document"):
+            renderer, outline = renderer_for(version), outline_for(version)
+            for rule in Rule.objects.filter(version=version):
+                seen: set[int] = set()
+                for paragraph in [rule.text, *rule.examples]:
+                    out = str(renderer.render(paragraph, references=rule.references, seen_terms=seen, skip_number=rule.number))
+                    if visible_text(out) != " ".join(paragraph.split()):
+                        problems.append((version.document.slug, rule.number, "text changed"))
+                    for ref in rule.references:
+                        shown = re.search(rf"(?<![\d.]){re.escape(ref)}(?![\d a-z])", paragraph)
+                        if ref in outline and ref != rule.number and shown and f'/{ref}/' not in out:
+                            problems.append((version.document.slug, rule.number, ref))
+        assert problems == []
+
     def test_section_page_lists_every_subrule_in_order(self, client, current_cr):
         page = client.get("/rules/cr/729/").content.decode()
         expected = list(Rule.objects.filter(version=current_cr, number__startswith="729.").order_by("position")
@@ -337,6 +357,27 @@ class RenumberingTests:
         assert len(links) == len([n for n in notes if n.get("number") or n.get("old_number")])
         for url in links[:20]:
             assert client.get(html.unescape(url)).status_code == 200, url
+
+
+    def test_version_switcher_follows_the_rule_not_its_number(self, client, current_cr, older_cr):
+        from rulesref import changes
+
+        changes_or_skip(lambda: changes.trace(current_cr, "729.3"))
+        page = client.get("/rules/cr/729.3/").content.decode()
+        assert f'<input type="hidden" name="from" value="{current_cr.effective_date}">' in page
+        response = client.get(f"/rules/cr/729.3/?version={older_cr.effective_date}&from={current_cr.effective_date}")
+        assert response["Location"] == f"/rules/cr/725.3/?version={older_cr.effective_date}"
+        back = client.get(f"/rules/cr/725.3/?version={current_cr.effective_date}&from={older_cr.effective_date}")
+        assert back["Location"] == "/rules/cr/729.3/"
+
+    def test_switching_to_a_version_without_the_rule_says_so(self, client, current_cr, older_cr):
+        from rulesref import changes
+
+        steps = changes_or_skip(lambda: changes.trace(current_cr, "100.2d"))
+        assert next(s for s in steps if s["effective_date"] == older_cr.effective_date.isoformat())["number"] is None
+        response = client.get(f"/rules/cr/100.2d/?version={older_cr.effective_date}&from={current_cr.effective_date}")
+        assert response.status_code == 404
+        assert "has no counterpart" in response.content.decode()
 
 
 class OtherDocumentTests:
