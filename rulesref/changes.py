@@ -163,8 +163,8 @@ def release_notes(old: Version, new: Version) -> list[dict]:
     """Readable items for admins and the "what changed" page, in new-document order:
     [{"kind", "number", "old_number", "title", "summary", "html"}]."""
     data = diff_versions(old, new)
-    new_rules = {r.number: r for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only("number", "title", "text")}
-    old_rules = {r.number: r for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only("number", "title", "text")}
+    new_rules = {r.number: r for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only("version", "number", "title", "text")}
+    old_rules = {r.number: r for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only("version", "number", "title", "text")}
     notes: list[dict] = []
 
     def ops_html(item: dict) -> str:

@@ -227,8 +227,10 @@ def import_paths(paths: Sequence[str | Path], *, publish: bool = False, actor=No
 # ---------------------------------------------------------------- publishing
 
 
-def publish_version(version: Version, *, actor=None, note: str = "") -> VersionEvent:
-    """Make a stored version the current one of its document, in one transaction."""
+def publish_version(version: Version, *, actor=None, note: str = "", action: str | None = None) -> VersionEvent:
+    """Make a stored version the current one of its document, in one transaction.
+
+    `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
     from rulesref import references
 
     with transaction.atomic():
@@ -245,7 +247,8 @@ def publish_version(version: Version, *, actor=None, note: str = "") -> VersionE
         version.status = Version.Status.PUBLISHED
         version.published_at = version.published_at or timezone.now()
         version.save(update_fields=["is_current", "status", "published_at"])
-        action = VersionEvent.Action.ROLLBACK if was_current_before and previous is not None else VersionEvent.Action.PUBLISH
+        if action is None:
+            action = VersionEvent.Action.ROLLBACK if was_current_before and previous is not None else VersionEvent.Action.PUBLISH
         event = VersionEvent.objects.create(
             document=version.document, action=action, from_version=previous, to_version=version, actor=actor, note=note
         )
@@ -267,7 +270,7 @@ def rollback_document(document: Document, *, to_version: Version | None = None, 
         to_version = last.from_version
     if to_version.status != Version.Status.PUBLISHED:
         raise PublishError("only a version that was published before can be made current again by a roll-back")
-    return publish_version(to_version, actor=actor, note="roll back")
+    return publish_version(to_version, actor=actor, note="roll back", action=VersionEvent.Action.ROLLBACK)
 
 
 def discard_version(version: Version, *, actor=None) -> None:
