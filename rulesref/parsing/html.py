@@ -7,6 +7,11 @@ Three things every one of these documents needs, in the order a parser uses them
     read_front(...)        the title, the "Effective ... / Last updated ..." dates, the introduction
                            and the contents list that come before the first numbered heading
     read_outline(...)      chapters, numbered sections and appendices with the blocks under each
+    split_examples(...)    "Example: ..." paragraphs out of a section's blocks
+    extract_policy_references(...)
+                           the numbers a text cites: this document's own ("4.2", "B", checked to
+                           exist), another policy document's ("ipg:2.1", "mtr:4.3"), the CR's
+                           ("cr:704.5a", never checked)
 
 The renderings come in two layouts (both in the shared corpus):
 
