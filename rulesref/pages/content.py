@@ -172,7 +172,7 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
     blocks = [rule_block(r, renderer, depth=len(outline.ancestors(r.number)) - base_depth, doc=doc, version=version) for r in rows]
     before, after = outline.siblings(rule.number)
     cited = [(n, rule_url(doc, n, version)) for n in rule.references if n in outline]
-    history, history_missing = guarded(lambda: _history(version, rule))
+    history, history_missing = guarded(lambda: _history(version, rule) if _pairings_stored(version) else None)
     section = outline.section_of(rule.number)
     return {
         "rule": rule,
@@ -192,6 +192,25 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
         "follow_from": version.effective_date.isoformat(),  # the switcher follows this rule, not its number
         **version_context(request, version),
     }
+
+
+def _pairings_stored(version: Version) -> bool:
+    """Whether every pair of neighbouring versions is already paired. Pairing two CR versions takes
+    about a quarter of a second each (seven seconds for 27 versions), so a rule page never pays for it:
+    it shows the history once the pairings exist (the trace page or an import computes them)."""
+    from django.db.models import Q
+
+    from rulesref import changes
+    from rulesref.models import VersionPairing
+
+    versions = changes.stored_versions(version)
+    pairs = list(zip(versions, versions[1:]))
+    if not pairs:
+        return True
+    wanted = Q(pk__in=[])
+    for old, new in pairs:
+        wanted |= Q(old=old, new=new)
+    return VersionPairing.objects.filter(wanted).count() == len(pairs)
 
 
 def _history(version: Version, rule: Rule) -> dict:

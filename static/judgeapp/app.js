@@ -73,8 +73,14 @@
   var popover = document.getElementById("glossary-popover");
   if (data && popover) {
     var terms = {};
+    var opener = null;
     JSON.parse(data.textContent).forEach(function (t) { terms[t.id] = t; });
-    var close = function () { popover.hidden = true; };
+    var close = function () {
+      if (popover.hidden) return;
+      popover.hidden = true;
+      if (opener) opener.focus();  // back where the reader was
+      opener = null;
+    };
     document.addEventListener("click", function (event) {
       var link = event.target.closest && event.target.closest("a.term");
       if (link && terms[link.dataset.term]) {
@@ -84,6 +90,8 @@
         popover.querySelector(".popover-definition").textContent = term.definition;
         popover.querySelector(".popover-more").href = link.href;
         popover.hidden = false;
+        opener = link;
+        popover.querySelector(".popover-close").focus({ preventScroll: true });
       } else if (!popover.contains(event.target)) {
         close();
       }

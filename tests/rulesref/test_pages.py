@@ -359,6 +359,14 @@ class RenumberingTests:
             assert client.get(html.unescape(url)).status_code == 200, url
 
 
+    def test_rule_page_never_waits_for_the_differ(self, client):
+        from rulesref.models import VersionPairing
+
+        VersionPairing.objects.all().delete()
+        page = client.get("/rules/cr/729.3/").content.decode()
+        assert VersionPairing.objects.count() == 0
+        assert 'href="/rules/cr/729.3/trace/"' in page
+
     def test_version_switcher_follows_the_rule_not_its_number(self, client, current_cr, older_cr):
         from rulesref import changes
 
