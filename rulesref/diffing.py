@@ -146,6 +146,7 @@ class DiffProfile:
     structure_bonus: float = 0.1  # added to the score of a position-consistent candidate
     kin_bonus: float = 0.05  # added to the score of a candidate under the paired parent
     title_bonus: float = 0.3  # added when both carry the same heading ("Video Coverage")
+    foreign_penalty: float = 0.15  # taken when the rule's parent is paired and this candidate lies elsewhere
     short_text: int = 15  # words; an identical text this short ("Fourth, the active
     # player gets priority.") is boilerplate, not proof
     rare_tokens: int = 8  # rarest words of a rule used to look up candidates
@@ -442,6 +443,13 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
                 least, bonus = profile.kin_threshold, profile.kin_bonus
             else:
                 least, bonus = profile.threshold, 0.0
+            if kin_parent is not None and state.new.rules[n].parent != kin_parent:
+                # Its parent is known to be elsewhere: a move out of it needs more than words,
+                # and short boilerplate never proves one (see _unpair_stray_boilerplate) unless
+                # the rule's own subrules went there.
+                if len(state.old.words[o]) <= profile.short_text and not (n == target and votes >= 2):
+                    continue
+                bonus -= profile.foreign_penalty
             if n in same_title:
                 # A heading kept across versions (MTR "2.13 Video Coverage") is the rule's name.
                 least, bonus = min(least, profile.structural_threshold), bonus + profile.title_bonus
