@@ -87,8 +87,13 @@ class _BlockReader(HTMLParser):
         text = _clean("".join(self._parts))
         if text and self._cells is None:
             self.blocks.append(
-                Block(kind, text, self._line, bold=self._chars > 0 and self._bold_chars >= self._chars,
-                      links=tuple(self._links))
+                Block(
+                    kind,
+                    text,
+                    self._line,
+                    bold=self._chars > 0 and self._bold_chars >= self._chars,
+                    links=tuple(self._links),
+                )
             )
         if self._cells is None:
             self._parts, self._links, self._chars, self._bold_chars, self._line = [], [], 0, 0, 0
@@ -190,8 +195,14 @@ class _BlockReader(HTMLParser):
         self._cells = None
         if cells:
             self.blocks.append(
-                Block("row", " | ".join(cells), self._row_line or self._line, bold=self._chars > 0
-                      and self._bold_chars >= self._chars, links=tuple(self._links), header_row=self._row_header)
+                Block(
+                    "row",
+                    " | ".join(cells),
+                    self._row_line or self._line,
+                    bold=self._chars > 0 and self._bold_chars >= self._chars,
+                    links=tuple(self._links),
+                    header_row=self._row_header,
+                )
             )
         self._parts, self._links, self._chars, self._bold_chars, self._line = [], [], 0, 0, 0
 
@@ -264,10 +275,7 @@ def _title_block(blocks: list[Block]) -> Block | None:
 # Dates
 
 _MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-    )
+    m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
 }
 _DATE = r"([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})"
 _EFFECTIVE = re.compile(rf"\bEffective\s+(?:as\s+of\s+)?{_DATE}", re.IGNORECASE)
@@ -275,7 +283,21 @@ _UPDATED = re.compile(rf"\bLast\s+updated\s*:?\s+{_DATE}", re.IGNORECASE)
 
 
 _MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december sept".split()
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "sept",
+    ]
 )
 
 
@@ -308,9 +330,11 @@ def read_dates(text: str) -> tuple[dt.date | None, dt.date | None]:
 # Headings
 
 _DOC_PREFIX = re.compile(r"^(?:MTR|IPG|JAR)\s+", re.IGNORECASE)
-_APPENDIX_HEAD = re.compile(r"^Appendix\s+([A-Za-z])(?![A-Za-z])\s*(?:[-\u2013\u2014:.]\s*)?(.*)$", re.IGNORECASE | re.S)
-_SECTION_HEAD = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?\s+(\S.*)$", re.S)
-_CHAPTER_HEAD = re.compile(r"^(\d{1,2})\.?\s+(\S.*)$", re.S)
+_APPENDIX_HEAD = re.compile(
+    r"^Appendix\s+([A-Za-z])(?![A-Za-z])\s*(?:[-\u2013\u2014:.]\s*)?(.*)$", re.IGNORECASE | re.DOTALL
+)
+_SECTION_HEAD = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?\s+(\S.*)$", re.DOTALL)
+_CHAPTER_HEAD = re.compile(r"^(\d{1,2})\.?\s+(\S.*)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -325,7 +349,7 @@ class Heading:
 
 
 def parse_heading(text: str) -> Heading | None:
-    """"MTR 4.2 Tournament Shortcuts", "4.  Communication", "IPG 3.4. X", "Appendix B-Time Limits"."""
+    """ "MTR 4.2 Tournament Shortcuts", "4.  Communication", "IPG 3.4. X", "Appendix B-Time Limits"."""
     text = _DOC_PREFIX.sub("", " ".join(text.split()))
     match = _APPENDIX_HEAD.match(text)
     if match:
@@ -394,8 +418,9 @@ def read_outline(text: str, source: str, expected: DocKind) -> Outline:
     start = blocks.index(title_block) + 1
     first_body = _first_body_heading(blocks, start)
     if first_body is None:
-        raise ParseError(f"no numbered section heading found; not a {expected.name} rendering", source=source,
-                         line=blocks[-1].line)
+        raise ParseError(
+            f"no numbered section heading found; not a {expected.name} rendering", source=source, line=blocks[-1].line
+        )
     front = blocks[start:first_body]
     effective, updated, date_lines = expect_dates(front, source, title_block.line)
     intro, intro_line, contents = _split_front(front, date_lines, source, notes)
@@ -413,8 +438,9 @@ def expect_title(blocks: list[Block], source: str, expected: DocKind) -> Block:
     pattern = dict(_TITLES)[expected]
     if title is None or not pattern.search(title.text):
         first = title or blocks[0]
-        raise ParseError(f"not a {expected.name} rendering: its title reads {first.text[:60]!r}", source=source,
-                         line=first.line)
+        raise ParseError(
+            f"not a {expected.name} rendering: its title reads {first.text[:60]!r}", source=source, line=first.line
+        )
     return title
 
 
@@ -433,8 +459,7 @@ def _is_body_heading(block: Block) -> bool:
     return block.kind in ("text", "p") and block.bold and _APPENDIX_HEAD.match(block.text) is not None
 
 
-def expect_dates(front: list[Block], source: str, title_line: int
-                  ) -> tuple[dt.date, dt.date | None, set[int]]:
+def expect_dates(front: list[Block], source: str, title_line: int) -> tuple[dt.date, dt.date | None, set[int]]:
     """The dates near the top; in the 2018+ files "Effective" and "Last updated" sit on two lines."""
     effective = updated = None
     lines: set[int] = set()
@@ -458,8 +483,9 @@ class ContentsEntry:
     line: int
 
 
-def _split_front(front: list[Block], date_lines: set[int], source: str, notes: list[str]
-                 ) -> tuple[list[Block], int, list[ContentsEntry]]:
+def _split_front(
+    front: list[Block], date_lines: set[int], source: str, notes: list[str]
+) -> tuple[list[Block], int, list[ContentsEntry]]:
     intro: list[Block] = []
     intro_line = 0
     contents: list[ContentsEntry] = []
@@ -470,8 +496,11 @@ def _split_front(front: list[Block], date_lines: set[int], source: str, notes: l
         if BOILERPLATE.match(block.text):
             notes.append(f"line {block.line}: {block.text}")
             continue
-        if not in_contents and (_CONTENTS_MARK.match(block.text) or (block.kind == "h5" and block.links)
-                                or (block.kind == "h2" and parse_heading(block.text) is not None)):
+        if not in_contents and (
+            _CONTENTS_MARK.match(block.text)
+            or (block.kind == "h5" and block.links)
+            or (block.kind == "h2" and parse_heading(block.text) is not None)
+        ):
             in_contents = True
             if _CONTENTS_MARK.match(block.text):
                 continue
@@ -493,8 +522,9 @@ def _contents_entries(block: Block, source: str) -> list[ContentsEntry]:
         if not part or part.lower() == "appendices":
             continue
         if len(part) > _MAX_CONTENTS_LINE:
-            raise ParseError(f"text in the contents list that is not a contents entry: {part[:60]!r}",
-                             source=source, line=block.line)
+            raise ParseError(
+                f"text in the contents list that is not a contents entry: {part[:60]!r}", source=source, line=block.line
+            )
         entries.append(ContentsEntry(parse_heading(part), part, block.line))
     return entries
 
@@ -508,8 +538,7 @@ def _read_body(blocks: list[Block], contents: list[ContentsEntry], notes: list[s
             notes.append(f"line {block.line}: {block.text}")
             continue
         heading = parse_heading(block.text) if _is_body_heading(block) else None
-        if heading is not None and heading.kind is RuleKind.CHAPTER and heading.number not in chapters \
-                and sections:
+        if heading is not None and heading.kind is RuleKind.CHAPTER and heading.number not in chapters and sections:
             # 2017-09 MTR: a paragraph of 2.13 was converted as "<h4>13 The Head Judge ...": a
             # chapter the contents do not list is text, not a heading.
             notes.append(f"line {block.line}: heading {block.text[:40]!r}... is not in the contents; kept as text")
@@ -537,12 +566,13 @@ def _title_from_contents(heading: Heading, listed: dict[str, Heading]) -> tuple[
     if printed.casefold() == wanted.casefold():
         return Heading(heading.kind, heading.number, wanted if printed.isupper() else printed), ""
     if printed.casefold().startswith(wanted.casefold()) and len(printed) > len(wanted):
-        return Heading(heading.kind, heading.number, printed[: len(wanted)]), printed[len(wanted):].strip()
+        return Heading(heading.kind, heading.number, printed[: len(wanted)]), printed[len(wanted) :].strip()
     return heading, ""
 
 
-def _check_against_contents(sections: list[Section], contents: list[ContentsEntry], closed: bool, source: str,
-                            notes: list[str], last_line: int) -> None:
+def _check_against_contents(
+    sections: list[Section], contents: list[ContentsEntry], closed: bool, source: str, notes: list[str], last_line: int
+) -> None:
     found = {s.heading.number for s in sections}
     if not closed:
         raise ParseError("the file ends before its closing </html> (truncated?)", source=source, line=last_line)
@@ -551,15 +581,22 @@ def _check_against_contents(sections: list[Section], contents: list[ContentsEntr
         if heading is None:
             continue
         if heading.kind is RuleKind.SECTION and heading.number not in found:
-            raise ParseError(f"the contents list {heading.number} {heading.title!r} but the body has no such section "
-                             "(truncated?)", source=source, line=entry.line)
+            raise ParseError(
+                f"the contents list {heading.number} {heading.title!r} but the body has no such section (truncated?)",
+                source=source,
+                line=entry.line,
+            )
         if heading.kind is RuleKind.APPENDIX and heading.number not in found:
-            notes.append(f"line {entry.line}: the contents list Appendix {heading.number} {heading.title!r} "
-                         "but the body has no such appendix")
+            notes.append(
+                f"line {entry.line}: the contents list Appendix {heading.number} {heading.title!r} "
+                "but the body has no such appendix"
+            )
     listed = {e.heading.number for e in contents if e.heading is not None}
     for section in sections:
         if section.heading.number not in listed and section.heading.kind is not RuleKind.CHAPTER:
-            notes.append(f"line {section.line}: {section.heading.number} {section.heading.title!r} is not in the contents")
+            notes.append(
+                f"line {section.line}: {section.heading.number} {section.heading.title!r} is not in the contents"
+            )
     # 2018+ MTR: chapters are printed only in the contents; give each a record before its sections.
     present = {s.heading.number for s in sections if s.heading.kind is RuleKind.CHAPTER}
     for entry in contents:
@@ -567,8 +604,12 @@ def _check_against_contents(sections: list[Section], contents: list[ContentsEntr
         if heading is not None and heading.kind is RuleKind.CHAPTER and heading.number not in present:
             first = next((i for i, s in enumerate(sections) if s.heading.parent == heading.number), None)
             if first is None:
-                raise ParseError(f"the contents list chapter {heading.number} {heading.title!r} but the body has "
-                                 "none of its sections (truncated?)", source=source, line=entry.line)
+                raise ParseError(
+                    f"the contents list chapter {heading.number} {heading.title!r} but the body has "
+                    "none of its sections (truncated?)",
+                    source=source,
+                    line=entry.line,
+                )
             sections.insert(first, Section(heading, entry.line, from_contents=True))
             present.add(heading.number)
     if not any(s.heading.kind is RuleKind.SECTION for s in sections):
@@ -589,6 +630,7 @@ def _note_unmatched_entries(contents: list[ContentsEntry], blocks: list[Block], 
 
 # ---------------------------------------------------------------------------------------------
 # Text
+
 
 def block_text(block: Block) -> str:
     """A block as readable plain text: list items get a "- " bullet."""
@@ -627,7 +669,7 @@ def split_examples(blocks: list[Block]) -> tuple[list[Block], list[str]]:
         block = blocks[index]
         lead = _EXAMPLE_LEAD.match(block.text)
         if lead and block.kind != "row":
-            examples.append(block.text[lead.end():].strip())
+            examples.append(block.text[lead.end() :].strip())
             index += 1
             continue
         if _EXAMPLE_MARK.match(block.text) and index + 1 < len(blocks):
@@ -662,14 +704,18 @@ _MAX_RANGE = 30
 
 
 def _expand_items(listed: str) -> list[str]:
-    """"2-4" -> 2, 3, 4; "4.1-4.3" -> 4.1, 4.2, 4.3; anything else as written."""
+    """ "2-4" -> 2, 3, 4; "4.1-4.3" -> 4.1, 4.2, 4.3; anything else as written."""
     numbers: list[str] = []
     for item in _RANGE.finditer(listed):
         first, last = item.group("a"), item.group("b")
         numbers.append(first)
         if last is None:
             continue
-        if re.fullmatch(r"\d{1,2}", first) and re.fullmatch(r"\d{1,2}", last) and 0 < int(last) - int(first) <= _MAX_RANGE:
+        if (
+            re.fullmatch(r"\d{1,2}", first)
+            and re.fullmatch(r"\d{1,2}", last)
+            and 0 < int(last) - int(first) <= _MAX_RANGE
+        ):
             numbers.extend(str(n) for n in range(int(first) + 1, int(last) + 1))
             continue
         head, tail = first.split(".")[0], last.split(".")[0]

@@ -75,8 +75,13 @@ FIELD_ORDER = ("definition", "penalty", "examples", "philosophy", "additional_re
 _UPGRADE_LEAD = re.compile(r"^Upgrades?\s*:\s*", re.IGNORECASE)
 _EXAMPLE_LETTER = re.compile(r"^[A-Z]\.\s")
 # The display names of the subheadings, for the rule text.
-_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-           "additional_remedy": "Additional Remedy", "upgrade": "Upgrade"}
+_LABELS = {
+    "definition": "Definition",
+    "examples": "Examples",
+    "philosophy": "Philosophy",
+    "additional_remedy": "Additional Remedy",
+    "upgrade": "Upgrade",
+}
 
 
 def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
@@ -87,8 +92,16 @@ def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
     rules: list[ParsedRule] = []
     if outline.intro:
         kept, examples = split_examples(outline.intro)
-        rules.append(ParsedRule(number=INTRO_NUMBER, kind=RuleKind.SECTION, text=join_blocks(kept), title="Introduction",
-                                examples=tuple(examples), line=outline.intro_line))
+        rules.append(
+            ParsedRule(
+                number=INTRO_NUMBER,
+                kind=RuleKind.SECTION,
+                text=join_blocks(kept),
+                title="Introduction",
+                examples=tuple(examples),
+                line=outline.intro_line,
+            )
+        )
         known.add(INTRO_NUMBER)
     for section in outline.sections:
         section.blocks = _drop_contents_rows(section.blocks, known, source)
@@ -102,12 +115,15 @@ def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
 
 def _is_infraction(section: Section) -> bool:
     heading = section.heading
-    return (heading.kind is RuleKind.SECTION and heading.parent in _INFRACTION_CHAPTERS
-            and _INFRACTION_TITLE.match(heading.title) is not None)
+    return (
+        heading.kind is RuleKind.SECTION
+        and heading.parent in _INFRACTION_CHAPTERS
+        and _INFRACTION_TITLE.match(heading.title) is not None
+    )
 
 
 def infraction_name(title: str) -> str:
-    """"Game Play Error - Game Rule Violation" -> "Game Rule Violation"."""
+    """ "Game Play Error - Game Rule Violation" -> "Game Rule Violation"."""
     match = _INFRACTION_TITLE.match(title)
     return match.group("name").strip() if match else title
 
@@ -119,7 +135,11 @@ def infraction_aliases(title: str) -> tuple[tuple[str, ...], bool]:
     found = table.get(name.casefold())
     if found is not None:
         return (name, *found), True
-    initials = "".join(word[0].upper() for word in re.findall(r"[A-Za-z]+", name) if word.lower() not in ("of", "a", "to", "and", "the"))
+    initials = "".join(
+        word[0].upper()
+        for word in re.findall(r"[A-Za-z]+", name)
+        if word.lower() not in ("of", "a", "to", "and", "the")
+    )
     return (name, initials) if len(initials) > 1 else (name,), False
 
 
@@ -133,8 +153,11 @@ def _drop_contents_rows(blocks: list[Block], known: set[str], source: str) -> li
             if all(h is not None for h in headings):
                 for heading, cell in zip(headings, cells):
                     if heading is not None and heading.number not in known:
-                        raise ParseError(f"a chapter's contents table lists {cell!r}, which the body lacks (truncated?)",
-                                         source=source, line=block.line)
+                        raise ParseError(
+                            f"a chapter's contents table lists {cell!r}, which the body lacks (truncated?)",
+                            source=source,
+                            line=block.line,
+                        )
                 continue
         kept.append(block)
     return kept
@@ -153,8 +176,11 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
         if label == "penalty":
             value = blocks[index + 1] if index + 1 < len(blocks) else None
             if value is None or value.text.casefold().rstrip(":") in _SUBHEADINGS:
-                raise ParseError(f"{section.heading.number}: a Penalty header with no penalty after it", source=source,
-                                 line=block.line)
+                raise ParseError(
+                    f"{section.heading.number}: a Penalty header with no penalty after it",
+                    source=source,
+                    line=block.line,
+                )
             parts["penalty"].append(value.text)
             text_blocks.append(Block("p", f"Penalty: {value.text}", block.line))
             index += 2
@@ -168,7 +194,7 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
         upgrade = _UPGRADE_LEAD.match(block.text)
         if upgrade and block.kind != "row":
             current = "upgrade"
-            parts["upgrade"].append(block.text[upgrade.end():])
+            parts["upgrade"].append(block.text[upgrade.end() :])
             text_blocks.append(block)
         elif current == "examples":
             if block.kind == "li" or _EXAMPLE_LETTER.match(block.text) or not examples:
@@ -180,13 +206,18 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
             text_blocks.append(block)
         index += 1
     if not parts["penalty"]:
-        raise ParseError(f"infraction {section.heading.number} {section.heading.title!r} shows no penalty", source=source,
-                         line=section.line)
+        raise ParseError(
+            f"infraction {section.heading.number} {section.heading.title!r} shows no penalty",
+            source=source,
+            line=section.line,
+        )
     parts["examples"] = examples
     aliases, known = infraction_aliases(section.heading.title)
     if not known:
-        notes.append(f"line {section.line}: infraction {section.heading.title!r} has no entry in the alias table; "
-                     f"aliases {aliases!r} made from its name")
+        notes.append(
+            f"line {section.line}: infraction {section.heading.title!r} has no entry in the alias table; "
+            f"aliases {aliases!r} made from its name"
+        )
     fields = tuple((key, "\n\n".join(parts[key])) for key in FIELD_ORDER if parts[key])
     return ParsedRule(
         number=section.heading.number,

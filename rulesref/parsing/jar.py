@@ -78,8 +78,18 @@ def parse_jar(text: str, source: str = "<text>") -> ParsedDocument:
     rules = []
     for rule in drafts:
         refs = tuple(n for n in extract_policy_references(rule.text, DocKind.JAR, known) if n != rule.number)
-        rules.append(ParsedRule(number=rule.number, kind=rule.kind, text=rule.text, title=rule.title,
-                                parent=rule.parent, references=refs, aliases=rule.aliases, line=rule.line))
+        rules.append(
+            ParsedRule(
+                number=rule.number,
+                kind=rule.kind,
+                text=rule.text,
+                title=rule.title,
+                parent=rule.parent,
+                references=refs,
+                aliases=rule.aliases,
+                line=rule.line,
+            )
+        )
     if updated is not None:
         notes.insert(0, f"Effective {effective.isoformat()}; last updated {updated.isoformat()} (the version date)")
     return ParsedDocument(
@@ -98,8 +108,15 @@ class _Part:
         self.blocks: list[Block] = []
 
     def rule(self) -> ParsedRule:
-        return ParsedRule(number=self.number, kind=self.kind, text=join_blocks(self.blocks), title=self.title,
-                          parent=self.parent, aliases=self.aliases(), line=self.line)
+        return ParsedRule(
+            number=self.number,
+            kind=self.kind,
+            text=join_blocks(self.blocks),
+            title=self.title,
+            parent=self.parent,
+            aliases=self.aliases(),
+            line=self.line,
+        )
 
     def aliases(self) -> tuple[str, ...]:
         probes = [self.title] if self.kind is RuleKind.RULE else [b.text for b in self.blocks if b.kind == "li"]
@@ -127,8 +144,13 @@ def _read_parts(body: list[Block], date_lines: set[int], notes: list[str], sourc
             notes.append(f"line {block.line}: {block.text}")
             continue
         if block.kind in ("h1", "h2", "h3"):
-            section = _Part(str(sum(1 for p in parts if p.kind is RuleKind.SECTION) + 1), RuleKind.SECTION,
-                            block.text, block.line, None)
+            section = _Part(
+                str(sum(1 for p in parts if p.kind is RuleKind.SECTION) + 1),
+                RuleKind.SECTION,
+                block.text,
+                block.line,
+                None,
+            )
             parts.append(section)
             current = section
             continue

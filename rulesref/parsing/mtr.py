@@ -62,8 +62,16 @@ def outline_rules(outline: Outline, doc: DocKind) -> list[ParsedRule]:
     drafts: list[ParsedRule] = []
     if outline.intro:
         kept, examples = split_examples(outline.intro)
-        drafts.append(ParsedRule(number=INTRO_NUMBER, kind=RuleKind.SECTION, text=join_blocks(kept), title="Introduction",
-                                 examples=tuple(examples), line=outline.intro_line or outline.intro[0].line))
+        drafts.append(
+            ParsedRule(
+                number=INTRO_NUMBER,
+                kind=RuleKind.SECTION,
+                text=join_blocks(kept),
+                title="Introduction",
+                examples=tuple(examples),
+                line=outline.intro_line or outline.intro[0].line,
+            )
+        )
     for section in outline.sections:
         drafts.append(section_rule(section))
     return [with_references(rule, doc, known) for rule in drafts]
@@ -88,6 +96,14 @@ def with_references(rule: ParsedRule, doc: DocKind, known: set[str]) -> ParsedRu
     cited = extract_policy_references("\n\n".join((rule.text, *rule.examples)), doc, known)
     refs = tuple(n for n in cited if n != rule.number)
     return ParsedRule(
-        number=rule.number, kind=rule.kind, text=rule.text, title=rule.title, examples=rule.examples,
-        parent=rule.parent, references=refs, aliases=rule.aliases, fields=rule.fields, line=rule.line,
+        number=rule.number,
+        kind=rule.kind,
+        text=rule.text,
+        title=rule.title,
+        examples=rule.examples,
+        parent=rule.parent,
+        references=refs,
+        aliases=rule.aliases,
+        fields=rule.fields,
+        line=rule.line,
     )

@@ -15,7 +15,7 @@ _NAME_DATE = re.compile(r"-(\d{4})(\d{2})(\d{2})\.html$")
 _SECTION_HEADING = re.compile(r"<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?(\d{1,2})\.(\d{1,2})\.?\s", re.IGNORECASE)
 # "<h1 ...>MTR Appendix A - ...", "<h4>Appendix B-Time Limits", "<b>APPENDIX A - PENALTY ...</b>".
 _APPENDIX_HEADING = re.compile(r"(?:<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?|<b>)Appendix\s+([A-Z])\b", re.IGNORECASE)
-_PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>(.*?)</\1>", re.S)
+_PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>(.*?)</\1>", re.DOTALL)
 
 
 def name_date(path: Path) -> dt.date:
@@ -41,9 +41,16 @@ def unplaced_paragraphs(raw: str, parsed: ParsedDocument, min_words: int = 6) ->
     """Paragraphs, list items and cells of the raw HTML (6+ words, not contents links, not headings)
     whose opening words appear nowhere in the parsed document: its rules' titles, texts, examples
     and fields, its title and its notes. Returns (line, opening words) of each."""
-    pool = _norm(" ".join([parsed.title, *parsed.notes] + [
-        part for rule in parsed.rules for part in (rule.title, rule.text, *rule.examples, *(v for _, v in rule.fields))
-    ]))
+    pool = _norm(
+        " ".join(
+            [parsed.title, *parsed.notes]
+            + [
+                part
+                for rule in parsed.rules
+                for part in (rule.title, rule.text, *rule.examples, *(v for _, v in rule.fields))
+            ]
+        )
+    )
     squeezed = pool.replace(" ", "")
     missing = []
     for match in _PARAGRAPH.finditer(raw):

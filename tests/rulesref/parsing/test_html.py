@@ -37,13 +37,19 @@ class BlockTests(unittest.TestCase):
 
     def test_open_paragraph_closes_at_the_next_block(self):
         blocks, _, _ = to_blocks("<p>\n<b>APPENDIX A - X</b>\n<table><tr><td>c</td></tr></table>")
-        self.assertEqual([(b.kind, b.text, b.bold) for b in blocks], [("p", "APPENDIX A - X", True), ("row", "c", False)])
+        self.assertEqual(
+            [(b.kind, b.text, b.bold) for b in blocks], [("p", "APPENDIX A - X", True), ("row", "c", False)]
+        )
 
     def test_unclosed_html_is_reported(self):
         self.assertFalse(to_blocks("<html><p>cut")[1])
 
     @settings(max_examples=60, deadline=None)
-    @given(st.lists(st.tuples(st.integers(0, 3), st.text(alphabet="abcdefgh", min_size=1, max_size=10)), min_size=1, max_size=10))
+    @given(
+        st.lists(
+            st.tuples(st.integers(0, 3), st.text(alphabet="abcdefgh", min_size=1, max_size=10)), min_size=1, max_size=10
+        )
+    )
     def test_each_paragraph_comes_back_at_its_line(self, paragraphs):
         text = "".join("\n" * gap + f"<p>{words}</p>" for gap, words in paragraphs)
         blocks, _, _ = to_blocks(text)
@@ -58,8 +64,13 @@ class BlockTests(unittest.TestCase):
 
 class DateTests(unittest.TestCase):
     def test_printed_forms(self):
-        self.assertEqual(read_dates("Effective May 3, 2019 Last updated June 6, 2019"), (dt.date(2019, 5, 3), dt.date(2019, 6, 6)))
-        self.assertEqual(read_dates("Effective Oct 3rd, 2018\nLast updated Oct 10th , 2018"), (dt.date(2018, 10, 3), dt.date(2018, 10, 10)))
+        self.assertEqual(
+            read_dates("Effective May 3, 2019 Last updated June 6, 2019"), (dt.date(2019, 5, 3), dt.date(2019, 6, 6))
+        )
+        self.assertEqual(
+            read_dates("Effective Oct 3rd, 2018\nLast updated Oct 10th , 2018"),
+            (dt.date(2018, 10, 3), dt.date(2018, 10, 10)),
+        )
         self.assertEqual(read_dates("Effective Sep 25, 2020"), (dt.date(2020, 9, 25), None))
 
     def test_not_dates(self):
@@ -70,9 +81,13 @@ class DateTests(unittest.TestCase):
 
 class DetectKindTests(unittest.TestCase):
     def test_fixtures(self):
-        for name, kind in (("mtr_2019_small.html", DocKind.MTR), ("mtr_2017_small.html", DocKind.MTR),
-                           ("ipg_2021_small.html", DocKind.IPG), ("ipg_2017_small.html", DocKind.IPG),
-                           ("jar_small.html", DocKind.JAR)):
+        for name, kind in (
+            ("mtr_2019_small.html", DocKind.MTR),
+            ("mtr_2017_small.html", DocKind.MTR),
+            ("ipg_2021_small.html", DocKind.IPG),
+            ("ipg_2017_small.html", DocKind.IPG),
+            ("jar_small.html", DocKind.JAR),
+        ):
             self.assertEqual(detect_html_kind((FIXTURES / name).read_text(encoding="utf-8")), kind, name)
 
     def test_the_title_decides_not_a_mention_in_the_text(self):

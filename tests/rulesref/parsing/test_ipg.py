@@ -47,7 +47,9 @@ class IpgNewLayoutTests(unittest.TestCase):
         self.assertEqual(fields["penalty"], "None")
         self.assertTrue(fields["definition"].startswith("A triggered ability triggers"))
         self.assertIn("further problems are a Game Rule Violation", fields["definition"])
-        self.assertEqual(fields["upgrade"], "If the triggered ability is usually considered detrimental, the penalty is a Warning.")
+        self.assertEqual(
+            fields["upgrade"], "If the triggered ability is usually considered detrimental, the penalty is a Warning."
+        )
         self.assertIn("Out-of-Order Sequencing", fields["philosophy"])
 
     def test_examples_are_separate_lettered_strings_kept_out_of_the_text(self):
@@ -85,11 +87,16 @@ class IpgOldLayoutTests(unittest.TestCase):
         self.assertEqual(self.rules["3"].title, "Tournament Errors")
 
     def test_unlettered_paragraph_continues_the_example_before_it(self):
-        self.assertEqual(self.rules["3.1"].examples[1], "B. A player sits at the wrong table and realizes it only after the round starts.")
+        self.assertEqual(
+            self.rules["3.1"].examples[1],
+            "B. A player sits at the wrong table and realizes it only after the round starts.",
+        )
 
     def test_upgrade_paragraph_is_the_upgrade_field(self):
         fields = dict(self.rules["3.1"].fields)
-        self.assertEqual(fields["upgrade"], "A player not in their seat 10 minutes into the round receives a Match Loss.")
+        self.assertEqual(
+            fields["upgrade"], "A player not in their seat 10 minutes into the round receives a Match Loss."
+        )
         self.assertNotIn("Upgrade", fields["additional_remedy"])
 
     def test_bold_appendix_line_is_an_appendix(self):
@@ -112,8 +119,10 @@ class IpgErrorTests(unittest.TestCase):
             parse_ipg(_fixture("mtr_2019_small.html"), "mtr.html")
 
     def test_chapter_contents_table_naming_a_missing_section_is_refused(self):
-        text = _fixture("ipg_2021_small.html").replace('2.5. <a href="#ipg2-5">Game Play Error - Game Rule Violation</a></td>',
-                                                       '2.7. <a href="#ipg2-7">Game Play Error - Other</a></td>')
+        text = _fixture("ipg_2021_small.html").replace(
+            '2.5. <a href="#ipg2-5">Game Play Error - Game Rule Violation</a></td>',
+            '2.7. <a href="#ipg2-7">Game Play Error - Other</a></td>',
+        )
         with self.assertRaises(ParseError):
             parse_ipg(text, "bad.html")
 
@@ -160,7 +169,9 @@ class IpgCorpusTests:
     def test_every_infraction_has_a_penalty_definition_examples_and_a_tabled_alias(self, path, rules_dir):
         doc = parse_ipg(path.read_text(encoding="utf-8"), str(path))
         infractions = [r for r in doc.rules if r.parent in ("2", "3", "4")]
-        assert len(infractions) == len(heading_sections(path.read_text(encoding="utf-8")) - {"1.1", "1.2", "1.3", "1.4", "1.5"})
+        assert len(infractions) == len(
+            heading_sections(path.read_text(encoding="utf-8")) - {"1.1", "1.2", "1.3", "1.4", "1.5"}
+        )
         for rule in infractions:
             fields = dict(rule.fields)
             assert _PENALTIES.match(fields.get("penalty", "")), (rule.number, fields.get("penalty"))

@@ -156,7 +156,9 @@ class MtrErrorTests(unittest.TestCase):
 
     def test_prose_inside_the_contents_cannot_be_placed(self):
         text = _fixture("mtr_2019_small.html")
-        stray = "  <p>" + "This long paragraph sits among the contents entries and belongs to no section. " * 2 + "</p>\n"
+        stray = (
+            "  <p>" + "This long paragraph sits among the contents entries and belongs to no section. " * 2 + "</p>\n"
+        )
         anchor = "  <h2>4. Communication</h2>\n"
         bad = text.replace(anchor, stray + anchor)
         self.assertParseError(bad, line=_line_of(bad, "This long paragraph"))
@@ -165,14 +167,16 @@ class MtrErrorTests(unittest.TestCase):
 _TITLE = st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyz "), min_size=3, max_size=30).map(
     lambda s: "T" + " ".join(s.split()) or "Title"
 )
-_WORDS = st.lists(st.sampled_from(["judge", "player", "deck", "round", "match", "card", "time"]), min_size=3, max_size=12)
+_WORDS = st.lists(
+    st.sampled_from(["judge", "player", "deck", "round", "match", "card", "time"]), min_size=3, max_size=12
+)
 
 
 class MtrRoundTripTests(unittest.TestCase):
     @settings(max_examples=40, deadline=None)
     @given(st.lists(st.tuples(_TITLE, _WORDS), min_size=1, max_size=8))
     def test_generated_sections_come_back_with_their_titles_text_and_lines(self, sections):
-        contents = "<br> ".join(f"3.{i} <a href=\"#mtr3-{i}\">{title}</a>" for i, (title, _) in enumerate(sections, 1))
+        contents = "<br> ".join(f'3.{i} <a href="#mtr3-{i}">{title}</a>' for i, (title, _) in enumerate(sections, 1))
         body = "".join(
             f' <header class="entry-header">\n  <h1 class="entry-title">MTR 3.{i} {title}</h1>\n </header>\n'
             f" <div>\n  <p>{' '.join(words)}.</p>\n </div>\n"
