@@ -8,6 +8,7 @@ glossary terms come from per-version caches (outline.py, markup.py).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import logging
 import re
 from collections.abc import Callable
@@ -204,7 +205,7 @@ def _pairings_stored(version: Version) -> bool:
     from rulesref.models import VersionPairing
 
     versions = changes.stored_versions(version)
-    pairs = list(zip(versions, versions[1:]))
+    pairs = list(itertools.pairwise(versions))
     if not pairs:
         return True
     wanted = Q(pk__in=[])
@@ -234,7 +235,7 @@ def trace_rows(version: Version, rule: Rule) -> list[dict]:
     from rulesref import changes
 
     doc = version.document.slug
-    rows = []
+    rows: list[dict] = []
     previous_text = None
     for item in changes.trace(version, rule.number):
         date = str(item.get("effective_date", ""))[:10]
@@ -324,7 +325,7 @@ def highlight(snippet: str, query: str) -> SafeString:
     words = sorted({w for w in re.findall(r"\w{3,}", query.casefold())}, key=len, reverse=True)
     if not words:
         return escape(snippet)
-    pattern = re.compile("|".join(re.escape(w) for w in words), re.I)
+    pattern = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
     out, at = [], 0
     for match in pattern.finditer(snippet):
         out.append(escape(snippet[at:match.start()]))

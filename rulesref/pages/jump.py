@@ -16,7 +16,7 @@ from rulesref import services
 from rulesref.models import Rule, Version
 from rulesref.pages.outline import outline_for
 
-_DOC_PREFIX = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])[\s:.#-]*(.*)$", re.I)
+_DOC_PREFIX = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])[\s:.#-]*(.*)$", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z][A-Za-z' \-]{1,40}")  # "GRV", "Missed Trigger"
 _CR_SHAPE = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
 

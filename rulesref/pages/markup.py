@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass, field
 
 from django.utils.html import escape, format_html
@@ -106,7 +106,7 @@ class TextRenderer:
     """Renders the texts of one page. `used_terms` collects the glossary terms shown, for the page's popovers."""
 
     rule_url: Callable[[str], str]
-    known_numbers: Collection[str]
+    known_numbers: Container[str]
     glossary: GlossaryIndex | None = None
     glossary_url: Callable[[str], str] | None = None
     used_terms: dict[int, tuple[str, str]] = field(default_factory=dict)

@@ -35,13 +35,18 @@ def older_cr(current_cr):
     return Version.objects.filter(document__slug="cr", effective_date__lt=current_cr.effective_date).order_by("-effective_date").first()
 
 
+def static_text(name: str) -> str:
+    with open(finders.find(name), encoding="utf-8") as handle:
+        return handle.read()
+
+
 def visible_text(page: str) -> str:
     """What a reader sees: tags dropped, entities decoded, spaces collapsed."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
 
 
 def article(page: str, number: str) -> str:
-    match = re.search(rf'<article [^>]*id="r-{re.escape(number)}">(.*?)</article>', page, re.S)
+    match = re.search(rf'<article [^>]*id="r-{re.escape(number)}">(.*?)</article>', page, re.DOTALL)
     assert match is not None, f"no block for {number}"
     return match.group(1)
 
@@ -129,7 +134,7 @@ class RulePageTests:
 
     def test_glossary_terms_are_explained_once_per_rule(self, client, current_cr):
         page = client.get("/rules/cr/729.3/").content.decode()
-        popovers = json.loads(re.search(r'<script id="glossary-terms" type="application/json">(.*?)</script>', page, re.S).group(1))
+        popovers = json.loads(re.search(r'<script id="glossary-terms" type="application/json">(.*?)</script>', page, re.DOTALL).group(1))
         by_term = {p["term"]: p for p in popovers}
         assert "Active Player" in by_term
         assert by_term["Active Player"]["definition"] == current_cr.glossary.get(key="active player").definition
@@ -144,7 +149,7 @@ class RulePageTests:
 
     def test_banner_says_which_version_and_since_when(self, client, current_cr):
         page = client.get("/rules/cr/729.3/").content.decode()
-        banner = visible_text(re.search(r'<div class="banner[^"]*".*?</p>', page, re.S).group(0))
+        banner = visible_text(re.search(r'<div class="banner[^"]*".*?</p>', page, re.DOTALL).group(0))
         date = current_cr.effective_date
         assert f"Comprehensive Rules — effective {date:%B} {date.day}, {date.year}" in banner
         assert "current" in banner
@@ -295,19 +300,19 @@ class HistoryPagesTests:
 
 class DesignTests:
     def test_dark_mode_follows_the_system_and_a_remembered_toggle(self):
-        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        css = static_text("judgeapp/app.css")
         assert "@media (prefers-color-scheme: dark)" in css and ':root[data-theme="dark"]' in css
-        theme = open(finders.find("judgeapp/theme.js"), encoding="utf-8").read()
+        theme = static_text("judgeapp/theme.js")
         assert "localStorage" in theme
 
     def test_no_width_wider_than_a_portrait_tablet(self):
-        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        css = static_text("judgeapp/app.css")
         css = re.sub(r"@media[^{]*\{", "{", css)  # breakpoints are not widths
         widths = [int(px) for px in re.findall(r"(?<![-\w])(?:min-)?width:\s*(\d+)px", css)]
         assert all(px <= 320 for px in widths), widths
 
     def test_touch_targets_are_at_least_44px(self):
-        css = open(finders.find("judgeapp/app.css"), encoding="utf-8").read()
+        css = static_text("judgeapp/app.css")
         assert re.search(r"--tap:\s*(\d+)px", css) and int(re.search(r"--tap:\s*(\d+)px", css).group(1)) >= 44
 
     def test_service_worker_is_served_from_the_root_for_the_whole_site(self, client):
