@@ -134,6 +134,13 @@ class MtrErrorTests(unittest.TestCase):
         text = _fixture("ipg_2021_small.html")
         self.assertParseError(text, line=_line_of(text, "Magic Infraction Procedure Guide"))
 
+    def test_text_before_the_title_cannot_be_placed(self):
+        text = _fixture("mtr_2019_small.html")
+        bad = text.replace(
+            ' <header class="entry-header" id="mtr">', ' <p>Stray words</p>\n <header class="entry-header" id="mtr">', 1
+        )
+        self.assertParseError(bad, line=_line_of(bad, "Stray words"))
+
     def test_html_without_sections(self):
         text = "<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective May 3, 2019</p></body></html>"
         self.assertIn("no numbered section", self.assertParseError(text).message)
