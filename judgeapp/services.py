@@ -177,3 +177,15 @@ def check_shuffle(facts: Any) -> dict:
         raise InvalidRequest(getattr(exc, "field", "body"), getattr(exc, "message", str(exc))) from None
     ruling = shuffle_check.check_shuffle(parsed, threshold=settings.JUDGEAPP_SHUFFLE_THRESHOLD)
     return resolve_citations(outcome_dict(ruling))
+
+
+def pattern_p_value(deck_size: int, pattern: str, lands: int) -> float:
+    """The exact p-value of a land/spell pattern seen at the top of a deck (cheap: no Monte Carlo)."""
+    from judgeapp.engines import shuffles
+
+    try:
+        request = shuffles.validate_shuffle_request(
+            {"deck_size": deck_size, "procedure": [], "observed": {"pattern": pattern, "lands": lands}})
+    except ValueError as exc:
+        raise InvalidRequest(getattr(exc, "field", "observed"), getattr(exc, "message", str(exc))) from None
+    return float(shuffles.pattern_p_value_exact(deck_size, lands, request.observed.pattern))

@@ -20,5 +20,6 @@ api = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api)),
+    path("", include("judgeapp.page_urls")),
     path("", include("rulesref.page_urls")),
 ]
