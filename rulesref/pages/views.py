@@ -53,7 +53,8 @@ def _problem(request: HttpRequest, exc: services.RulesError, *, doc: str = "", v
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     documents = []
-    for document in services.list_documents():
+    order = list(services.DOC_TITLES)  # CR, MTR, IPG, JAR: the order judges reach for them
+    for document in sorted(services.list_documents(), key=lambda d: order.index(d.slug) if d.slug in order else len(order)):
         current = next((v for v in document.versions.all() if v.is_current), None)
         documents.append({"doc": document.slug, "title": document.title, "current": current})
     return render(request, "rulesref/home.html", {"documents": documents})

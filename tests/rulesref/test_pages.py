@@ -252,6 +252,21 @@ class SearchPageTests:
         fragment = client.get("/search/fragment/?q=729.3").content.decode()
         assert 'href="/rules/cr/729.3/"' in fragment
 
+    def test_missing_search_engine_gives_a_friendly_message_and_numbers_still_jump(self, client, monkeypatch):
+        import sys
+
+        monkeypatch.setitem(sys.modules, "rulesref.search_service", None)  # importing it now raises ImportError
+        page = client.get("/search/?q=trample").content.decode()
+        assert "Search is not available yet" in page
+        fragment = client.get("/search/fragment/?q=729.3").content.decode()
+        assert 'href="/rules/cr/729.3/"' in fragment and "Search is not available yet" in fragment
+
+    def test_documents_are_listed_in_the_order_judges_use_them(self, client):
+        page = client.get("/").content.decode()
+        shown = re.findall(r'<h2><a href="/rules/(\w+)/"', page)
+        order = ["cr", "mtr", "ipg", "jar"]
+        assert shown == [d for d in order if d in shown] and "cr" in shown
+
     def test_query_is_escaped(self, client):
         page = client.get("/search/?" + urlencode({"q": '<script>alert("x")</script>'})).content.decode()
         assert '<script>alert("x")' not in page
