@@ -87,7 +87,7 @@ def main() -> None:
             [PY, "manage.py", "shell", "-c",
              "import json; from rulesref.models import Rule; print(json.dumps(list(Rule.objects.filter("
              "version__is_current=True, version__document__slug='cr').exclude(kind='chapter').values('number')[:400])))"],
-            cwd=REPO, env=env, check=True, capture_output=True, text=True).stdout)]
+            cwd=REPO, env=env, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])]
         rule_paths = [f"/api/v1/rules/cr/{n}" for n in numbers]
         latencies(port, rule_paths * 2)  # warm every worker's caches
         health = throughput(port, ["/api/v1/health"])

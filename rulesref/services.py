@@ -252,7 +252,9 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
         event = VersionEvent.objects.create(
             document=version.document, action=action, from_version=previous, to_version=version, actor=actor, note=note
         )
+        forget_current_versions()
         transaction.on_commit(references.forget_resolutions)
+        transaction.on_commit(forget_current_versions)
     return event
 
 
@@ -317,6 +319,37 @@ def get_version(doc: str, *, version: str | None = None, as_of: str | None = Non
     if found is None:
         raise NotFound(f"no {doc.upper()} version is published yet; run import_rules --publish")
     return found
+
+
+_current_ids: dict[str, tuple[float, int | None]] = {}
+CURRENT_ID_TTL = 1.0  # seconds another process may serve the previous version after a publish
+
+
+def forget_current_versions() -> None:
+    _current_ids.clear()
+
+
+def current_version_id(doc: str) -> int | None:
+    """The id of a document's current version: the hot path of every lookup. Remembered for a
+    second; this process forgets it at once when it publishes, others within CURRENT_ID_TTL."""
+    import time
+
+    from django.db import connection
+
+    doc = doc.lower()
+    now = time.monotonic()
+    known = _current_ids.get(doc)
+    if known is not None and now - known[0] < CURRENT_ID_TTL:
+        return known[1]
+    sql = (
+        f"SELECT v.id FROM {Version._meta.db_table} v JOIN {Document._meta.db_table} d ON d.id = v.document_id "
+        "WHERE d.slug = %s AND v.is_current"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [doc.lower()])
+        row = cursor.fetchone()
+    _current_ids[doc] = (now, row[0] if row else None)
+    return _current_ids[doc][1]
 
 
 def canonical_number(doc: str, raw: str) -> str | None:

@@ -80,3 +80,13 @@ def rules_loaded(transactional_db):
                 services.import_paths([path], publish=True)
             except Exception:
                 pass
+
+
+@pytest.fixture(autouse=True)
+def forget_process_caches():
+    """Process caches (current version ids, resolved references) must not outlive a rolled-back test."""
+    yield
+    from rulesref import references, services
+
+    services.forget_current_versions()
+    references.forget_resolutions()

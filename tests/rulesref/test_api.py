@@ -94,3 +94,17 @@ class HealthTests:
         body = api.get("/api/v1/health").json()
         assert body["status"] == "ok" and body["database"] == "ok"
         assert "broker" in body
+
+
+class CurrentVersionCacheTests:
+    def test_a_publish_is_seen_by_the_next_lookup(self, api):
+        from rulesref import services
+        from rulesref.models import Version
+
+        assert api.get("/api/v1/rules/cr/100.1").json()["version"]["effective_date"] == "2025-02-07"
+        assert api.get("/api/v1/rules/cr/100.1").json()["version"]["current"] is True  # now from the hot cache
+        services.publish_version(Version.objects.get(document__slug="cr", effective_date="2022-04-29"))
+        body = api.get("/api/v1/rules/cr/100.1").json()
+        assert body["version"] == {"effective_date": "2022-04-29", "current": True}
+        older = api.get("/api/v1/rules/cr/100.1?version=2025-02-07").json()
+        assert older["version"] == {"effective_date": "2025-02-07", "current": False}
