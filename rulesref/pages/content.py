@@ -335,11 +335,26 @@ def highlight(snippet: str, query: str) -> SafeString:
     return mark_safe("".join(out))
 
 
+def _glossary_match(query: str) -> dict | None:
+    """A query that is a glossary term ("trample", "APNAP order") gets its definition above the hits."""
+    if not re.fullmatch(r"[\w\s'\u2019\-,]{3,60}", query):
+        return None
+    version = Version.objects.select_related("document").filter(document__slug="cr", is_current=True).first()
+    if version is None:
+        return None
+    try:
+        term = services.find_glossary_term(version, query)
+    except services.NotFound:
+        return None
+    return {"term": term.term, "definition": term.definition, "url": glossary_url(version, term.term)}
+
+
 def search_context(query: str, *, doc: str | None, limit: int, compact: bool = False) -> dict:
     from rulesref.pages import jump
 
     target = jump.resolve(query)
-    context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact}
+    context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact,
+                     "term": _glossary_match(query) if doc in (None, "cr") else None}
     try:
         from rulesref import search_service
 

@@ -248,6 +248,14 @@ class SearchPageTests:
         assert response.status_code == 200 and "<html" not in fragment
         assert '<a class="hit"' in fragment and "/search/?q=trample" in fragment
 
+    def test_a_glossary_term_query_shows_its_definition_first(self, client, current_cr):
+        search_or_skip()
+        term = current_cr.glossary.get(key="trample")
+        fragment = client.get("/search/fragment/?q=trample").content.decode()
+        assert fragment.index('class="term-card"') < fragment.index('<a class="hit"')
+        assert html.escape(term.definition[:40]) in fragment or term.definition[:40] in html.unescape(fragment)
+        assert 'class="term-card"' not in client.get("/search/fragment/?q=fragmented+loop").content.decode()
+
     def test_fragment_offers_the_rule_for_a_number(self, client):
         fragment = client.get("/search/fragment/?q=729.3").content.decode()
         assert 'href="/rules/cr/729.3/"' in fragment
