@@ -72,13 +72,6 @@ class Outline:
         """The nearest enclosing heading (section, appendix or chapter): where a search hit sits."""
         return next((a for a in reversed(self.ancestors(number)) if a.kind in HEADING_KINDS), None)
 
-    def descendant_count(self, number: str) -> int:
-        todo, count = list(self.children.get(number, ())), 0
-        while todo:
-            count += 1
-            todo.extend(self.children.get(todo.pop(), ()))
-        return count
-
     def last_descendant_position(self, number: str) -> int:
         """Position of the last rule inside `number` (its own position when it has none)."""
         entry = self.by_number[number]

@@ -168,14 +168,13 @@ def glossary_term(request: HttpRequest, term: str) -> HttpResponse:
         version = _version(request, request.GET.get("doc", "cr").lower())
         found = services.find_glossary_term(version, term)
     except services.RulesError as exc:
-        response = _problem(request, exc, version=None, number=term)
-        if version is not None:
-            response = render(request, "rulesref/not_found.html", {
-                "message": exc.message, "query": term,
-                "term_suggestions": [(t, content.glossary_url(version, t)) for t in exc.details.get("suggestions", [])],
-                **content.version_context(request, version),
-            }, status=404)
-        return response
+        if version is None:  # unknown document or version date
+            return _problem(request, exc, number=term)
+        return render(request, "rulesref/not_found.html", {
+            "message": exc.message, "query": term,
+            "term_suggestions": [(t, content.glossary_url(version, t)) for t in exc.details.get("suggestions", [])],
+            **content.version_context(request, version),
+        }, status=404)
     return render(request, "rulesref/glossary_term.html", content.glossary_page(request, version, found))
 
 
