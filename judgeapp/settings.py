@@ -96,6 +96,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",  # big section pages shrink about tenfold
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -141,6 +142,16 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = DEBUG
+# Hashed, compressed static files in production (collectstatic builds them), so a deploy never
+# leaves tablets with stale CSS or JavaScript; plain files while developing.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env_str("JUDGEAPP_MEDIA_ROOT", str(BASE_DIR / "media")))
 
@@ -166,7 +177,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("JUDGEAPP_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("JUDGEAPP_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A job whose worker died unacknowledged goes back to the queue after this many seconds.
+    "visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300),
+    # How often (seconds) a worker looks for such jobs; kombu scans on the first look, then every tenth.
+    "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
+}
 
 # Where the rules documents live (tests, benchmarks and `setup` read them from here).
 JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "shared" / "rules")))

@@ -192,3 +192,39 @@ def release_notes(old: Version, new: Version) -> list[dict]:
     old_position = {n: i for i, n in enumerate(old_rules)}
     notes.sort(key=lambda n: (position.get(n["number"], -1), old_position.get(n["old_number"], 0)))
     return notes
+
+
+def pair_document(document_id: int) -> int:
+    """Compute and store every pairing that pages and references need for one document: each pair of
+    consecutive stored versions, and each version that a pinned reference names with the current one.
+    Returns how many pairings were computed (stored ones are skipped)."""
+    from rulesref import curation, references
+
+    versions = list(Version.objects.filter(document_id=document_id).filter(LIVE).exclude(effective_date=None)
+                    .select_related("document").order_by("effective_date"))
+    if not versions:
+        return 0
+    wanted = list(zip(versions, versions[1:]))
+    current = next((v for v in versions if v.is_current), None)
+    if current is not None:
+        slug = current.document.slug
+        pinned_dates = {references.parse_ref(ref).pinned_date for ref in curation.known_references()
+                        if ref.startswith(f"{slug}@")}
+        wanted += [(v, current) for v in versions if v.effective_date in pinned_dates and v.pk != current.pk]
+    stored = set(VersionPairing.objects.filter(old__document_id=document_id).values_list("old_id", "new_id"))
+    computed = 0
+    for old, new in wanted:
+        if (old.pk, new.pk) not in stored:
+            pairing(old, new)
+            stored.add((old.pk, new.pk))
+            computed += 1
+    return computed
+
+
+def schedule_pairings(document_id: int) -> None:
+    """After an import or a publish: pair in the background (on a worker; in-process when eager)."""
+    from django.db import transaction
+
+    from rulesref import tasks
+
+    transaction.on_commit(lambda: tasks.pair_versions.delay(document_id))

@@ -143,6 +143,8 @@ def store_parsed(
 
     `into` fills an existing placeholder version (an admin upload being parsed) instead of creating one.
     """
+    from rulesref import changes
+
     with transaction.atomic():
         document, _ = Document.objects.get_or_create(
             slug=parsed.doc.value, defaults={"title": DOC_TITLES.get(parsed.doc.value, parsed.title)}
@@ -183,6 +185,7 @@ def store_parsed(
         VersionEvent.objects.create(
             document=document, action=VersionEvent.Action.IMPORT, to_version=version, actor=uploaded_by, note=source
         )
+        changes.schedule_pairings(document.pk)
     return version, True
 
 
@@ -231,7 +234,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
     """Make a stored version the current one of its document, in one transaction.
 
     `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
-    from rulesref import references
+    from rulesref import changes, references
 
     with transaction.atomic():
         version = Version.objects.select_for_update().get(pk=version.pk)
@@ -253,6 +256,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
             document=version.document, action=action, from_version=previous, to_version=version, actor=actor, note=note
         )
         forget_current_versions()
+        changes.schedule_pairings(version.document_id)
         transaction.on_commit(references.forget_resolutions)
         transaction.on_commit(forget_current_versions)
     return event

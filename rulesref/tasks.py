@@ -26,3 +26,15 @@ def parse_upload(version_id: int) -> None:
         # Logged, not raised: an eager run happens inside the upload request, which did its part.
         log.exception("parsing upload %s failed", version_id)
         curation.fail_upload(version_id, f"{version.source_name}: {exc.__class__.__name__}: {exc}")
+
+
+@shared_task(name="rulesref.pair_versions", ignore_result=True, acks_late=True)
+def pair_versions(document_id: int) -> None:
+    """Store the pairings that traces, rule histories and stable references read (see changes.py)."""
+    from rulesref import changes
+
+    try:
+        changes.pair_document(document_id)
+    except Exception:
+        # Pairings are a cache: pages and references compute what is missing when asked.
+        log.exception("pairing versions of document %s failed", document_id)

@@ -90,3 +90,18 @@ def forget_process_caches():
 
     services.forget_current_versions()
     references.forget_resolutions()
+
+
+@pytest.fixture(autouse=True)
+def celery_mode(request):
+    """Tasks run eagerly in every test but those marked `worker`, which use a real worker process on
+    the real broker (`make test-stack`): eager runs test the logic, worker tests the delivery."""
+    from judgeapp.celery import app
+
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous

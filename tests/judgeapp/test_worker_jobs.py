@@ -57,7 +57,8 @@ class RealWorkerTests:
 
 @pytest.fixture
 def slow_worker_env():
-    return {"JUDGEAPP_SHUFFLE_MAX_SAMPLES": "400000000", "JUDGEAPP_VISIBILITY_TIMEOUT": "3"}
+    return {"JUDGEAPP_SHUFFLE_MAX_SAMPLES": "400000000", "JUDGEAPP_VISIBILITY_TIMEOUT": "3",
+            "JUDGEAPP_RESTORE_INTERVAL": "1"}
 
 
 class WorkerDeathTests:
