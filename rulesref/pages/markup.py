@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass, field
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from rulesref.models import GlossaryTerm, Version
+from rulesref.models import GlossaryTerm, Rule, Version
 
 # A cited number: CR "704.5a", "729", MTR/IPG "4.2", "3.10", both ends of "903.6–903.11".
 # Not inside "+1/+1", dates or "2.5%".
@@ -67,6 +67,22 @@ def _words_key(text: str) -> list[str]:
     return [w.casefold().replace("\u2019", "'") for w in _WORD.findall(text)]
 
 
+EVERYDAY_SHARE = 0.03  # a one-word term in more than 3% of the rules ("player", "card") needs no popover
+
+
+def _without_everyday_words(version: Version, names: dict[str, int]) -> dict[str, int]:
+    """Drop one-word terms so common in the rules that marking them would bury the rare ones."""
+    single = {name for name in names if " " not in name}
+    texts = list(Rule.objects.filter(version=version).values_list("text", flat=True))
+    if not texts or not single:
+        return names
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(single.intersection(_words_key(text)))
+    everyday = {name for name, count in counts.items() if count > EVERYDAY_SHARE * len(texts)}
+    return {name: pk for name, pk in names.items() if name not in everyday}
+
+
 def glossary_for(version: Version | None) -> GlossaryIndex | None:
     """The glossary of a version (the CR's, for other documents pass the current CR version)."""
     if version is None:
@@ -93,6 +109,7 @@ def glossary_for(version: Version | None) -> GlossaryIndex | None:
             # are only reachable through their aliases.
             if words and len(words) <= _MAX_TERM_WORDS and _PLAIN_NAME.fullmatch(name):
                 names.setdefault(" ".join(words), pk)
+    names = _without_everyday_words(version, names)
     index = GlossaryIndex(names=names, terms=terms, first_words=frozenset(n.split(" ")[0] for n in names))
     with _lock:
         _cache[key] = index
