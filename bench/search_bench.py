@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import statistics
 import sys
+import tempfile
 import time
 import tomllib
 from dataclasses import dataclass

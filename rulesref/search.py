@@ -25,9 +25,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from rulesref.parsing.common import normalize_rule_number
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
+
+_V = TypeVar("_V")
 
 VOCABULARY_PATH = Path(__file__).with_name("search_vocabulary.toml")
 
@@ -382,9 +385,9 @@ def _within_one_edit(a: str, b: str) -> bool:
     return any(b[:k] + b[k + 1:] == a for k in range(len(b)))
 
 
-def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], tuple[str, ...]], longest: int = 6) -> list[tuple[int, int, tuple[str, ...]]]:
+def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], _V], longest: int = 6) -> list[tuple[int, int, _V]]:
     """Non-overlapping (start, end, value) matches of `table` keys in `tokens`, longest first."""
-    found: list[tuple[int, int, tuple[str, ...]]] = []
+    found: list[tuple[int, int, _V]] = []
     k = 0
     while k < len(tokens):
         for size in range(min(longest, len(tokens) - k), 0, -1):

@@ -89,3 +89,15 @@ def wait_for_builds(timeout: float | None = None) -> bool:
         thread.join(timeout)
     with _running_lock:
         return not _running
+
+
+def schedule_missing_vectors() -> list[int]:
+    """Schedule vector builds for every current version that still misses vectors (for a command
+    or a deploy step: versions published before vectors existed). Returns the version ids."""
+    from rulesref.models import Version
+
+    scheduled = []
+    for version in Version.objects.select_related("document").filter(is_current=True):
+        if search_service.missing_vectors(version) and schedule_search_vectors(version):
+            scheduled.append(version.pk)
+    return scheduled

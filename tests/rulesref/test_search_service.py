@@ -257,6 +257,14 @@ class ScheduleTests:
         assert search_tasks.schedule_search_vectors(small_version) is True
         assert queued == [small_version.pk]
 
+    @needs_model
+    def test_current_versions_missing_vectors_are_scheduled(self, small_version, monkeypatch):
+        scheduled = []
+        monkeypatch.setattr(search_tasks, "schedule_search_vectors", lambda v: scheduled.append(v.pk) or True)
+        current = set(Version.objects.filter(is_current=True).values_list("pk", flat=True))
+        assert set(search_tasks.schedule_missing_vectors()) == current == set(scheduled)
+        assert small_version.pk not in scheduled          # pending versions never need vectors
+
     def test_nothing_is_scheduled_without_the_model(self, small_version, monkeypatch):
         monkeypatch.setattr(search_semantic, "model_dir", lambda: None)
         assert search_tasks.schedule_search_vectors(small_version) is False
