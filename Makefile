@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 
-.PHONY: install run serve setup test test-stack bench check
+.PHONY: install browser-deps run serve setup test test-stack bench check
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,11 +28,19 @@ serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install
+# Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is not installed and cannot be installed here: browser tests will be skipped"; fi; }
+
+test: install browser-deps
 	$(PY) -m pytest -q
 
 # The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests.
-test-stack: install
+test-stack: install browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
 	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q
