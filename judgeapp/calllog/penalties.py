@@ -1,0 +1,165 @@
+"""Penalty upgrades by count: whether a player's new Warning becomes a Game Loss at an event.
+
+Pure (standard library and the IPG parser's alias table): the call-log service hands in the
+player's earlier penalties at the event and the new one, and stores what this module answers.
+
+The rules encoded (IPG 2021-01-06):
+- chapter 2 (Game Play Errors) intro: "With the exception of Failure to Maintain Game State, which is
+  never upgraded, the third or subsequent warning for a Game Play Error offense in the same category
+  should be upgraded to a Game Loss."
+- chapter 3 (Tournament Errors) intro: "A Warning for a Tournament Error offense is upgraded to a Game
+  Loss if the player has already received a Warning for an offense in the same category."
+- both: "For multi-day tournaments, the penalty count for these infractions resets between days."
+- Regular REL uses the JAR, not the IPG: no upgrade by count; a judge *may* warn a player who keeps
+  repeating a mistake that the next occurrence will be a Game Loss (JAR introduction).
+
+"Category" in those sentences is the infraction (Game Rule Violation, Slow Play ...): two Warnings for
+different infractions do not count together. A Warning counts by the offense, whether or not it was
+itself upgraded: the fourth Game Rule Violation is the "subsequent warning" and is a Game Loss too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rulesref.parsing.ipg import INFRACTION_ALIASES
+
+GAME_PLAY_ERROR = "game_play_error"
+TOURNAMENT_ERROR = "tournament_error"
+UNSPORTING_CONDUCT = "unsporting_conduct"
+
+WARNING = "Warning"
+GAME_LOSS = "Game Loss"
+
+# Pinned references: the chapter intros carry the upgrade sentences; the JAR introduction, Regular REL.
+GPE_UPGRADE_REF = "ipg@2021-01-06:2"
+TE_UPGRADE_REF = "ipg@2021-01-06:3"
+REGULAR_REF = "jar@2019-01-21:Introduction"
+
+# The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
+_CATEGORY_OF = {
+    **{name: GAME_PLAY_ERROR for name in (
+        "Missed Trigger", "Looking at Extra Cards", "Hidden Card Error", "Mulligan Procedure Error",
+        "Game Rule Violation", "Failure to Maintain Game State")},
+    **{name: TOURNAMENT_ERROR for name in (
+        "Tardiness", "Outside Assistance", "Slow Play", "Decklist Problem", "Deck Problem",
+        "Deck/Decklist Problem", "Limited Procedure Violation", "Communication Policy Violation",
+        "Marked Cards", "Insufficient Shuffling")},
+}
+FTMGS = "Failure to Maintain Game State"
+_CATEGORY_WORDS = {
+    "gpe": GAME_PLAY_ERROR, "game play error": GAME_PLAY_ERROR, "game_play_error": GAME_PLAY_ERROR,
+    "te": TOURNAMENT_ERROR, "tournament error": TOURNAMENT_ERROR, "tournament_error": TOURNAMENT_ERROR,
+    "usc": UNSPORTING_CONDUCT, "unsporting conduct": UNSPORTING_CONDUCT, "unsporting_conduct": UNSPORTING_CONDUCT,
+}
+
+
+def _key(text: str) -> str:
+    return " ".join(text.replace("_", " ").split()).casefold()
+
+
+def _alias_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for name, aliases in INFRACTION_ALIASES.items():
+        for alias in aliases:
+            table.setdefault(_key(alias), name)  # "D/DLP" is listed twice: the first (Decklist Problem) wins
+        table[_key(name)] = name
+    return table
+
+
+_ALIASES = _alias_table()
+
+
+def infraction_name(text: str) -> str:
+    """The IPG's name for an infraction given by name or abbreviation ("GRV", "GPE-FtMGS", "Slow Play");
+    the text itself (tidied) when it is not an IPG infraction."""
+    cleaned = " ".join(text.split())
+    if " - " in cleaned:  # "Game Play Error - Game Rule Violation", as the IPG titles sections
+        cleaned = cleaned.split(" - ", 1)[1]
+    return _ALIASES.get(_key(cleaned), cleaned)
+
+
+def category_of(infraction: str, given: str = "") -> str:
+    """game_play_error, tournament_error, unsporting_conduct, or "" when unknown. The IPG's own
+    category wins over the one a guide states, so a mislabelled guide cannot change the count."""
+    known = _CATEGORY_OF.get(infraction_name(infraction))
+    if known:
+        return known
+    return _CATEGORY_WORDS.get(_key(given), "")
+
+
+def is_warning(penalty: str) -> bool:
+    return _key(penalty) == "warning"
+
+
+@dataclass(frozen=True)
+class Offense:
+    """One penalty given to one player: the infraction as the guide named it, its category, the
+    penalty before any upgrade (the guide's penalty at the event's REL), the REL, and the
+    tournament day (1 for a one-day event; counts reset between days)."""
+
+    infraction: str
+    category: str
+    penalty: str
+    rel: str = "competitive"
+    day: int = 1
+
+
+@dataclass(frozen=True)
+class UpgradeResult:
+    penalty: str                 # the penalty to give
+    upgraded: bool
+    reason: str                  # for the judge and the players; "" when there is nothing to say
+    refs: tuple[str, ...] = ()   # pinned references behind the reason
+    prior_warnings: int = 0      # earlier Warnings for the same infraction that count (same day)
+
+
+def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
+    """The penalty for `new`, given the same player's earlier offenses at the event (`history`,
+    any order; entries on other days or for other infractions are ignored)."""
+    name = infraction_name(new.infraction)
+    category = category_of(new.infraction, new.category)
+    if not is_warning(new.penalty) or category not in (GAME_PLAY_ERROR, TOURNAMENT_ERROR):
+        return UpgradeResult(new.penalty, False, "")
+    if _key(new.rel) == "regular":
+        # JAR introduction: the IPG's fixes and upgrades do not apply at Regular REL.
+        return UpgradeResult(new.penalty, False, "Regular REL: no upgrade by count (the JAR applies, not the IPG). "
+                             "A player who keeps repeating a mistake may be told the next one is a Game Loss.",
+                             (REGULAR_REF,))
+    prior = sum(
+        1 for old in history
+        if old.day == new.day and is_warning(old.penalty) and infraction_name(old.infraction) == name
+    )
+    if category == GAME_PLAY_ERROR:
+        if name == FTMGS:
+            # IPG 2 intro: Failure to Maintain Game State is never upgraded.
+            return UpgradeResult(new.penalty, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior)
+        if prior >= 2:
+            # IPG 2 intro: the third or subsequent Warning in the same category is a Game Loss.
+            return UpgradeResult(GAME_LOSS, True,
+                                 f"Upgraded to Game Loss: Warning number {prior + 1} for {name} for this player"
+                                 f"{_day(new.day)} (the third or subsequent Game Play Error Warning in the same "
+                                 "category is a Game Loss).", (GPE_UPGRADE_REF,), prior)
+        return UpgradeResult(new.penalty, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior)
+    if prior >= 1:
+        # IPG 3 intro: a Tournament Error Warning after a Warning in the same category is a Game Loss.
+        return UpgradeResult(GAME_LOSS, True,
+                             f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
+                             f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game Loss).",
+                             (TE_UPGRADE_REF,), prior)
+    return UpgradeResult(new.penalty, False, "", (), prior)
+
+
+def _warnings(count: int) -> str:
+    return "a Warning" if count == 1 else f"{count} Warnings"
+
+
+def _day(day: int) -> str:
+    return f" on day {day}" if day > 1 else " at this event"
+
+
+def _count_note(name: str, prior: int, limit: int, day: int) -> str:
+    if prior == 0:
+        return ""
+    return f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss." if prior + 1 == limit else ""
