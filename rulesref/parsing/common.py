@@ -233,3 +233,17 @@ def _letter_range(prefix: str, first: str, last: str) -> list[str]:
     if j <= i:
         return []
     return [f"{prefix}{letter}" for letter in SUBRULE_LETTERS[i : j + 1]]
+
+
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+               "october", "november", "december")
+
+
+def month_number(name: str, *, abbreviated: bool = False) -> int | None:
+    """1-12 for a month's full name, any case; with `abbreviated`, also "Jan", "Sep" and "Sept"."""
+    name = name.lower()
+    if name in MONTH_NAMES:
+        return MONTH_NAMES.index(name) + 1
+    if abbreviated and (len(name) == 3 or name == "sept"):
+        return next((i + 1 for i, full in enumerate(MONTH_NAMES) if full.startswith(name)), None)
+    return None

@@ -44,29 +44,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from rulesref.parsing.common import SUBRULE_LETTERS, extract_references, term_key
+from rulesref.parsing.common import SUBRULE_LETTERS, extract_references, month_number, term_key
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParsedRule, ParseError, RuleKind
 
-_MONTHS = {
-    name: index
-    for index, name in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ],
-        start=1,
-    )
-}
 _EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE)
 _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
@@ -184,7 +164,7 @@ def _read_header(lines: _Lines) -> tuple[str, dt.date]:
 
 
 def _read_date(match: re.Match[str], lines: _Lines, number: int) -> dt.date:
-    month = _MONTHS.get(match.group(1).lower())
+    month = month_number(match.group(1))
     try:
         if month is None:
             raise ValueError(match.group(1))

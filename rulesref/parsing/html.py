@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from rulesref.parsing.common import month_number
 from rulesref.parsing.records import DocKind, ParseError, RuleKind
 
 # ---------------------------------------------------------------------------------------------
@@ -274,36 +275,14 @@ def _title_block(blocks: list[Block]) -> Block | None:
 # ---------------------------------------------------------------------------------------------
 # Dates
 
-_MONTHS = {
-    m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
-}
 _DATE = r"([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})"
 _EFFECTIVE = re.compile(rf"\bEffective\s+(?:as\s+of\s+)?{_DATE}", re.IGNORECASE)
 _UPDATED = re.compile(rf"\bLast\s+updated\s*:?\s+{_DATE}", re.IGNORECASE)
 
 
-_MONTH_NAMES = frozenset(
-    [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "sept",
-    ]
-)
-
-
 def _to_date(month: str, day: str, year: str) -> dt.date | None:
-    number = _MONTHS.get(month[:3].lower())
-    if number is None or (len(month) > 3 and month.lower() not in _MONTH_NAMES):
+    number = month_number(month, abbreviated=True)
+    if number is None:
         return None
     try:
         return dt.date(int(year), number, int(day))
