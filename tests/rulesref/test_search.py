@@ -26,10 +26,10 @@ from rulesref.search import SearchEntry, build_index, stem
 from tests.conftest import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-# Measured with bench/search_bench.py (lexical): dev 0.873, held-out 0.600, blind 0.750,
-# blind2 0.711, docs (MTR/IPG/JAR and cross-document) 0.864. The floors sit just below, so a
+# Measured with bench/search_bench.py (lexical): dev 0.873, held-out 0.650, blind 0.750,
+# blind2 0.737, docs (MTR/IPG/JAR and cross-document) 0.864. The floors sit just below, so a
 # ranking regression fails.
-RECALL_FLOORS = {"dev": 0.85, "heldout": 0.575, "blind": 0.725, "blind2": 0.68, "docs": 0.81}
+RECALL_FLOORS = {"dev": 0.85, "heldout": 0.625, "blind": 0.725, "blind2": 0.71, "docs": 0.81}
 
 
 def _bench():
