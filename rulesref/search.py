@@ -11,7 +11,13 @@ Ranking, in order of application:
 4. BM25F over fields weighted title/aliases > enclosing headings > rule text > examples, with a small
    suffix stemmer; rules whose whole text is a heading ("702.19. Trample") rank below their subrules.
 5. Glossary terms found in the query lift the rules their definitions cite, and those rules' subrules.
-6. Quoted phrases lift the rules whose text contains the exact word sequence.
+6. A question naming a rule's title or alias ("Hidden Card Error", "HCE") lifts that rule; headings
+   without text of their own are left to their subrules.
+7. Quoted phrases lift the rules whose text contains the exact word sequence.
+8. With `semantic` (sentence-embedding similarities, rulesref.search_semantic), the lexical score and
+   the similarity are blended (0.55 / 0.45, measured best on the dev questions against reciprocal
+   rank fusion, other weights, length-dependent weights and embedding the question with its
+   vocabulary rewrites).
 """
 
 from __future__ import annotations

@@ -6,8 +6,13 @@ package's safetensors and WordPiece vocabulary and runs the 6-layer BERT encoder
 neither torch nor transformers is needed. When the package or numpy is absent, `load_encoder()`
 returns None and search stays lexical.
 
-Rule embeddings are computed once per version by `embed_entries` (a separate step: a task after
-import), stored as float32 bytes with `pack`/`unpack`, and used by `semantic_scorer`.
+What is embedded for a rule is `entry_texts` (section title, enclosing heading names, title, text).
+Each embedded text has a content address, `vector_key` (sha256 of MODEL_NAME and the text): the
+service stores one float32 row per key (rulesref.models.SearchVector), so rules whose text did not
+change between versions share their vectors. `embed_texts` computes rows in length-sorted batches
+(about 80 s for the whole 2025 CR on one core); `semantic_scorer` scores a question against every
+rule with one matrix-vector product, caching question vectors (LRU), since encoding the question
+(a few to 20 ms, dominated by six layers of small matrix products) is most of a hybrid query.
 """
 
 from __future__ import annotations
