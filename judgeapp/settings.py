@@ -167,7 +167,7 @@ REST_FRAMEWORK = {
 }
 
 # Celery: memory:// (the default) runs every task in-process, eagerly.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://localhost/")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL.startswith("memory://")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
