@@ -11,3 +11,4 @@ class JudgeAppConfig(AppConfig):
 
     def ready(self) -> None:
         from judgeapp import celery  # noqa: F401  (binds @shared_task to this app)
+        from judgeapp import checks  # noqa: F401  (registers the guide files' system check)

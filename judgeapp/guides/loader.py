@@ -17,8 +17,9 @@ File layout (the whole format; any other key is refused):
                { label = "No", next = "non-deterministic" }]
     # or the short form of STYLE.md: answers = { Yes = "spans-turns", No = "non-deterministic" }
 
-Input nodes take `min`/`max` (stored as Node.minimum/maximum); a compute node's `default` is the node
-id used when no branch matches (stored as Node.next). Answer `set` values and compute `request` strings
+Input nodes take `min`/`max` (stored as Node.minimum/maximum); a compute or switch node's `default` is
+the node id used when no branch matches (stored as Node.next). A top-level `facts = {...}` table gives
+starting facts. Answer `set` values and compute `request` strings
 may read facts: "$name" or "$name.key" (a dotted path; list indices are numbers).
 
 Pure: standard library only (the reference pattern is imported from rulesref.references, which does not
@@ -36,12 +37,13 @@ from judgeapp.guides.schema import COMPUTATIONS, RELS, Answer, Guide, Node, Node
 from rulesref.references import REF_PATTERN
 
 INPUT_KINDS = ("int", "text", "players", "choice")
-TOP_KEYS = {"slug", "title", "summary", "start", "nodes"}
+TOP_KEYS = {"slug", "title", "summary", "start", "facts", "nodes"}
 COMMON_KEYS = {"id", "kind", "text", "help", "refs"}
 KIND_KEYS = {
     NodeKind.QUESTION: {"answers"},
     NodeKind.INPUT: {"field", "input", "choices", "min", "max", "default", "next"},
     NodeKind.COMPUTE: {"computation", "request", "branch_on", "branches", "default", "next"},
+    NodeKind.SWITCH: {"branch_on", "branches", "default", "next"},
     NodeKind.CONCLUSION: {"ruling", "fix", "penalty", "show_result", "infraction", "category"},
 }
 ANSWER_KEYS = {"label", "next", "set"}
@@ -96,6 +98,9 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
     summary = data.get("summary", "")
     if not isinstance(summary, str):
         raise GuideError(source, "", "summary must be text")
+    facts = data.get("facts", {})
+    if not isinstance(facts, dict):
+        raise GuideError(source, "", "facts must be a table of starting facts")
     raw_nodes = data.get("nodes")
     if not isinstance(raw_nodes, list) or not raw_nodes:
         raise GuideError(source, "", "a guide needs [[nodes]]")
@@ -105,7 +110,8 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
         if node.id in nodes:
             raise GuideError(source, node.id, "duplicate node id")
         nodes[node.id] = node
-    guide = Guide(slug=slug, title=data["title"].strip(), summary=summary.strip(), start=data["start"], nodes=nodes, source=source)
+    guide = Guide(slug=slug, title=data["title"].strip(), summary=summary.strip(), start=data["start"], nodes=nodes, source=source,
+                  facts=tuple(facts.items()))
     check_graph(guide)
     return guide
 
@@ -150,7 +156,7 @@ def _node(raw: Any, index: int, source: str) -> Node:
         return Node(text=_text(raw, "text", source, node_id, required=True), answers=_answers(raw, source, node_id), **common)
     if kind is NodeKind.INPUT:
         return _input(raw, source, node_id, common)
-    if kind is NodeKind.COMPUTE:
+    if kind in (NodeKind.COMPUTE, NodeKind.SWITCH):
         return _compute(raw, source, node_id, common)
     return _conclusion(raw, source, node_id, common)
 
@@ -220,12 +226,13 @@ def _input(raw: dict, source: str, node_id: str, common: dict) -> Node:
 
 
 def _compute(raw: dict, source: str, node_id: str, common: dict) -> Node:
-    computation = raw.get("computation")
-    if computation not in COMPUTATIONS:
-        raise GuideError(source, node_id, f"unknown computation {computation!r}; one of {list(COMPUTATIONS)}")
-    request = raw.get("request")
-    if not isinstance(request, dict) or not request:
-        raise GuideError(source, node_id, "a compute node needs a request table")
+    """A compute node, or a switch (the same branching, on the facts, without a computation)."""
+    computation, request = raw.get("computation", ""), raw.get("request", {})
+    if common["kind"] is NodeKind.COMPUTE:
+        if computation not in COMPUTATIONS:
+            raise GuideError(source, node_id, f"unknown computation {computation!r}; one of {list(COMPUTATIONS)}")
+        if not isinstance(request, dict) or not request:
+            raise GuideError(source, node_id, "a compute node needs a request table")
     branch_on = _text(raw, "branch_on", source, node_id, required=True)
     branches = raw.get("branches", {})
     if not isinstance(branches, dict) or not all(isinstance(v, str) and v for v in branches.values()):
@@ -237,7 +244,7 @@ def _compute(raw: dict, source: str, node_id: str, common: dict) -> Node:
     if not isinstance(fallback, str):
         raise GuideError(source, node_id, "default must be a node id")
     if not branches and not fallback:
-        raise GuideError(source, node_id, "a compute node needs branches or a default")
+        raise GuideError(source, node_id, f"a {common['kind'].value} node needs branches or a default")
     return Node(computation=computation, request=tuple(request.items()), branch_on=branch_on,
                 branches=tuple(branches.items()), next=fallback, text=_text(raw, "text", source, node_id), **common)
 
@@ -272,7 +279,7 @@ def successors(node: Node) -> list[str]:
         return [a.next for a in node.answers]
     if node.kind is NodeKind.INPUT:
         return [node.next]
-    if node.kind is NodeKind.COMPUTE:
+    if node.kind in (NodeKind.COMPUTE, NodeKind.SWITCH):
         return [target for _, target in node.branches] + ([node.next] if node.next else [])
     return []
 
@@ -301,6 +308,11 @@ def check_graph(guide: Guide) -> None:
     for node_id in guide.nodes:
         if node_id not in finishing:
             raise GuideError(src, node_id, "can never reach a conclusion (a cycle with no way out)")
+    switches = {n.id for n in guide.nodes.values() if n.kind is NodeKind.SWITCH}
+    for node_id in switches:   # switches pass through without an answer: a ring of them never stops
+        if node_id in _reach([t for t in successors(guide.nodes[node_id]) if t in switches],
+                             lambda n: [t for t in successors(guide.nodes[n]) if t in switches]):
+            raise GuideError(src, node_id, "switch nodes lead back to themselves without an answer in between")
 
 
 def _reach(roots: Iterable[str], step: Callable[[str], Iterable[str]]) -> set[str]:

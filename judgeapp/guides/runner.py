@@ -42,7 +42,7 @@ class GuideState:
 
 
 def start(guide: Guide) -> GuideState:
-    return _arrive(guide, GuideState(slug=guide.slug, node_id=guide.start), guide.start)
+    return _arrive(guide, GuideState(slug=guide.slug, node_id=guide.start, facts=dict(guide.facts)), guide.start)
 
 
 def node_of(guide: Guide, state: GuideState) -> Node:
@@ -52,7 +52,7 @@ def node_of(guide: Guide, state: GuideState) -> Node:
 def advance(guide: Guide, state: GuideState, answer: Any) -> GuideState:
     """Answer the current question or input; the state after it (possibly at a compute node)."""
     node = node_of(guide, state)
-    if state.needs_computation or node.kind is NodeKind.COMPUTE:
+    if state.needs_computation or node.kind in (NodeKind.COMPUTE, NodeKind.SWITCH):
         raise AnswerError(f"{node.id!r} is waiting for its computation, not an answer")
     if node.kind is NodeKind.CONCLUSION:
         raise AnswerError(f"the guide already reached its conclusion {node.id!r}")
@@ -75,10 +75,7 @@ def apply_result(guide: Guide, state: GuideState, result: Mapping[str, Any]) -> 
     node = node_of(guide, state)
     if node.kind is not NodeKind.COMPUTE or not state.needs_computation:
         raise GuideFlowError(f"{guide.slug}: {node.id!r} is not waiting for a computation")
-    key = branch_key(dig(result, node.branch_on))
-    target = dict(node.branches).get(key) or node.next
-    if not target:
-        raise GuideFlowError(f"{guide.source} [{node.id}]: no branch for {node.branch_on} = {key!r} and no default")
+    target = _branch(guide, node, result)
     facts = dict(state.facts)
     facts["result"] = result
     facts["results"] = {**facts.get("results", {}), node.id: result}
@@ -121,7 +118,17 @@ def _arrive(guide: Guide, state: GuideState, node_id: str) -> GuideState:
     if node.kind is NodeKind.COMPUTE:
         request = fill(dict(node.request), arrived.facts, guide, node)
         return replace(arrived, needs_computation=True, request=request)
+    if node.kind is NodeKind.SWITCH:   # no answer needed: go on at once
+        return _arrive(guide, arrived, _branch(guide, node, arrived.facts))
     return arrived
+
+
+def _branch(guide: Guide, node: Node, data: Mapping[str, Any]) -> str:
+    key = branch_key(dig(data, node.branch_on))
+    target = dict(node.branches).get(key) or node.next
+    if not target:
+        raise GuideFlowError(f"{guide.source} [{node.id}]: no branch for {node.branch_on} = {key!r} and no default")
+    return target
 
 
 def _choose(node: Node, answer: Any):

@@ -11,10 +11,15 @@ A guide is a decision tree a floor judge walks at the table. Node kinds:
               `branch_on` (a dotted path into the result, e.g. "loop_kind" or "infraction"),
               `branches` ({result value = node id}), `default` (node id when no branch matches);
               the result is kept as fact "result" so conclusions can show its explanation.
+- switch:     `branch_on` (a dotted path into the facts, e.g. "result.game_over" or "rel"), `branches`,
+              `default`: passed through at once, without an answer (several tests on one computed result).
 - conclusion: `ruling`, `fix`, `penalty = {regular, competitive, professional}`, `refs` (pinned
               references, "cr@2025-02-07:729.4"), optional `show_result` (fields of the computed
               result to show, e.g. ["explanation"]), optional `infraction` (IPG short name, e.g. "GRV",
               for the call log's upgrade rules) and `category` (e.g. "game_play_error").
+
+A guide may give `facts` (a table of starting facts: defaults that answers overwrite), so a compute
+node's request can name facts that only some paths ask for.
 
 Every node may carry `refs` (shown beside the question) and `help` (a short hint for the judge).
 Pure: standard library only.
@@ -34,6 +39,7 @@ class NodeKind(str, Enum):
     QUESTION = "question"
     INPUT = "input"
     COMPUTE = "compute"
+    SWITCH = "switch"
     CONCLUSION = "conclusion"
 
 
@@ -86,3 +92,4 @@ class Guide:
     start: str
     nodes: dict[str, Node] = field(default_factory=dict)
     source: str = ""                        # file it was read from, for error messages
+    facts: tuple[tuple[str, Any], ...] = ()  # starting facts (defaults), overwritten by answers' `set`
