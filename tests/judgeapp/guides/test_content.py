@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,10 +22,10 @@ from tests.conftest import RULES_DIR
 loader = pytest.importorskip("judgeapp.guides.loader", reason="judgeapp/guides/loader.py (engineer A) has not landed yet")
 runner = pytest.importorskip("judgeapp.guides.runner", reason="judgeapp/guides/runner.py (engineer A) has not landed yet")
 
-from judgeapp.guides.schema import RELS, Guide, Node, NodeKind  # noqa: E402
-from rulesref.parsing.documents import parse_document  # noqa: E402
-from rulesref.parsing.records import ParsedDocument  # noqa: E402
-from rulesref.references import parse_ref  # noqa: E402
+from judgeapp.guides.schema import RELS, Guide, Node, NodeKind
+from rulesref.parsing.documents import parse_document
+from rulesref.parsing.records import ParsedDocument
+from rulesref.references import parse_ref
 
 pytestmark = pytest.mark.corpus
 
@@ -38,7 +37,7 @@ CATEGORY_OF_TITLE = {"Game Play Error": "game_play_error", "Tournament Error": "
 # --- the real documents -----------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pinned_document(doc: str, date: str) -> ParsedDocument:
     """The real document a pinned reference names: the file of that date, whose own text must agree."""
     candidates = sorted((RULES_DIR / doc).glob(f"*{date.replace('-', '')}.*"))
@@ -113,7 +112,7 @@ class _SectionBullets(HTMLParser):
             self._buffer.append(data)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def mtr_section(number: str) -> tuple[tuple[str, ...], str]:
     """(bullets, whole text) of an MTR section in the real 2019-06-06 HTML, read without rulesref."""
     path = next((RULES_DIR / "mtr").glob("*20190606.html"))
@@ -126,7 +125,7 @@ def mtr_section(number: str) -> tuple[tuple[str, ...], str]:
 # --- the guides -------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def guide(slug: str) -> Guide:
     return loader.load_guide(loader.DEFINITIONS / f"{slug}.toml")
 
@@ -246,7 +245,7 @@ class ShortcutCoverageTests:
         assert quoted >= 20
 
     def test_a_misquote_would_be_caught(self):
-        bullets, text = mtr_section("4.2")
+        _, text = mtr_section("4.2")
         assert normal("A player is assumed to have paid any cost of 0 unless they announce otherwise.") in text
         assert normal("A player is assumed to have paid any cost of 1 unless they announce otherwise.") not in text
 
@@ -260,7 +259,7 @@ class ShortcutCoverageTests:
 # --- penalties ---------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ipg_section(short_name: str):
     parsed = pinned_document("ipg", "2021-01-06")
     found = [r for r in parsed.rules if short_name in r.aliases]
