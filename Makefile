@@ -6,6 +6,7 @@ RULES_DIR ?= $(or $(JUDGEAPP_RULES_DIR),../shared/rules)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
+export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: install browser-deps run serve setup test test-stack bench check
 
@@ -24,8 +25,11 @@ setup: install
 
 run: setup serve
 
+# Search answers lexically at once; the embedding vectors build beside the server (about 1.5 min
+# the first time) and search turns hybrid by itself when they are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
+	@($(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).

@@ -190,6 +190,8 @@ JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "s
 JUDGEAPP_LOOP_MAX_STEPS = env_int("JUDGEAPP_LOOP_MAX_STEPS", 10_000)
 JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)
 JUDGEAPP_SHUFFLE_THRESHOLD = env_float("JUDGEAPP_SHUFFLE_THRESHOLD", 0.25)
+# Hybrid search: sentence-embedding vectors built after a publish (off: lexical search only).
+SEARCH_VECTORS = env_bool("JUDGEAPP_SEARCH_VECTORS", True)
 # sync_rules: official document URLs, comma-separated.
 JUDGEAPP_SYNC_URLS = [u.strip() for u in env_str("JUDGEAPP_SYNC_URLS", "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt").split(",") if u.strip()]
 

@@ -234,7 +234,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
     """Make a stored version the current one of its document, in one transaction.
 
     `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
-    from rulesref import changes, references
+    from rulesref import changes, references, search_tasks
 
     with transaction.atomic():
         version = Version.objects.select_for_update().get(pk=version.pk)
@@ -257,6 +257,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
         )
         forget_current_versions()
         changes.schedule_pairings(version.document_id)
+        search_tasks.schedule_search_vectors(version)  # hybrid search once its vectors exist
         transaction.on_commit(references.forget_resolutions)
         transaction.on_commit(forget_current_versions)
     return event

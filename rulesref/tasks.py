@@ -8,6 +8,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
 from rulesref import curation
+from rulesref import search_tasks  # noqa: F401  (registers build_search_vectors with the worker)
 
 log = logging.getLogger(__name__)
 

@@ -38,8 +38,13 @@ def optional_documents() -> list[Path]:
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
+    from django.conf import settings
+
     from rulesref import services
 
+    # No background embedding of the whole CR during the suite: search stays lexical unless a test
+    # builds vectors itself (tests/rulesref/test_search_service.py).
+    settings.SEARCH_VECTORS = False
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
         from rulesref import changes
