@@ -343,3 +343,27 @@ class DrawingGuideTests:
         assert "hce-excess-unknown" in by_rel["Competitive"] and "hce-excess-unknown" not in by_rel["Regular"]
         assert "jar-extra-draw" in by_rel["Regular"] and "jar-extra-draw" not in by_rel["Competitive"]
         assert by_rel["Competitive"] == by_rel["Professional"]
+
+
+class CallLogUpgradeTests:
+    """The call log reads `infraction`, `category` and the penalty at the event's REL from these
+    conclusions; the IPG's count upgrades (2 and 3 intros) must come out of what the guides say."""
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_the_call_log_upgrades_repeated_warnings_from_these_conclusions(self, slug):
+        penalties = pytest.importorskip("judgeapp.calllog.penalties", reason="the call log (engineer B) has not landed")
+        warned = [n for n in conclusions(slug) if n.infraction and n.penalty.competitive == "Warning"]
+        assert warned
+        for node in warned:
+            offense = penalties.Offense(node.infraction, node.category, node.penalty.competitive, "competitive")
+            after_one = penalties.apply_upgrades([offense], offense).penalty
+            after_two = penalties.apply_upgrades([offense, offense], offense).penalty
+            section = ipg_section(node.infraction)
+            if section.title.endswith("Failure to Maintain Game State"):
+                assert (after_one, after_two) == ("Warning", "Warning"), node.id      # never upgraded
+            elif node.category == "game_play_error":
+                assert (after_one, after_two) == ("Warning", "Game Loss"), node.id    # the third is a Game Loss
+            else:
+                assert after_one == "Game Loss", node.id                              # the second TE Warning
+            regular = penalties.Offense(node.infraction, node.category, node.penalty.regular, "regular")
+            assert not penalties.apply_upgrades([regular, regular], regular).upgraded, node.id
