@@ -240,6 +240,7 @@ class ScheduleTests:
     def test_eager_celery_builds_in_a_background_thread_after_commit(self, small_version, settings, monkeypatch,
                                                                       django_capture_on_commit_callbacks):
         settings.CELERY_TASK_ALWAYS_EAGER = True
+        settings.SEARCH_VECTORS = True  # the suite turns it off (tests/conftest.py)
         calls = []
         monkeypatch.setattr(search_service, "build_vectors", lambda pk, **kw: calls.append((pk, threading.current_thread().name)))
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -253,6 +254,7 @@ class ScheduleTests:
     @needs_model
     def test_a_worker_gets_the_task_on_commit(self, small_version, settings, monkeypatch):
         settings.CELERY_TASK_ALWAYS_EAGER = False
+        settings.SEARCH_VECTORS = True
         queued = []
         monkeypatch.setattr(search_tasks.build_search_vectors, "delay_on_commit", queued.append)
         assert search_tasks.schedule_search_vectors(small_version) is True
