@@ -202,6 +202,7 @@ class VersionReview:
     changed_references: list[dict] = field(default_factory=list)
     references_unavailable: str = ""
     references_checked: int = 0
+    affected_guides: list[dict] = field(default_factory=list)   # judgeapp guide_services.guides_affected
 
 
 def baseline_for(version: Version) -> Version | None:
@@ -225,6 +226,7 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
     notes: list[dict] = []
     notes_missing = refs_missing = ""
     rows: list[dict] = []
+    guides: list[dict] = []
     refs = [ref for ref in known_references() if ref.startswith(f"{version.document.slug}@")]
     if version.status not in (Version.Status.PENDING, Version.Status.PUBLISHED):
         notes_missing = refs_missing = f"this version is {version.get_status_display().lower()}: it has no rules to compare"
@@ -237,12 +239,21 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
             notes_missing = "release notes are not available yet (rulesref.changes.release_notes is not implemented)"
         try:
             rows = references.review_changes(refs, baseline, version)
+            guides = _guides_affected(baseline, version)
         except NotImplementedError:
             refs_missing = "reference review is not available yet (the differ's rule tracing is not implemented)"
     return VersionReview(
         version=version, baseline=baseline, release_notes=notes, notes_unavailable=notes_missing,
         changed_references=rows, references_unavailable=refs_missing, references_checked=len(refs),
+        affected_guides=guides,
     )
+
+
+def _guides_affected(baseline: Version, version: Version) -> list[dict]:
+    """The judge guides citing rules of this document that moved or changed (judgeapp.guide_services)."""
+    from judgeapp import guide_services
+
+    return guide_services.guides_affected(baseline, version)
 
 
 _REF_IN_TEXT = re.compile(r"\b(?:cr|mtr|ipg|jar)@\d{4}-\d{2}-\d{2}:[0-9A-Za-z.\-]+")

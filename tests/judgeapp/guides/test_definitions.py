@@ -194,3 +194,18 @@ class GuidesAffectedTests:
         assert row["old_text"] == old.rules.get(number="725.4").text and row["new_text"] == new.rules.get(number="729.4").text
         assert "draw" in row["nodes"]
         assert all(r["ref"].startswith("cr@") for a in affected.values() for r in a["changes"])
+
+    def test_the_admin_review_of_a_cr_version_lists_the_affected_guides(self, client, django_user_model):
+        from rulesref.models import Version
+
+        admin = django_user_model.objects.create_superuser("curator", password="pw-curator")
+        client.force_login(admin)
+        older = Version.objects.filter(document__slug="cr", is_current=False).order_by("effective_date").first()
+        page = client.get(f"/admin/rulesref/version/{older.pk}/review/")   # compared with the current one
+        assert page.status_code == 200
+        review = page.context["review"]
+        if review.references_unavailable:
+            pytest.skip(review.references_unavailable)
+        assert "loop-resolution" in {g["slug"] for g in review.affected_guides}
+        html = page.content.decode()
+        assert "Judge guides affected" in html and 'id="guide-loop-resolution"' in html
