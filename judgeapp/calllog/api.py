@@ -44,7 +44,7 @@ UPGRADE is {"penalty", "upgraded", "reason", "refs", "citations", "prior_warning
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import status
@@ -72,7 +72,7 @@ def _event_data(event: Event, user, *, judges: bool = False) -> dict:
 
 
 class CallLogView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes: ClassVar[list] = [IsAuthenticated]
 
 
 class EventListView(CallLogView):
@@ -82,8 +82,9 @@ class EventListView(CallLogView):
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         try:
-            event = services.open_event(request.user, name=body.get("name"), date=body.get("date"),
-                                        rel=body.get("rel", Event.Rel.COMPETITIVE))
+            event = services.open_event(
+                request.user, name=body.get("name"), date=body.get("date"), rel=body.get("rel", Event.Rel.COMPETITIVE)
+            )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
         return Response(_event_data(event, request.user, judges=True), status=status.HTTP_201_CREATED)
@@ -100,18 +101,23 @@ class EventJudgesView(CallLogView):
         event = services.event_for(request.user, event_id)
         body = request.data if isinstance(request.data, dict) else {}
         try:
-            membership = services.add_judge(request.user, event, username=body.get("username"),
-                                            role=body.get("role", "floor"))
+            membership = services.add_judge(
+                request.user, event, username=body.get("username"), role=body.get("role", "floor")
+            )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
-        return Response({"username": membership.judge.username, "role": membership.role}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"username": membership.judge.username, "role": membership.role}, status=status.HTTP_201_CREATED
+        )
 
 
 class CallListView(CallLogView):
     def get(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
         head = services.is_head(request.user, event)
-        return Response({"calls": [exports.call_record(c, with_notes=head) for c in services.list_calls(request.user, event)]})
+        return Response(
+            {"calls": [exports.call_record(c, with_notes=head) for c in services.list_calls(request.user, event)]}
+        )
 
     def post(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
@@ -122,7 +128,10 @@ class CallListView(CallLogView):
         except services.ClientIdConflict as exc:
             raise ApiError("conflict", str(exc), status_code=409, details={"call": exc.existing.pk}) from None
         head = services.is_head(request.user, event)
-        return Response(exports.call_record(call, with_notes=head), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(
+            exports.call_record(call, with_notes=head),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class CallDetailView(CallLogView):
@@ -147,16 +156,30 @@ class CallNotesView(CallLogView):
 
 
 def _penalty_data(call) -> dict:
-    return {"call": call.pk, "infraction": call.infraction, "category": call.category, "base_penalty": call.base_penalty,
-            "penalty": call.penalty, "upgraded": call.upgraded, "day": call.day, "round": call.round,
-            "created_at": call.created_at.isoformat()}
+    return {
+        "call": call.pk,
+        "infraction": call.infraction,
+        "category": call.category,
+        "base_penalty": call.base_penalty,
+        "penalty": call.penalty,
+        "upgraded": call.upgraded,
+        "day": call.day,
+        "round": call.round,
+        "created_at": call.created_at.isoformat(),
+    }
 
 
 class PlayerListView(CallLogView):
     def get(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
-        return Response({"players": [{"name": p.name, "penalties": [_penalty_data(c) for c in p.penalties], "calls": len(p.calls)}
-                                     for p in services.players_of(request.user, event)]})
+        return Response(
+            {
+                "players": [
+                    {"name": p.name, "penalties": [_penalty_data(c) for c in p.penalties], "calls": len(p.calls)}
+                    for p in services.players_of(request.user, event)
+                ]
+            }
+        )
 
 
 class PlayerView(CallLogView):
@@ -166,8 +189,11 @@ class PlayerView(CallLogView):
         data: dict[str, Any] = {"name": name, "penalties": [], "calls": []}
         try:
             record = services.player_history(request.user, event, name)
-            data.update(name=record.name, penalties=[_penalty_data(c) for c in record.penalties],
-                        calls=[exports.call_record(c, with_notes=head) for c in record.calls])
+            data.update(
+                name=record.name,
+                penalties=[_penalty_data(c) for c in record.penalties],
+                calls=[exports.call_record(c, with_notes=head) for c in record.calls],
+            )
         except Http404:
             if "guide" not in request.query_params:
                 raise
@@ -184,15 +210,32 @@ class PlayerView(CallLogView):
         except guide_services.UnknownGuide:
             raise ApiError("invalid", f"guide: no guide {slug!r}", details={"guide": ["unknown guide"]}) from None
         if node is None or node.penalty is None:
-            raise ApiError("invalid", f"conclusion: {slug} has no conclusion {node_id!r}", details={"conclusion": ["unknown conclusion"]})
+            raise ApiError(
+                "invalid",
+                f"conclusion: {slug} has no conclusion {node_id!r}",
+                details={"conclusion": ["unknown conclusion"]},
+            )
         try:
             day = services._whole(request.query_params.get("day"), "day", minimum=1, maximum=30, default=1) or 1
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
-        result = services.preview_penalty(request.user, event, player=name, infraction=node.infraction, category=node.category,
-                                          penalty=getattr(node.penalty, event.rel), day=day)
-        return {"penalty": result.penalty, "upgraded": result.upgraded, "reason": result.reason, "refs": list(result.refs),
-                "citations": references.citations(list(result.refs)), "prior_warnings": result.prior_warnings}
+        result = services.preview_penalty(
+            request.user,
+            event,
+            player=name,
+            infraction=node.infraction,
+            category=node.category,
+            penalty=getattr(node.penalty, event.rel),
+            day=day,
+        )
+        return {
+            "penalty": result.penalty,
+            "upgraded": result.upgraded,
+            "reason": result.reason,
+            "refs": list(result.refs),
+            "citations": references.citations(list(result.refs)),
+            "prior_warnings": result.prior_warnings,
+        }
 
 
 class ExportCsvView(CallLogView):

@@ -12,15 +12,39 @@ from collections.abc import Iterable
 from judgeapp.models import Call, Event
 
 CSV_COLUMNS = (
-    "id", "client_id", "created_at", "day", "round", "table", "judge", "guide", "conclusion", "players",
-    "offender", "infraction", "category", "base_penalty", "penalty", "upgraded", "upgrade_reason",
-    "ruling", "fix", "citations", "answers", "investigation_notes",
+    "id",
+    "client_id",
+    "created_at",
+    "day",
+    "round",
+    "table",
+    "judge",
+    "guide",
+    "conclusion",
+    "players",
+    "offender",
+    "infraction",
+    "category",
+    "base_penalty",
+    "penalty",
+    "upgraded",
+    "upgrade_reason",
+    "ruling",
+    "fix",
+    "citations",
+    "answers",
+    "investigation_notes",
 )
 
 
 def event_record(event: Event) -> dict:
-    return {"id": event.pk, "name": event.name, "date": event.date.isoformat(), "rel": event.rel,
-            "head_judge": event.head_judge.username}
+    return {
+        "id": event.pk,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "rel": event.rel,
+        "head_judge": event.head_judge.username,
+    }
 
 
 def call_record(call: Call, *, with_notes: bool) -> dict:

@@ -39,19 +39,44 @@ REGULAR_REF = "jar@2019-01-21:Introduction"
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
 _CATEGORY_OF = {
-    **{name: GAME_PLAY_ERROR for name in (
-        "Missed Trigger", "Looking at Extra Cards", "Hidden Card Error", "Mulligan Procedure Error",
-        "Game Rule Violation", "Failure to Maintain Game State")},
-    **{name: TOURNAMENT_ERROR for name in (
-        "Tardiness", "Outside Assistance", "Slow Play", "Decklist Problem", "Deck Problem",
-        "Deck/Decklist Problem", "Limited Procedure Violation", "Communication Policy Violation",
-        "Marked Cards", "Insufficient Shuffling")},
+    **{
+        name: GAME_PLAY_ERROR
+        for name in (
+            "Missed Trigger",
+            "Looking at Extra Cards",
+            "Hidden Card Error",
+            "Mulligan Procedure Error",
+            "Game Rule Violation",
+            "Failure to Maintain Game State",
+        )
+    },
+    **{
+        name: TOURNAMENT_ERROR
+        for name in (
+            "Tardiness",
+            "Outside Assistance",
+            "Slow Play",
+            "Decklist Problem",
+            "Deck Problem",
+            "Deck/Decklist Problem",
+            "Limited Procedure Violation",
+            "Communication Policy Violation",
+            "Marked Cards",
+            "Insufficient Shuffling",
+        )
+    },
 }
 FTMGS = "Failure to Maintain Game State"
 _CATEGORY_WORDS = {
-    "gpe": GAME_PLAY_ERROR, "game play error": GAME_PLAY_ERROR, "game_play_error": GAME_PLAY_ERROR,
-    "te": TOURNAMENT_ERROR, "tournament error": TOURNAMENT_ERROR, "tournament_error": TOURNAMENT_ERROR,
-    "usc": UNSPORTING_CONDUCT, "unsporting conduct": UNSPORTING_CONDUCT, "unsporting_conduct": UNSPORTING_CONDUCT,
+    "gpe": GAME_PLAY_ERROR,
+    "game play error": GAME_PLAY_ERROR,
+    "game_play_error": GAME_PLAY_ERROR,
+    "te": TOURNAMENT_ERROR,
+    "tournament error": TOURNAMENT_ERROR,
+    "tournament_error": TOURNAMENT_ERROR,
+    "usc": UNSPORTING_CONDUCT,
+    "unsporting conduct": UNSPORTING_CONDUCT,
+    "unsporting_conduct": UNSPORTING_CONDUCT,
 }
 
 
@@ -108,11 +133,11 @@ class Offense:
 
 @dataclass(frozen=True)
 class UpgradeResult:
-    penalty: str                 # the penalty to give
+    penalty: str  # the penalty to give
     upgraded: bool
-    reason: str                  # for the judge and the players; "" when there is nothing to say
-    refs: tuple[str, ...] = ()   # pinned references behind the reason
-    prior_warnings: int = 0      # earlier Warnings for the same infraction that count (same day)
+    reason: str  # for the judge and the players; "" when there is nothing to say
+    refs: tuple[str, ...] = ()  # pinned references behind the reason
+    prior_warnings: int = 0  # earlier Warnings for the same infraction that count (same day)
 
 
 def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
@@ -124,11 +149,16 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
         return UpgradeResult(new.penalty, False, "")
     if _key(new.rel) == "regular":
         # JAR introduction: the IPG's fixes and upgrades do not apply at Regular REL.
-        return UpgradeResult(new.penalty, False, "Regular REL: no upgrade by count (the JAR applies, not the IPG). "
-                             "A player who keeps repeating a mistake may be told the next one is a Game Loss.",
-                             (REGULAR_REF,))
+        return UpgradeResult(
+            new.penalty,
+            False,
+            "Regular REL: no upgrade by count (the JAR applies, not the IPG). "
+            "A player who keeps repeating a mistake may be told the next one is a Game Loss.",
+            (REGULAR_REF,),
+        )
     prior = sum(
-        1 for old in history
+        1
+        for old in history
         if old.day == new.day and is_warning(old.penalty) and infraction_name(old.infraction) == name
     )
     if category == GAME_PLAY_ERROR:
@@ -137,17 +167,28 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
             return UpgradeResult(new.penalty, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior)
         if prior >= 2:
             # IPG 2 intro: the third or subsequent Warning in the same category is a Game Loss.
-            return UpgradeResult(GAME_LOSS, True,
-                                 f"Upgraded to Game Loss: Warning number {prior + 1} for {name} for this player"
-                                 f"{_day(new.day)} (the third or subsequent Game Play Error Warning in the same "
-                                 "category is a Game Loss).", (GPE_UPGRADE_REF,), prior)
-        return UpgradeResult(new.penalty, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior)
+            return UpgradeResult(
+                GAME_LOSS,
+                True,
+                f"Upgraded to Game Loss: Warning number {prior + 1} for {name} for this player"
+                f"{_day(new.day)} (the third or subsequent Game Play Error Warning in the same "
+                "category is a Game Loss).",
+                (GPE_UPGRADE_REF,),
+                prior,
+            )
+        return UpgradeResult(
+            new.penalty, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior
+        )
     if prior >= 1:
         # IPG 3 intro: a Tournament Error Warning after a Warning in the same category is a Game Loss.
-        return UpgradeResult(GAME_LOSS, True,
-                             f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
-                             f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game Loss).",
-                             (TE_UPGRADE_REF,), prior)
+        return UpgradeResult(
+            GAME_LOSS,
+            True,
+            f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
+            f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game Loss).",
+            (TE_UPGRADE_REF,),
+            prior,
+        )
     return UpgradeResult(new.penalty, False, "", (), prior)
 
 
@@ -162,4 +203,6 @@ def _day(day: int) -> str:
 def _count_note(name: str, prior: int, limit: int, day: int) -> str:
     if prior == 0:
         return ""
-    return f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss." if prior + 1 == limit else ""
+    return (
+        f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss." if prior + 1 == limit else ""
+    )

@@ -168,7 +168,11 @@ def read_call_request(body: Any) -> CallRequest:
     rnd = _whole(body.get("round"), "round", minimum=0, maximum=1000, default=None)
     day = _whole(body.get("day"), "day", minimum=1, maximum=30, default=1)
     players = body.get("players", [])
-    if not isinstance(players, list) or len(players) > MAX_PLAYERS or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in players):
+    if (
+        not isinstance(players, list)
+        or len(players) > MAX_PLAYERS
+        or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in players)
+    ):
         raise InvalidCall("players", f"a list of up to {MAX_PLAYERS} player names (without '/')")
     players = [" ".join(p.split()) for p in players]
     offender = body.get("offender")
@@ -186,7 +190,7 @@ def read_call_request(body: Any) -> CallRequest:
         if when is None:
             raise InvalidCall("created_at", "an ISO 8601 time, e.g. 2026-11-22T14:05:00Z")
         if timezone.is_naive(when):
-            when = timezone.make_aware(when, dt.timezone.utc)
+            when = timezone.make_aware(when, dt.UTC)
     return CallRequest(client_id, guide, answers, conclusion, str(table).strip(), rnd, day, players, offender, when)
 
 
@@ -240,12 +244,28 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
             new = penalties.Offense(infraction, category, base_penalty, event.rel, request.day)
             upgrade = penalties.apply_upgrades(_offenses(event, request.offender) if request.offender else [], new)
             call = Call.objects.create(
-                event=event, judge=user, client_id=request.client_id, guide=guide.slug, guide_title=guide.title,
-                answers=request.answers, conclusion=node.id, table=request.table, round=request.round,
-                day=request.day, players=request.players, offender=request.offender,
-                offender_key=player_key(request.offender), ruling=node.ruling, fix=node.fix, infraction=infraction,
-                category=category, base_penalty=base_penalty, penalty=upgrade.penalty, upgraded=upgrade.upgraded,
-                upgrade_reason=upgrade.reason, citations=references.citations([*node.refs, *upgrade.refs]),
+                event=event,
+                judge=user,
+                client_id=request.client_id,
+                guide=guide.slug,
+                guide_title=guide.title,
+                answers=request.answers,
+                conclusion=node.id,
+                table=request.table,
+                round=request.round,
+                day=request.day,
+                players=request.players,
+                offender=request.offender,
+                offender_key=player_key(request.offender),
+                ruling=node.ruling,
+                fix=node.fix,
+                infraction=infraction,
+                category=category,
+                base_penalty=base_penalty,
+                penalty=upgrade.penalty,
+                upgraded=upgrade.upgraded,
+                upgrade_reason=upgrade.reason,
+                citations=references.citations([*node.refs, *upgrade.refs]),
                 created_at=request.created_at or timezone.now(),
             )
     except IntegrityError:
@@ -268,10 +288,14 @@ def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
     return [penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day) for c in rows]
 
 
-def preview_penalty(user, event: Event, *, player: str, infraction: str, category: str = "", penalty: str, day: int = 1) -> penalties.UpgradeResult:
+def preview_penalty(
+    user, event: Event, *, player: str, infraction: str, category: str = "", penalty: str, day: int = 1
+) -> penalties.UpgradeResult:
     """What the penalty would be for this player now (the guide page says so before the call is saved)."""
     event_for(user, event.pk)
-    return penalties.apply_upgrades(_offenses(event, player), penalties.Offense(infraction, category, penalty, event.rel, day))
+    return penalties.apply_upgrades(
+        _offenses(event, player), penalties.Offense(infraction, category, penalty, event.rel, day)
+    )
 
 
 def list_calls(user, event: Event) -> QuerySet[Call]:
@@ -309,8 +333,8 @@ def calls_for_export(user, event: Event) -> QuerySet[Call]:
 class PlayerRecord:
     name: str
     key: str
-    penalties: list[Call] = field(default_factory=list)   # calls where this player was the offender
-    calls: list[Call] = field(default_factory=list)       # every call naming this player
+    penalties: list[Call] = field(default_factory=list)  # calls where this player was the offender
+    calls: list[Call] = field(default_factory=list)  # every call naming this player
 
 
 def players_of(user, event: Event) -> list[PlayerRecord]:

@@ -16,7 +16,11 @@ from judgeapp.models import Event, EventJudge
 
 
 def _event_context(request: HttpRequest, event: Event) -> dict:
-    return {"event": event, "role": services.role_of(request.user, event), "is_head": services.is_head(request.user, event)}
+    return {
+        "event": event,
+        "role": services.role_of(request.user, event),
+        "is_head": services.is_head(request.user, event),
+    }
 
 
 @login_required
@@ -39,16 +43,25 @@ def event_new(request: HttpRequest) -> HttpResponse:
             error = exc
         else:
             return redirect("event-detail", event_id=event.pk)
-    return render(request, "judgeapp/events/new.html", {"form": form, "error": error, "rels": Event.Rel.choices},
-                  status=400 if error else 200)
+    return render(
+        request,
+        "judgeapp/events/new.html",
+        {"form": form, "error": error, "rels": Event.Rel.choices},
+        status=400 if error else 200,
+    )
 
 
 @login_required
 def event_detail(request: HttpRequest, event_id: int, *, error: services.InvalidCall | None = None) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     context = _event_context(request, event)
-    context.update(calls=list(services.list_calls(request.user, event))[::-1], players=services.players_of(request.user, event),
-                   judges=services.judges_of(event), roles=EventJudge.Role.choices, error=error)
+    context.update(
+        calls=list(services.list_calls(request.user, event))[::-1],
+        players=services.players_of(request.user, event),
+        judges=services.judges_of(event),
+        roles=EventJudge.Role.choices,
+        error=error,
+    )
     return render(request, "judgeapp/events/detail.html", context, status=400 if error else 200)
 
 
@@ -57,7 +70,9 @@ def event_detail(request: HttpRequest, event_id: int, *, error: services.Invalid
 def event_add_judge(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     try:
-        services.add_judge(request.user, event, username=request.POST.get("username", ""), role=request.POST.get("role", "floor"))
+        services.add_judge(
+            request.user, event, username=request.POST.get("username", ""), role=request.POST.get("role", "floor")
+        )
     except services.InvalidCall as exc:
         return event_detail(request, event_id, error=exc)
     return redirect(reverse("event-detail", args=[event.pk]) + "#judges")
@@ -94,16 +109,22 @@ def event_report(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     context = _event_context(request, event)
     calls = list(services.list_calls(request.user, event))
-    context.update(calls=calls, players=[p for p in services.players_of(request.user, event) if p.penalties],
-                   judges=services.judges_of(event), printed_at=timezone.now(),
-                   upgraded=sum(1 for c in calls if c.upgraded))
+    context.update(
+        calls=calls,
+        players=[p for p in services.players_of(request.user, event) if p.penalties],
+        judges=services.judges_of(event),
+        printed_at=timezone.now(),
+        upgraded=sum(1 for c in calls if c.upgraded),
+    )
     return render(request, "judgeapp/events/report.html", context)
 
 
 @login_required
 def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
-    response = HttpResponse(exports.calls_csv(services.calls_for_export(request.user, event)), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        exports.calls_csv(services.calls_for_export(request.user, event)), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-calls.csv"'
     return response
 
@@ -111,6 +132,8 @@ def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 def export_json(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
-    response = JsonResponse(exports.calls_json(event, services.calls_for_export(request.user, event)), json_dumps_params={"indent": 1})
+    response = JsonResponse(
+        exports.calls_json(event, services.calls_for_export(request.user, event)), json_dumps_params={"indent": 1}
+    )
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-calls.json"'
     return response

@@ -103,14 +103,22 @@ def cast(people, db):
     from judgeapp.calllog import services
 
     other = User.objects.create_user("other", password="pw-other-judge")
-    event = services.open_event(people["head_judge"], name="Regional Championship", date=dt.date(2026, 11, 22), rel="competitive")
+    event = services.open_event(
+        people["head_judge"], name="Regional Championship", date=dt.date(2026, 11, 22), rel="competitive"
+    )
     services.add_judge(people["head_judge"], event, username="floor")
     other_event = services.open_event(other, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive")
     return {**people, "other": other, "event": event, "other_event": other_event}
 
 
 def call_body(answer: str = "Game Rule Violation", *, players=("Ana", "Ben"), **extra) -> dict:
-    body = {"client_id": str(uuid.uuid4()), "guide": SLUG, "answers": [answer], "table": "12", "round": 3,
-            "players": list(players)}
+    body = {
+        "client_id": str(uuid.uuid4()),
+        "guide": SLUG,
+        "answers": [answer],
+        "table": "12",
+        "round": 3,
+        "players": list(players),
+    }
     body.update(extra)
     return body

@@ -33,13 +33,19 @@ def post_call(user, event, body):
 
 
 def snapshot() -> tuple:
-    return (Call.objects.count(), Event.objects.count(), EventJudge.objects.count(),
-            list(Call.objects.values_list("investigation_notes", flat=True)))
+    return (
+        Call.objects.count(),
+        Event.objects.count(),
+        EventJudge.objects.count(),
+        list(Call.objects.values_list("investigation_notes", flat=True)),
+    )
 
 
 class EventApiTests:
     def test_create_event_makes_you_head_judge(self, people):
-        response = client_for(people["floor_judge"]).post("/api/v1/events", {"name": "FNM", "date": "2026-11-20", "rel": "regular"}, format="json")
+        response = client_for(people["floor_judge"]).post(
+            "/api/v1/events", {"name": "FNM", "date": "2026-11-20", "rel": "regular"}, format="json"
+        )
         assert response.status_code == 201
         data = response.json()
         assert (data["name"], data["rel"], data["role"], data["head_judge"]) == ("FNM", "regular", "head", "floor")
@@ -47,7 +53,9 @@ class EventApiTests:
 
     def test_bad_event_is_refused_in_the_error_shape(self, people):
         before = Event.objects.count()
-        response = client_for(people["floor_judge"]).post("/api/v1/events", {"name": "FNM", "date": "soon", "rel": "regular"}, format="json")
+        response = client_for(people["floor_judge"]).post(
+            "/api/v1/events", {"name": "FNM", "date": "soon", "rel": "regular"}, format="json"
+        )
         assert response.status_code == 400
         assert response.json()["error"]["code"] == "invalid"
         assert "date" in response.json()["error"]["details"]
@@ -69,13 +77,17 @@ class EventApiTests:
         assert snapshot() == before
 
     def test_head_judge_adds_a_judge(self, cast):
-        response = client_for(cast["head_judge"]).post(f"/api/v1/events/{cast['event'].pk}/judges", {"username": "other"}, format="json")
+        response = client_for(cast["head_judge"]).post(
+            f"/api/v1/events/{cast['event'].pk}/judges", {"username": "other"}, format="json"
+        )
         assert response.status_code == 201
         assert client_for(cast["other"]).get(f"/api/v1/events/{cast['event'].pk}").json()["role"] == "floor"
 
     def test_floor_judge_cannot_add_a_judge(self, cast):
         before = snapshot()
-        response = client_for(cast["floor_judge"]).post(f"/api/v1/events/{cast['event'].pk}/judges", {"username": "other"}, format="json")
+        response = client_for(cast["floor_judge"]).post(
+            f"/api/v1/events/{cast['event'].pk}/judges", {"username": "other"}, format="json"
+        )
         assert response.status_code == 403
         assert snapshot() == before
 
@@ -85,11 +97,18 @@ class IsolationTests:
 
     def routes(self, cast, call):
         e = cast["event"].pk
-        return [("get", f"/api/v1/events/{e}"), ("get", f"/api/v1/events/{e}/calls"), ("get", f"/api/v1/events/{e}/calls/{call.pk}"),
-                ("get", f"/api/v1/events/{e}/players"), ("get", f"/api/v1/events/{e}/players/Ana"),
-                ("get", f"/api/v1/events/{e}/export.csv"), ("get", f"/api/v1/events/{e}/export.json"),
-                ("put", f"/api/v1/events/{e}/calls/{call.pk}/notes"), ("post", f"/api/v1/events/{e}/judges"),
-                ("post", f"/api/v1/events/{e}/calls")]
+        return [
+            ("get", f"/api/v1/events/{e}"),
+            ("get", f"/api/v1/events/{e}/calls"),
+            ("get", f"/api/v1/events/{e}/calls/{call.pk}"),
+            ("get", f"/api/v1/events/{e}/players"),
+            ("get", f"/api/v1/events/{e}/players/Ana"),
+            ("get", f"/api/v1/events/{e}/export.csv"),
+            ("get", f"/api/v1/events/{e}/export.json"),
+            ("put", f"/api/v1/events/{e}/calls/{call.pk}/notes"),
+            ("post", f"/api/v1/events/{e}/judges"),
+            ("post", f"/api/v1/events/{e}/calls"),
+        ]
 
     def test_another_events_judge_gets_404_everywhere(self, cast):
         call = Call.objects.get(pk=post_call(cast["floor_judge"], cast["event"], call_body()).json()["id"])
@@ -127,7 +146,10 @@ class CallApiTests:
 
     def test_upgrade_is_reported_in_the_response(self, cast):
         results = [post_call(cast["floor_judge"], cast["event"], call_body("Slow play")).json() for _ in range(2)]
-        assert [(r["base_penalty"], r["penalty"], r["upgraded"]) for r in results] == [("Warning", "Warning", False), ("Warning", "Game Loss", True)]
+        assert [(r["base_penalty"], r["penalty"], r["upgraded"]) for r in results] == [
+            ("Warning", "Warning", False),
+            ("Warning", "Game Loss", True),
+        ]
         assert "Slow Play" in results[1]["upgrade_reason"]
 
     def test_bad_call_is_400_naming_the_field(self, cast):
@@ -168,12 +190,18 @@ class CallApiTests:
         url = f"/api/v1/events/{cast['event'].pk}/players/ana"
         data = client_for(cast["floor_judge"]).get(url, {"guide": SLUG, "conclusion": "grv"}).json()
         assert data["name"] == "Ana" and [p["penalty"] for p in data["penalties"]] == ["Warning", "Warning"]
-        assert (data["next"]["penalty"], data["next"]["upgraded"], data["next"]["prior_warnings"]) == ("Game Loss", True, 2)
+        assert (data["next"]["penalty"], data["next"]["upgraded"], data["next"]["prior_warnings"]) == (
+            "Game Loss",
+            True,
+            2,
+        )
         assert data["next"]["citations"][0]["number"] == "2"
         ftmgs = client_for(cast["floor_judge"]).get(url, {"guide": SLUG, "conclusion": "ftmgs"}).json()["next"]
         assert (ftmgs["penalty"], ftmgs["upgraded"]) == ("Warning", False)
         # A player with no calls yet: the preview still answers.
-        fresh = client_for(cast["floor_judge"]).get(f"/api/v1/events/{cast['event'].pk}/players/Zoe", {"guide": SLUG, "conclusion": "grv"})
+        fresh = client_for(cast["floor_judge"]).get(
+            f"/api/v1/events/{cast['event'].pk}/players/Zoe", {"guide": SLUG, "conclusion": "grv"}
+        )
         assert fresh.status_code == 200 and fresh.json()["next"]["penalty"] == "Warning"
         assert client_for(cast["floor_judge"]).get(f"/api/v1/events/{cast['event'].pk}/players/Zoe").status_code == 404
 
@@ -200,8 +228,12 @@ class AuthTests:
 
 class ExportTests:
     def record_three(self, cast):
-        post_call(cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=2))
-        post_call(cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=4))
+        post_call(
+            cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=2)
+        )
+        post_call(
+            cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=4)
+        )
         post_call(cast["head_judge"], cast["event"], call_body("A rules question", players=["Carl"]))
         Call.objects.filter(table="7", round=4).update(investigation_notes="talked to both")
 
@@ -212,9 +244,13 @@ class ExportTests:
         rows = list(csv.DictReader(io.StringIO(response.content.decode())))
         assert len(rows) == 3
         by_round = {row["round"]: row for row in rows}
-        assert (by_round["2"]["penalty"], by_round["4"]["penalty"], by_round["4"]["upgraded"]) == ("Warning", "Game Loss", "True")
+        assert (by_round["2"]["penalty"], by_round["4"]["penalty"], by_round["4"]["upgraded"]) == (
+            "Warning",
+            "Game Loss",
+            "True",
+        )
         assert by_round["4"]["investigation_notes"] == "talked to both"
-        assert by_round["4"]["offender"] == "'=cmd()"          # not a spreadsheet formula
+        assert by_round["4"]["offender"] == "'=cmd()"  # not a spreadsheet formula
         assert by_round["4"]["players"] == "'=cmd() | Ben"
         assert "IPG 3.3" in by_round["4"]["citations"] and "IPG 3" in by_round["4"]["citations"].split(" | ")
         assert {row["judge"] for row in rows} == {"floor", "head"}
@@ -229,7 +265,11 @@ class ExportTests:
         for record in data["calls"]:
             call = Call.objects.get(pk=record["id"])
             assert (record["penalty"], record["players"], record["answers"], record["investigation_notes"]) == (
-                call.penalty, call.players, call.answers, call.investigation_notes)
+                call.penalty,
+                call.players,
+                call.answers,
+                call.investigation_notes,
+            )
 
     def test_floor_judge_cannot_export(self, cast):
         self.record_three(cast)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import unittest
 from pathlib import Path
+from typing import ClassVar
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,7 +39,7 @@ W, GL = "Warning", GAME_LOSS
 
 
 class UpgradeTableTests(unittest.TestCase):
-    TABLE = [
+    TABLE: ClassVar[list] = [
         # (sequence of infractions, all Warnings, at Competitive) -> penalties given
         (["GRV"], [W]),
         (["GRV", "GRV"], [W, W]),
@@ -113,7 +114,9 @@ class UpgradeTableTests(unittest.TestCase):
         self.assertEqual(run([("MT", "No penalty"), ("MT", "No penalty"), ("MT", W)]), ["No penalty", "No penalty", W])
 
     def test_infraction_outside_the_ipg_is_left_alone(self):
-        result = apply_upgrades([Offense("Something else", "game_play_error", W)] * 3, Offense("Something else", "game_play_error", W))
+        result = apply_upgrades(
+            [Offense("Something else", "game_play_error", W)] * 3, Offense("Something else", "game_play_error", W)
+        )
         # Same unknown infraction, but a guide-stated GPE category: it counts like a GPE.
         self.assertTrue(result.upgraded)
         result = apply_upgrades([Offense("Mystery", "", W)] * 3, Offense("Mystery", "", W))
@@ -122,7 +125,13 @@ class UpgradeTableTests(unittest.TestCase):
 
 class InfractionNameTests(unittest.TestCase):
     def test_aliases_and_titles_name_the_same_infraction(self):
-        for text in ("GRV", "gpe-grv", "Game Rule Violation", "Game Play Error - Game Rule Violation", " game  rule violation "):
+        for text in (
+            "GRV",
+            "gpe-grv",
+            "Game Rule Violation",
+            "Game Play Error - Game Rule Violation",
+            " game  rule violation ",
+        ):
             with self.subTest(text=text):
                 self.assertEqual(infraction_name(text), "Game Rule Violation")
 
@@ -151,10 +160,15 @@ class InfractionNameTests(unittest.TestCase):
         from rulesref.parsing.ipg import parse_ipg
         from tests.conftest import rules_files
 
-        path = [p for p in rules_files("ipg") if "20210106" in p.name][0]
+        path = next(p for p in rules_files("ipg") if "20210106" in p.name)
         rules = {r.number: r for r in parse_ipg(path.read_text(encoding="utf-8")).rules}
-        self.assertIn("Failure to Maintain Game State, which is never upgraded, the third or subsequent warning", rules["2"].text)
-        self.assertIn("upgraded to a Game Loss if the player has already received a Warning for an offense in the same category", rules["3"].text)
+        self.assertIn(
+            "Failure to Maintain Game State, which is never upgraded, the third or subsequent warning", rules["2"].text
+        )
+        self.assertIn(
+            "upgraded to a Game Loss if the player has already received a Warning for an offense in the same category",
+            rules["3"].text,
+        )
         self.assertIn("resets between days", rules["3"].text)
 
 
@@ -171,7 +185,10 @@ def oracle(history: list[tuple[str, int]], new: tuple[str, int], rel: str) -> st
 class UpgradePropertyTests(unittest.TestCase):
     @settings(max_examples=300, deadline=None)
     @given(
-        st.lists(st.tuples(st.sampled_from(["GRV", "HCE", "LEC", "MPE", "FtMGS", "SP", "IS", "CPV"]), st.integers(1, 2)), max_size=12),
+        st.lists(
+            st.tuples(st.sampled_from(["GRV", "HCE", "LEC", "MPE", "FtMGS", "SP", "IS", "CPV"]), st.integers(1, 2)),
+            max_size=12,
+        ),
         st.sampled_from(["regular", "competitive", "professional"]),
     )
     def test_matches_a_plain_count(self, sequence, rel):
@@ -190,7 +207,9 @@ class UpgradePropertyTests(unittest.TestCase):
         shuffled = list(history)
         rnd.shuffle(shuffled)
         for new in ("GRV", "SP", "FtMGS"):
-            self.assertEqual(apply_upgrades(history, Offense(new, "", W)), apply_upgrades(shuffled, Offense(new, "", W)))
+            self.assertEqual(
+                apply_upgrades(history, Offense(new, "", W)), apply_upgrades(shuffled, Offense(new, "", W))
+            )
 
 
 class BoundaryTests(unittest.TestCase):

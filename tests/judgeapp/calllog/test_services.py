@@ -62,7 +62,16 @@ class RecordCallTests:
         assert [record(cast, "Did not point it out").penalty for _ in range(4)] == ["Warning"] * 4
 
     def test_different_infractions_do_not_count_together(self, cast, test_guide):
-        got = [record(cast, a).penalty for a in ("Game Rule Violation", "Slow play", "Did not point it out", "Game Rule Violation", "Did not point it out")]
+        got = [
+            record(cast, a).penalty
+            for a in (
+                "Game Rule Violation",
+                "Slow play",
+                "Did not point it out",
+                "Game Rule Violation",
+                "Did not point it out",
+            )
+        ]
         assert got == ["Warning"] * 5
 
     def test_other_events_do_not_count(self, cast, test_guide):
@@ -119,19 +128,22 @@ class IdempotencyTests:
 
 
 class RefusedCallTests:
-    @pytest.mark.parametrize("change, field", [
-        ({"client_id": "not-a-uuid"}, "client_id"),
-        ({"guide": "no-such-guide"}, "guide"),
-        ({"answers": ["Nonsense"]}, "answers[0]"),
-        ({"answers": ["Not sure"]}, "answers"),
-        ({"conclusion": "slow"}, "conclusion"),
-        ({"players": ["Ana", 3]}, "players"),
-        ({"players": ["A/B"]}, "players"),
-        ({"offender": "Carl"}, "offender"),
-        ({"round": -1}, "round"),
-        ({"day": 0}, "day"),
-        ({"created_at": "yesterday"}, "created_at"),
-    ])
+    @pytest.mark.parametrize(
+        "change, field",
+        [
+            ({"client_id": "not-a-uuid"}, "client_id"),
+            ({"guide": "no-such-guide"}, "guide"),
+            ({"answers": ["Nonsense"]}, "answers[0]"),
+            ({"answers": ["Not sure"]}, "answers"),
+            ({"conclusion": "slow"}, "conclusion"),
+            ({"players": ["Ana", 3]}, "players"),
+            ({"players": ["A/B"]}, "players"),
+            ({"offender": "Carl"}, "offender"),
+            ({"round": -1}, "round"),
+            ({"day": 0}, "day"),
+            ({"created_at": "yesterday"}, "created_at"),
+        ],
+    )
     def test_bad_input_names_the_field_and_stores_nothing(self, cast, test_guide, change, field):
         with pytest.raises(services.InvalidCall) as caught:
             services.record_call(cast["floor_judge"], cast["event"], call_body(**change))
@@ -203,6 +215,8 @@ class PlayerHistoryTests:
 
     def test_preview_says_what_the_next_penalty_would_be(self, cast, test_guide):
         record(cast, "Slow play")
-        preview = services.preview_penalty(cast["floor_judge"], cast["event"], player="Ana", infraction="SP", penalty="Warning")
+        preview = services.preview_penalty(
+            cast["floor_judge"], cast["event"], player="Ana", infraction="SP", penalty="Warning"
+        )
         assert (preview.penalty, preview.upgraded) == ("Game Loss", True)
         assert Call.objects.count() == 1

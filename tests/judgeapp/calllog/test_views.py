@@ -36,7 +36,9 @@ class SignInTests:
         client = Client()
         page = client.get("/accounts/login/?next=/events/")
         assert page.status_code == 200 and b'name="password"' in page.content
-        response = client.post("/accounts/login/", {"username": "floor", "password": "pw-floor-judge", "next": "/events/"})
+        response = client.post(
+            "/accounts/login/", {"username": "floor", "password": "pw-floor-judge", "next": "/events/"}
+        )
         assert response.status_code == 302 and response["Location"] == "/events/"
         assert b"Regional Championship" in client.get("/events/").content
 
@@ -51,13 +53,17 @@ class EventPageTests:
         assert "Store Championship" in page and "Regional Championship" not in page
 
     def test_open_an_event(self, people):
-        response = browser(people["floor_judge"]).post("/events/new", {"name": "Friday Night Magic", "date": "2026-11-20", "rel": "regular"})
+        response = browser(people["floor_judge"]).post(
+            "/events/new", {"name": "Friday Night Magic", "date": "2026-11-20", "rel": "regular"}
+        )
         event = Event.objects.get(name="Friday Night Magic")
         assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/"
         assert (event.rel, event.head_judge) == ("regular", people["floor_judge"])
 
     def test_bad_event_form_is_shown_again_and_stores_nothing(self, people):
-        response = browser(people["floor_judge"]).post("/events/new", {"name": "", "date": "2026-11-20", "rel": "regular"})
+        response = browser(people["floor_judge"]).post(
+            "/events/new", {"name": "", "date": "2026-11-20", "rel": "regular"}
+        )
         assert response.status_code == 400 and b"needs a name" in response.content
         assert Event.objects.count() == 0
 
@@ -97,8 +103,14 @@ class IsolationPageTests:
         call = record(cast)
         e = cast["event"].pk
         client = browser(cast["other"])
-        for url in (f"/events/{e}/", f"/events/{e}/players/Ana/", f"/events/{e}/calls/{call.pk}/", f"/events/{e}/report/",
-                    f"/events/{e}/export.csv", f"/events/{e}/export.json"):
+        for url in (
+            f"/events/{e}/",
+            f"/events/{e}/players/Ana/",
+            f"/events/{e}/calls/{call.pk}/",
+            f"/events/{e}/report/",
+            f"/events/{e}/export.csv",
+            f"/events/{e}/export.json",
+        ):
             assert client.get(url).status_code == 404, url
         before = (EventJudge.objects.count(), Call.objects.get(pk=call.pk).investigation_notes)
         assert client.post(f"/events/{e}/calls/{call.pk}/", {"investigation_notes": "x"}).status_code == 404
@@ -119,7 +131,9 @@ class CallPageTests:
 
     def test_floor_judge_posting_notes_is_refused(self, cast):
         call = record(cast)
-        response = browser(cast["floor_judge"]).post(f"/events/{cast['event'].pk}/calls/{call.pk}/", {"investigation_notes": "x"})
+        response = browser(cast["floor_judge"]).post(
+            f"/events/{cast['event'].pk}/calls/{call.pk}/", {"investigation_notes": "x"}
+        )
         assert response.status_code == 403
         assert Call.objects.get(pk=call.pk).investigation_notes == ""
 
