@@ -1,0 +1,451 @@
+/* judgeapp guides on a tablet: walks the guide embedded in the page (#guide-data, the API's shape) one
+   question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
+   far) and say so when there is no connection; a conclusion can be saved as a call to an event through
+   offline.js's queue. Without this script the page walks the guide on the server (?a=...). */
+(function () {
+  "use strict";
+
+  /* Offline copies: ask the service worker to keep every guide (page and JSON) and this page's files. */
+  function precache() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    var assets = [];
+    document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) {
+      assets.push(el.getAttribute("src") || el.getAttribute("href"));
+    });
+    navigator.serviceWorker.ready.then(function (registration) {
+      var worker = registration.active || navigator.serviceWorker.controller;
+      if (worker) worker.postMessage({ type: "precache-guides", assets: assets });
+    });
+  }
+  precache();
+
+  var app = document.getElementById("guide-app");
+  var data = document.getElementById("guide-data");
+  if (!app || !data) return;
+
+  var guide = JSON.parse(data.textContent);
+  var events = JSON.parse((document.getElementById("guide-events") || { textContent: "[]" }).textContent || "[]");
+  var stepEl = document.getElementById("guide-step");
+  var trailEl = document.getElementById("guide-trail");
+  var navEl = document.getElementById("guide-nav");
+  var relSelect = document.getElementById("guide-rel");
+  var computed = {};          // JSON of the answers before a compute step -> {id, result}
+  var answers = [];
+  var current = null;         // {id, result, trail}
+  var RELS = [["regular", "Regular"], ["competitive", "Competitive"], ["professional", "Professional"]];
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key === "className") node.className = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+  /* REL: from the chosen event, else the last one used on this device, else the URL. */
+  function rel() { return relSelect ? relSelect.value : "competitive"; }
+  try {
+    var remembered = localStorage.getItem("judgeapp-guide-rel");
+    if (remembered && relSelect && !new URLSearchParams(location.search).get("rel")) relSelect.value = remembered;
+  } catch (e) { /* private mode */ }
+  if (relSelect) relSelect.addEventListener("change", function () {
+    try { localStorage.setItem("judgeapp-guide-rel", rel()); } catch (e) { /* private mode */ }
+    pushUrl(false);
+    render();
+  });
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  /* The server's answer to the answers so far: the node it reached after running the computation. */
+  function computeAt(prefix) {
+    var key = JSON.stringify(prefix);
+    if (computed[key]) return Promise.resolve(computed[key]);
+    return fetch(app.dataset.walkUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ answers: prefix })
+    }).then(function (response) {
+      if (!response.ok) {
+        return response.json().catch(function () { return {}; }).then(function (body) {
+          var error = new Error((body && (body.detail || body.error || body.message)) || ("the server answered " + response.status));
+          error.refused = true;
+          throw error;
+        });
+      }
+      return response.json();
+    }).then(function (body) {
+      var node = body.node || body;
+      var id = node.id || body.node_id || body.current;
+      if (!id || !guide.nodes[id]) throw Object.assign(new Error("the server named an unknown step"), { refused: true });
+      var done = { id: id, result: body.result, facts: body.facts || {}, node: node };
+      computed[key] = done;
+      return done;
+    });
+  }
+
+  /* Facts as the server's runner keeps them (judgeapp/guides/runner.py): "$fact.path" templates, dotted
+     lookups and branch keys, so switch steps run here too. */
+  function dig(data, dotted) {
+    if (!dotted) return data;
+    var parts = dotted.split(".");
+    for (var k = 0; k < parts.length; k++) {
+      if (data && typeof data === "object" && !Array.isArray(data)) data = data[parts[k]];
+      else if (Array.isArray(data) && /^-?\d+$/.test(parts[k])) { var n = Number(parts[k]); data = data[n < 0 ? data.length + n : n]; }
+      else return null;
+      if (data === undefined) return null;
+    }
+    return data;
+  }
+  function branchKey(value) {
+    if (value === true) return "true";
+    if (value === false) return "false";
+    if (value === null || value === undefined) return "null";
+    return String(value);
+  }
+  function fill(template, facts) {
+    if (typeof template === "string" && template.charAt(0) === "$") return dig(facts, template.slice(1));
+    if (Array.isArray(template)) return template.map(function (v) { return fill(v, facts); });
+    if (template && typeof template === "object") {
+      var out = {};
+      Object.keys(template).forEach(function (key) { out[String(fill(key, facts))] = fill(template[key], facts); });
+      return out;
+    }
+    return template;
+  }
+  function branchTarget(node, facts) {
+    var key = branchKey(dig(facts, node.branch_on));
+    var hit = (node.branches || []).filter(function (b) { return String(b.value) === key; })[0];
+    return hit ? hit.next : node.next;
+  }
+  function typedAnswer(node, value) {
+    if (node.kind === "question" || node.input === "int") return /^-?\d+$/.test(String(value)) ? Number(value) : value;
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  function inputFact(node, value) {
+    if (node.input === "int") return Number(value);
+    if (node.input === "players") return String(value).split(",").map(function (n) { return n.trim(); });
+    if (node.input === "choice") return (node.choices || []).filter(function (c) { return c.toLowerCase() === String(value).trim().toLowerCase(); })[0] || value;
+    return String(value).trim();
+  }
+
+  /* Walk the guide from its start with the given answers: here in the browser, except compute steps
+     (and switch steps whose facts this page cannot know), which the server walks. */
+  function settle(raw) {
+    var given = raw.slice(), id = guide.start, i = 0, trail = [], result = null, serverNode = null, guard = 0;
+    var facts = JSON.parse(JSON.stringify(guide.facts || {}));
+    function askServer() {
+      var prefix = given.slice(0, i);
+      return computeAt(prefix).then(function (done) {
+        id = done.id; result = done.result === undefined ? result : done.result; serverNode = done.node;
+        facts = JSON.parse(JSON.stringify(done.facts || {}));
+        if (result !== null && result !== undefined) facts.result = result;
+        return step();
+      }, function (error) {
+        error.at = { id: id, trail: trail, answered: i, answers: prefix };
+        throw error;
+      });
+    }
+    function step() {
+      while (guard++ < 10000) {
+        var node = guide.nodes[id];
+        if (!node) throw new Error("unknown step " + id);
+        if (node.kind === "question" || node.kind === "input") {
+          if (i >= given.length) break;
+          var value = given[i] = typedAnswer(node, given[i]);
+          if (node.kind === "question") {
+            var answer = node.answers[value];
+            if (!answer) throw new Error("no answer " + value + " at " + id);
+            Object.keys(answer.set || {}).forEach(function (name) { facts[name] = fill(answer.set[name], facts); });
+            trail.push({ question: node.text, answer: answer.label });
+            id = answer.next;
+          } else {
+            facts[node.field] = inputFact(node, value);
+            trail.push({ question: node.text, answer: String(value) });
+            id = node.next;
+          }
+          i++;
+          serverNode = null;
+        } else if (node.kind === "switch") {
+          var head = (node.branch_on || "").split(".")[0];
+          if (guide.facts === undefined && !(head in facts)) return askServer();
+          id = branchTarget(node, facts);
+        } else if (node.kind === "compute") {
+          return askServer();
+        } else {
+          break;
+        }
+      }
+      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode });
+    }
+    try { return step(); } catch (e) { return Promise.reject(e); }
+  }
+
+  function pushUrl(push) {
+    var params = new URLSearchParams();
+    params.set("rel", rel());
+    answers.forEach(function (a) { params.append("a", a); });
+    var url = location.pathname + "?" + params.toString();
+    if (push) history.pushState({ answers: answers.slice() }, "", url); else history.replaceState({ answers: answers.slice() }, "", url);
+  }
+
+  function go(next, push) {
+    answers = next;
+    pushUrl(push !== false);
+    return show();
+  }
+
+  function show() {
+    clear(stepEl);
+    stepEl.dataset.busy = "yes";
+    stepEl.appendChild(el("p", { className: "computing muted", text: "…" }));
+    return settle(answers).then(function (state) {
+      answers = state.answers;
+      current = state;
+      render();
+    }, function (error) {
+      if (error.at) {
+        current = { id: error.at.id, trail: error.at.trail, answered: error.at.answered, error: error };
+        render();
+      } else {
+        // Answers that do not fit this guide (an old link): start again.
+        answers = [];
+        pushUrl(false);
+        show();
+      }
+    });
+  }
+
+  function renderTrail() {
+    clear(trailEl);
+    current.trail.forEach(function (t) {
+      trailEl.appendChild(el("li", {}, [el("span", { className: "muted", text: t.question + " " }), el("strong", { text: t.answer })]));
+    });
+  }
+
+  function renderNav() {
+    clear(navEl);
+    if (!answers.length) return;
+    var back = el("button", { type: "button", className: "button back", text: "← Back" });
+    back.addEventListener("click", function () { go(answers.slice(0, -1)); });
+    var restart = el("button", { type: "button", className: "button restart", text: "Start again" });
+    restart.addEventListener("click", function () { go([]); });
+    navEl.appendChild(back);
+    navEl.appendChild(restart);
+  }
+
+  function render() {
+    if (!current) return;
+    var node = guide.nodes[current.id];
+    clear(stepEl);
+    delete stepEl.dataset.busy;
+    stepEl.dataset.answered = String(current.answered);
+    stepEl.dataset.offline = current.error ? "yes" : "no";
+    stepEl.dataset.node = current.id;
+    stepEl.dataset.kind = node.kind;
+    renderTrail();
+    renderNav();
+    if (current.error) return renderComputeFailure(node, current.error);
+    if (node.kind === "question") renderQuestion(node);
+    else if (node.kind === "input") renderInput(node);
+    else if (node.kind === "conclusion") renderConclusion(node, current.result, current.serverNode);
+    stepEl.setAttribute("tabindex", "-1");
+  }
+
+  function helpAndRefs(node) {
+    var parts = [];
+    if (node.help) parts.push(el("p", { className: "muted help", text: node.help }));
+    return parts;
+  }
+
+  function renderQuestion(node) {
+    stepEl.appendChild(el("h2", { className: "ask", text: node.text }));
+    helpAndRefs(node).forEach(function (p) { stepEl.appendChild(p); });
+    var box = el("div", { className: "answers" });
+    node.answers.forEach(function (answer, index) {
+      var button = el("button", { type: "button", className: "answer", "data-index": String(index), text: answer.label });
+      button.addEventListener("click", function () { go(answers.concat([index])); });
+      box.appendChild(button);
+    });
+    stepEl.appendChild(box);
+  }
+
+  function renderInput(node) {
+    var form = el("form", { className: "input-step" });
+    form.appendChild(el("label", { className: "ask", for: "guide-input", text: node.text }));
+    helpAndRefs(node).forEach(function (p) { form.appendChild(p); });
+    var input;
+    if (node.input === "choice") {
+      input = el("select", { id: "guide-input" });
+      (node.choices || []).forEach(function (c) {
+        var option = el("option", { value: c, text: c });
+        if (c === node.default) option.selected = true;
+        input.appendChild(option);
+      });
+    } else if (node.input === "int") {
+      input = el("input", { id: "guide-input", type: "number", inputmode: "numeric", required: "" });
+      if (node.min !== undefined && node.min !== null) input.min = node.min;
+      if (node.max !== undefined && node.max !== null) input.max = node.max;
+      if (node.default !== undefined && node.default !== null) input.value = node.default;
+    } else {
+      input = el("input", { id: "guide-input", type: "text", required: "" });
+      if (node.input === "players") input.placeholder = "Names, separated by commas";
+      if (node.default !== undefined && node.default !== null) input.value = node.default;
+    }
+    form.appendChild(input);
+    form.appendChild(el("button", { type: "submit", className: "big", text: "Next" }));
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (!form.reportValidity()) return;
+      var value = node.input === "int" ? Number(input.value) : input.value;
+      go(answers.concat([value]));
+    });
+    stepEl.appendChild(form);
+    input.focus({ preventScroll: true });
+  }
+
+  function renderComputeFailure(node, error) {
+    var box = el("div", { className: "needs-network", role: "alert" });
+    if (error.refused) {
+      box.appendChild(el("p", { text: "The server could not run this step: " + error.message }));
+    } else {
+      box.appendChild(el("p", { text: "This step runs a computation on the server, so it needs the connection. Your answers are kept: it runs as soon as the tablet is back online." }));
+    }
+    var retry = el("button", { type: "button", className: "big retry", text: "Try again" });
+    retry.addEventListener("click", function () { show(); });
+    box.appendChild(retry);
+    stepEl.appendChild(box);
+  }
+  window.addEventListener("online", function () { if (current && current.error && !current.error.refused) show(); });
+
+  function resultField(result, name) {
+    var value = result;
+    name.split(".").forEach(function (part) { value = value && typeof value === "object" ? value[part] : undefined; });
+    return value;
+  }
+
+  function renderConclusion(node, result, serverNode) {
+    var box = el("div", { className: "ruling conclusion" });
+    box.appendChild(el("h2", { text: node.ruling }));
+    var table = el("table", { className: "by-rel" });
+    RELS.forEach(function (pair) {
+      var row = el("tr", { "data-rel": pair[0] }, [el("th", { text: pair[1] }), el("td", { text: (node.penalty || {})[pair[0]] || "" })]);
+      if (pair[0] === rel()) row.className = "current";
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    box.appendChild(el("h3", { text: "Fix" }));
+    box.appendChild(el("p", { className: "fix", text: node.fix || "" }));
+    (node.show_result || []).forEach(function (name) {
+      var value = result ? resultField(result, name) : undefined;
+      if (value === undefined || value === null || value === "") return;
+      var label = name.replace(/_/g, " ");
+      box.appendChild(el("p", { className: "result" }, [el("strong", { text: label.charAt(0).toUpperCase() + label.slice(1) + ": " }),
+        document.createTextNode(typeof value === "string" ? value : JSON.stringify(value))]));
+    });
+    var citations = (serverNode && serverNode.citations) || node.citations || [];
+    if (citations.length) {
+      box.appendChild(el("h3", { text: "Show the players" }));
+      var list = el("ul", { className: "citations" });
+      citations.forEach(function (c) {
+        var item = el("li");
+        if (c.number) {
+          item.appendChild(el("a", { href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", text: c.doc.toUpperCase() + " " + c.number }));
+          if (c.title) item.appendChild(document.createTextNode(" — " + c.title));
+          item.appendChild(el("br"));
+          var text = (c.text || "").split(/\s+/);
+          item.appendChild(el("span", { className: "muted", text: text.slice(0, 60).join(" ") + (text.length > 60 ? " …" : "") }));
+        } else {
+          item.appendChild(el("span", { className: "muted", text: c.doc.toUpperCase() + ": " + (c.text || "") }));
+        }
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    }
+    stepEl.appendChild(box);
+    stepEl.appendChild(saveForm(node));
+  }
+
+  /* Save the call: event, table, round, players -> the call log (queued while offline). */
+  function saveForm(node) {
+    var section = el("section", { className: "save-call" });
+    section.appendChild(el("h3", { text: "Save this call" }));
+    if (app.dataset.signedIn !== "yes") {
+      section.appendChild(el("p", {}, [el("a", { className: "button", href: app.dataset.loginUrl, text: "Sign in to save calls" })]));
+      return section;
+    }
+    if (!events.length) {
+      section.appendChild(el("p", { className: "muted", text: "You are not a judge of any event yet: the head judge adds you to one." }));
+      return section;
+    }
+    var form = el("form", { className: "save-form" });
+    var select = el("select", { name: "event", id: "call-event", required: "" });
+    var lastEvent = "";
+    try { lastEvent = localStorage.getItem("judgeapp-call-event") || ""; } catch (e) { /* private mode */ }
+    events.forEach(function (event) {
+      var option = el("option", { value: String(event.id), text: event.name + (event.date ? " (" + event.date + ")" : "") });
+      if (String(event.id) === lastEvent) option.selected = true;
+      select.appendChild(option);
+    });
+    select.addEventListener("change", function () {
+      var chosen = events.filter(function (e) { return String(e.id) === select.value; })[0];
+      if (chosen && chosen.rel && relSelect) { relSelect.value = chosen.rel; pushUrl(false); render(); }
+    });
+    var fields = el("div", { className: "fields" }, [
+      el("label", {}, [document.createTextNode("Event"), select]),
+      el("label", {}, [document.createTextNode("Table"), el("input", { name: "table", type: "text", inputmode: "numeric", autocomplete: "off", required: "" })]),
+      el("label", {}, [document.createTextNode("Round"), el("input", { name: "round", type: "number", min: "1", max: "99", inputmode: "numeric", required: "" })]),
+      el("label", { className: "players" }, [document.createTextNode("Players, the penalised one first (comma between names)"), el("input", { name: "players", type: "text", autocomplete: "off", required: "" })])
+    ]);
+    form.appendChild(fields);
+    form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));
+    var status = el("p", { className: "save-status", role: "status" });
+    form.appendChild(status);
+    form.addEventListener("submit", function (submitEvent) {
+      submitEvent.preventDefault();
+      if (!form.reportValidity()) return;
+      var button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try { localStorage.setItem("judgeapp-call-event", select.value); } catch (e) { /* private mode */ }
+      var body = {
+        client_id: window.JudgeOffline.uuid(),
+        guide: guide.slug,
+        answers: answers.slice(),
+        table: String(form.elements.table.value).trim(),
+        round: Number(form.elements.round.value),
+        players: form.elements.players.value.split(/[,\n]/).map(function (p) { return p.trim(); }).filter(Boolean),
+        conclusion: current.id,
+        created_at: new Date().toISOString()
+      };
+      var url = app.dataset.callsUrl.replace("{id}", encodeURIComponent(select.value));
+      window.JudgeOffline.enqueue(url, body).then(function (outcome) {
+        status.className = "save-status" + (outcome.sent ? " ok" : "");
+        status.textContent = outcome.sent ? "Saved to the event." : "No connection: the call is kept on this tablet and sent when the connection returns.";
+        var reply = outcome.reply || {};
+        if (outcome.sent && reply.penalty) {
+          status.textContent += " Penalty recorded: " + reply.penalty + ".";
+          if (reply.upgraded) form.appendChild(el("p", { className: "notice warn upgrade", text: "Upgraded: " + (reply.upgrade_reason || "earlier penalties at this event") }));
+        }
+      });
+    });
+    section.appendChild(form);
+    return section;
+  }
+
+  window.addEventListener("popstate", function (event) {
+    answers = event.state && event.state.answers ? event.state.answers.slice() : new URLSearchParams(location.search).getAll("a");
+    show();
+  });
+
+  /* Start where the URL says (a reload, or a link with answers). */
+  answers = new URLSearchParams(location.search).getAll("a");
+  app.classList.add("enhanced");
+  pushUrl(false);
+  show();
+})();

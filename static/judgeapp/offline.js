@@ -1,0 +1,115 @@
+/* judgeapp offline call queue: a call saved at the table is kept on this device (localStorage) until the
+   server has answered 2xx for it, then removed. Sent on save, when the connection returns ("online"),
+   on page load and every 30 seconds. Each call carries a client_id (a UUID made here) and the server is
+   idempotent on it, so a call sent twice (a reply lost on the way back) is still stored once.
+   window.JudgeOffline = { enqueue(url, body), flush(), pending(), onChange(fn), uuid() }. */
+(function () {
+  "use strict";
+
+  var KEY = "judgeapp-call-queue";
+  var listeners = [];
+  var flushing = null;
+  var replies = {};   // client_id -> the server's JSON answer, for the page that saved the call
+
+  function read() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
+  }
+  function write(items) {
+    try { localStorage.setItem(KEY, JSON.stringify(items)); } catch (e) { /* storage full: kept in memory only */ }
+    notify();
+  }
+  function notify() {
+    var items = read();
+    listeners.forEach(function (fn) { try { fn(items); } catch (e) { /* a listener's bug stays its own */ } });
+    badge(items);
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40; bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  /* Put a call in the queue (replacing one with the same client_id) and try to send it at once. */
+  function enqueue(url, body) {
+    if (!body.client_id) body.client_id = uuid();
+    var items = read().filter(function (item) { return item.body.client_id !== body.client_id; });
+    items.push({ url: url, body: body, queued_at: new Date().toISOString(), error: "" });
+    write(items);
+    return flush().then(function () {
+      var sent = !read().some(function (i) { return i.body.client_id === body.client_id; });
+      return { sent: sent, reply: replies[body.client_id] || null, client_id: body.client_id };
+    });
+  }
+
+  function sendOne(item) {
+    return fetch(item.url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(item.body)
+    }).then(function (response) {
+      if (response.ok) {
+        // Only a 2xx removes the call: anything else keeps it for the next try.
+        write(read().filter(function (i) { return i.body.client_id !== item.body.client_id; }));
+        return response.json().then(function (data) { replies[item.body.client_id] = data; }, function () {}).then(function () { return true; });
+      }
+      var error = response.status === 401 || response.status === 403 ? "sign in again to send it" : "the server refused it (" + response.status + ")";
+      write(read().map(function (i) { if (i.body.client_id === item.body.client_id) i.error = error; return i; }));
+      return false;
+    });
+  }
+
+  /* Send every queued call, one at a time; one flush at a time in this tab (and across tabs where the
+     browser has Web Locks), so a call is never in flight twice from here. */
+  function flush() {
+    if (flushing) return flushing;
+    var run = function () {
+      var items = read();
+      return items.reduce(function (chain, item) {
+        return chain.then(function (stop) {
+          if (stop) return true;
+          return sendOne(item).then(function () { return false; }, function () { return true; /* offline: stop here */ });
+        });
+      }, Promise.resolve(false));
+    };
+    var locked = navigator.locks && navigator.locks.request ? navigator.locks.request("judgeapp-call-queue", run) : run();
+    flushing = Promise.resolve(locked).catch(function () {}).then(function () { flushing = null; notify(); });
+    return flushing;
+  }
+
+  function badge(items) {
+    var el = document.getElementById("call-queue");
+    if (!el) return;
+    items = items || read();
+    if (!items.length) { el.hidden = true; el.textContent = ""; return; }
+    var n = items.length;
+    var text = n + (n === 1 ? " call waiting" : " calls waiting") + " to be sent";
+    var errors = items.filter(function (i) { return i.error; });
+    if (errors.length) text += " — " + errors[0].error;
+    else if (!navigator.onLine) text += " (offline)";
+    el.textContent = text;
+    el.hidden = false;
+  }
+
+  window.JudgeOffline = {
+    enqueue: enqueue, flush: flush, uuid: uuid,
+    pending: function () { return read(); },
+    onChange: function (fn) { listeners.push(fn); }
+  };
+
+  window.addEventListener("online", function () { flush(); });
+  window.addEventListener("storage", function (event) { if (event.key === KEY) notify(); });
+  setInterval(function () { if (read().length) flush(); }, 30000);
+  document.addEventListener("DOMContentLoaded", function () { badge(); if (read().length) flush(); });
+  if (document.readyState !== "loading") { badge(); if (read().length) flush(); }
+})();

@@ -1,0 +1,252 @@
+"""The guide pages in a real browser (Debian's Chromium through Playwright): every guide walked to each of
+its conclusions at tablet size, and the offline story — guides kept by the service worker, a call saved
+without a connection, sent once when it returns.
+
+Skipped when Playwright or the browser is missing. The browser is JUDGEAPP_CHROMIUM (default
+/usr/bin/chromium); screenshots go to JUDGEAPP_SCREENSHOTS (default screenshots/, gitignored).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.guide_paths import conclusion_paths, conclusions
+
+CHROMIUM = Path(os.environ.get("JUDGEAPP_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = Path(os.environ.get("JUDGEAPP_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+TABLET = {"width": 768, "height": 1024}
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(sync_playwright is None, reason="Playwright for Python is not installed (pip install playwright; no `playwright install` needed)"),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)"),
+    pytest.mark.urls("tests.browser.urls"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
+    # browser steps are ordinary synchronous calls, not made from inside that loop.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def judge(rules_loaded, live_server):
+    """A signed-in floor judge with one Competitive event, and the session cookie the browser uses."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from judgeapp.calllog import services as calllog
+
+    user = User.objects.create_user("tablet-judge", password="pw-tablet-judge")
+    event = calllog.open_event(user, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive")
+    client = Client()
+    client.force_login(user)
+    cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}
+    return {"user": user, "event": event, "cookie": cookie, "url": live_server.url}
+
+
+@pytest.fixture
+def page(browser, judge):
+    context = browser.new_context(viewport=TABLET, base_url=judge["url"], service_workers="allow")
+    context.add_cookies([judge["cookie"]])
+    tab = context.new_page()
+    tab.set_default_timeout(15000)
+    yield tab
+    context.close()
+
+
+def settled(page, answered: int) -> dict:
+    """Wait until the guide script has settled on a step after `answered` answers; that step's markers."""
+    page.wait_for_selector(f'#guide-step[data-answered="{answered}"]:not([data-busy])')
+    return page.eval_on_selector("#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})")
+
+
+def give(page, guide, answers: list) -> dict:
+    """Answer from the step the page is at (a fresh start): tap an answer button or fill the input."""
+    step = settled(page, 0)
+    for i, answer in enumerate(answers):
+        node = guide.nodes[step["node"]]
+        if step["kind"] == "question":
+            button = page.locator(f'#guide-step button.answer[data-index="{answer}"]')
+            assert button.inner_text().strip() == node.answers[answer].label
+            box = button.bounding_box()
+            assert box["height"] >= 56, f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
+            button.click()
+        else:
+            assert step["kind"] == "input", step
+            value = ", ".join(answer) if isinstance(answer, list) else str(answer)
+            page.fill("#guide-input", value)
+            page.click("#guide-step button[type=submit]")
+        step = settled(page, i + 1)
+    return step
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def all_guides():
+    from judgeapp import guide_services
+
+    return guide_services.guides()
+
+
+class GuideWalkTests:
+    def test_every_guide_reaches_each_of_its_conclusions(self, page, judge):
+        guides = all_guides()
+        assert guides, "no guides installed"
+        page.goto("/guides/")
+        listed = page.eval_on_selector_all("a.guide-card", "links => links.map(a => a.dataset.guide)")
+        assert sorted(listed) == sorted(guides)
+        assert no_horizontal_scroll(page)
+        for slug, guide in guides.items():
+            paths = conclusion_paths(guide)
+            assert set(paths) == conclusions(guide), f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
+            page.goto(f"/guides/{slug}/")  # one page load per guide: the rest is the page's own navigation
+            for index, (node_id, answers) in enumerate(sorted(paths.items())):
+                if index:
+                    page.click("#guide-nav button.restart")
+                step = give(page, guide, answers)
+                node = guide.nodes[node_id]
+                assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, f"{slug} {answers}"
+                assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
+                # The event's REL (Competitive) is the highlighted row, the others are shown too.
+                assert page.inner_text("#guide-step tr.current th").startswith("Competitive")
+                rows = page.eval_on_selector_all("#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)")
+                assert rows == ["regular", "competitive", "professional"]
+                assert page.inner_text("#guide-step tr.current td").strip() == node.penalty.competitive.strip()
+                links = page.eval_on_selector_all("#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))")
+                assert links and all(link.startswith("/rules/") for link in links), f"{slug}/{node_id}: no rule links"
+                trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
+                assert trail == len(answers)
+                assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
+                folder = SHOTS / slug
+                folder.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(folder / f"{node_id}.png"), full_page=True)
+            # The back button returns to the last question asked, its answers intact.
+            page.click("#guide-nav button.back")
+            step = settled(page, len(answers) - 1)
+            assert step["kind"] in ("question", "input")
+            assert page.url.count("a=") == len(answers) - 1
+
+    def test_a_reload_with_answers_in_the_address_returns_to_the_same_step(self, page, judge):
+        guide = all_guides()["shortcut-disputes"]
+        node_id, answers = max(conclusion_paths(guide).items(), key=lambda item: len(item[1]))
+        page.goto("/guides/shortcut-disputes/")
+        give(page, guide, answers)
+        page.reload()
+        step = settled(page, len(answers))
+        assert step["node"] == node_id
+
+
+class OfflineTests:
+    def wait_for_precache(self, page, slugs: list[str]) -> None:
+        urls = ["/guides/"] + [f"/guides/{s}/" for s in slugs] + [f"/api/v1/guides/{s}" for s in slugs]
+        script = """urls => caches.keys().then(names => Promise.all(names.map(n => caches.open(n)))).then(stores =>
+            Promise.all(urls.map(u => Promise.all(stores.map(s => s.match(u))).then(hits => hits.some(Boolean)))))
+            .then(found => found.every(Boolean))"""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if page.evaluate("navigator.serviceWorker.controller !== null") and page.evaluate(script, urls):
+                return
+            time.sleep(0.2)
+        raise AssertionError("the service worker did not store every guide")
+
+    def test_guides_work_offline_and_a_call_saved_offline_arrives_once(self, page, judge):
+        from judgeapp.models import Call
+
+        guides = all_guides()
+        page.goto("/guides/")
+        self.wait_for_precache(page, sorted(guides))
+
+        page.context.set_offline(True)
+        # A page never opened has no copy: the service worker says so (the browser really is offline).
+        page.goto("/glossary/")
+        assert "Offline" in page.inner_text("h1")
+
+        # A guide never opened on this tablet runs from the stored copy, up to a step that needs the server.
+        loop = guides["loop-resolution"]
+        loop_paths = conclusion_paths(loop)
+        page.goto("/guides/loop-resolution/")
+        assert page.inner_text("h1").strip() == loop.title
+        answers = max(loop_paths.values(), key=len)
+        step = settled(page, 0)
+        for i, answer in enumerate(answers):
+            if step["offline"] == "yes":
+                break
+            if step["kind"] == "question":
+                page.click(f'#guide-step button.answer[data-index="{answer}"]')
+            else:
+                page.fill("#guide-input", str(answer))
+                page.click("#guide-step button[type=submit]")
+            page.wait_for_selector("#guide-step:not([data-busy])")
+            step = page.eval_on_selector("#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})")
+        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it must stop and say so"
+        assert "needs the connection" in page.inner_text("#guide-step .needs-network")
+        assert page.locator("#guide-step button.retry").is_visible()
+
+        # A guide reloaded with its answers in the address, offline, returns to the same step.
+        shortcuts = guides["shortcut-disputes"]
+        node_id, answers = max(conclusion_paths(shortcuts).items(), key=lambda item: len(item[1]))
+        page.goto("/guides/shortcut-disputes/")
+        give(page, shortcuts, answers)
+        page.reload()
+        assert settled(page, len(answers))["node"] == node_id
+        page.screenshot(path=str(SHOTS / "offline-conclusion.png"), full_page=True)
+
+        # Save the call with no connection: it waits on the tablet.
+        page.select_option("#call-event", str(judge["event"].pk))
+        page.fill(".save-form input[name=table]", "12")
+        page.fill(".save-form input[name=round]", "3")
+        page.fill(".save-form input[name=players]", "Ana Costa, Ben Ito")
+        page.click(".save-form button[type=submit]")
+        page.wait_for_selector(".save-status:not(:empty)")
+        assert page.inner_text("#call-queue").startswith("1 call waiting to be sent")
+        assert "No connection" in page.inner_text(".save-status")
+        queued = page.evaluate("JudgeOffline.pending()")
+        assert len(queued) == 1
+        client_id = queued[0]["body"]["client_id"]
+        assert Call.objects.count() == 0
+        page.screenshot(path=str(SHOTS / "offline-call-queued.png"), full_page=True)
+
+        # The connection returns: the queue is sent by itself, and emptied only after the server's 2xx.
+        page.context.set_offline(False)
+        page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        calls = list(Call.objects.all())
+        assert len(calls) == 1
+        call = calls[0]
+        assert str(call.client_id) == client_id
+        assert (call.guide, call.conclusion, call.table, call.round) == ("shortcut-disputes", node_id, "12", 3)
+        assert call.players == ["Ana Costa", "Ben Ito"]
+        assert call.event_id == judge["event"].pk and call.judge_id == judge["user"].pk
+
+        # The same call again (a reply lost on the way back, sent a second time) is still stored once.
+        again = page.evaluate("item => JudgeOffline.enqueue(item.url, item.body)", queued[0])
+        assert again["sent"] is True and again["reply"]["id"] == call.pk
+        page.evaluate("JudgeOffline.flush()")
+        assert Call.objects.filter(client_id=client_id).count() == 1 == Call.objects.count()
+        assert page.evaluate("JudgeOffline.pending().length") == 0
+        assert json.loads(json.dumps(call.answers)) == answers
