@@ -74,6 +74,12 @@ refs = ["cr@2025-02-07:729.4"]
 SLUG = "call-log-test"
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """PBKDF2 at its production cost takes most of a second per user; these tests create four."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def test_guide(monkeypatch):
     from judgeapp import guide_services
