@@ -8,6 +8,7 @@ version of that document is current (so `migrate` and a first import on an empty
 from __future__ import annotations
 
 from django.core.checks import Error, Warning, register
+from django.db import DatabaseError
 
 
 @register()
@@ -24,7 +25,7 @@ def check_guides(app_configs=None, **kwargs):
         from rulesref.models import Version
 
         current = set(Version.objects.filter(is_current=True).values_list("document__slug", flat=True))
-    except Exception as exc:  # no tables yet (before the first migrate)
+    except DatabaseError as exc:  # no tables yet (before the first migrate), or no database reachable
         return [Warning(f"guide references not checked: the rules tables cannot be read ({exc.__class__.__name__})", id="judgeapp.W001")]
     messages = []
     unchecked = sorted({ref.split("@", 1)[0] for g in guides.values() for ref in loader.all_refs(g)} - current)

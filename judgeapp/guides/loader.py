@@ -33,7 +33,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from judgeapp.guides.schema import COMPUTATIONS, RELS, Answer, Guide, Node, NodeKind, Penalty
+from judgeapp.guides.runner import AnswerError, parse_input
+from judgeapp.guides.schema import (
+    COMPUTATIONS,
+    RELS,
+    Answer,
+    Guide,
+    Node,
+    NodeKind,
+    Penalty,
+)
 from rulesref.references import REF_PATTERN
 
 INPUT_KINDS = ("int", "text", "players", "choice")
@@ -151,7 +160,7 @@ def _node(raw: Any, index: int, source: str) -> Node:
     unknown = set(raw) - COMMON_KEYS - KIND_KEYS[kind]
     if unknown:
         raise GuideError(source, node_id, f"unknown keys {sorted(unknown)} for a {kind.value} node")
-    common = dict(id=node_id, kind=kind, help=_text(raw, "help", source, node_id), refs=_refs(raw, source, node_id))
+    common: dict[str, Any] = {"id": node_id, "kind": kind, "help": _text(raw, "help", source, node_id), "refs": _refs(raw, source, node_id)}
     if kind is NodeKind.QUESTION:
         return Node(text=_text(raw, "text", source, node_id, required=True), answers=_answers(raw, source, node_id), **common)
     if kind is NodeKind.INPUT:
@@ -216,8 +225,6 @@ def _input(raw: dict, source: str, node_id: str, common: dict) -> Node:
     node = Node(text=text, field=field_name, input=kind, choices=tuple(choices), minimum=minimum, maximum=maximum,
                 default=raw.get("default"), next=_text(raw, "next", source, node_id, required=True), **common)
     if node.default is not None:
-        from judgeapp.guides.runner import AnswerError, parse_input
-
         try:
             parse_input(node, node.default)
         except AnswerError as exc:
@@ -334,14 +341,14 @@ def validate_references(guide: Guide, resolve: Callable[[str], Any]) -> list[str
     """Problems with the guide's references in the current rules, one message each (empty: all resolve).
 
     ``resolve`` is rulesref.references.resolve in the service (kept a parameter so this stays pure); a
-    reference fails when resolve raises or returns something whose ``number`` is None (the rule is gone).
+    reference fails when resolve raises LookupError or ValueError (rulesref's ReferenceError) or returns something whose ``number`` is None (the rule is gone).
     """
     problems = []
     for node in guide.nodes.values():
         for ref in node.refs:
             try:
                 resolved = resolve(ref)
-            except Exception as exc:  # the resolver's own error says what is missing
+            except (LookupError, ValueError) as exc:  # the resolver's own error says what is missing
                 problems.append(f"{guide.source} [{node.id}]: {ref}: {exc}")
                 continue
             if getattr(resolved, "number", "") is None:

@@ -154,3 +154,15 @@ class ValidateReferencesTests:
         assert len(problems) == 1 and "[q]" in problems[0] and "no MTR version is current" in problems[0]
         assert loader.validate_references(guide, lambda ref: Here()) == []
         assert len(loader.validate_references(guide, lambda ref: Gone())) == 2
+
+
+class PurityTests:
+    def test_the_loader_and_runner_import_no_django(self):
+        import subprocess
+        import sys
+
+        code = ("import sys, judgeapp.guides.loader, judgeapp.guides.runner; "
+                "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": "."}).stdout
+        assert out.strip() == "[]"
