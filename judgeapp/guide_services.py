@@ -120,10 +120,22 @@ def guide_list() -> list[dict]:
     return [{"slug": g.slug, "title": g.title, "summary": g.summary} for g in guides().values()]
 
 
+_guide_data: dict[tuple[str, tuple[int, ...]], dict] = {}
+
+
 def guide_data(slug: str) -> dict:
+    """The whole guide as data, citations resolved; kept per process until a rules version is published
+    or rolled back (the key holds the current versions)."""
+    from rulesref.models import Version
+
     guide = get_guide(slug)
-    return {"slug": guide.slug, "title": guide.title, "summary": guide.summary, "start": guide.start,
-            "nodes": {node_id: node_data(node) for node_id, node in guide.nodes.items()}}
+    key = (slug, tuple(Version.objects.filter(is_current=True).order_by("pk").values_list("pk", flat=True)))
+    if key not in _guide_data:
+        if len(_guide_data) > 64:
+            _guide_data.clear()
+        _guide_data[key] = {"slug": guide.slug, "title": guide.title, "summary": guide.summary, "start": guide.start,
+                            "nodes": {node_id: node_data(node) for node_id, node in guide.nodes.items()}}
+    return json.loads(json.dumps(_guide_data[key]))
 
 
 def node_data(node: Node, *, result: Mapping[str, Any] | None = None) -> dict:
