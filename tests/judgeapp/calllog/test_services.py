@@ -220,3 +220,23 @@ class PlayerHistoryTests:
         )
         assert (preview.penalty, preview.upgraded) == ("Game Loss", True)
         assert Call.objects.count() == 1
+
+
+class RaceTests:
+    def test_a_copy_stored_while_this_one_was_replayed_is_returned_not_doubled(self, cast, test_guide, monkeypatch):
+        """Two deliveries of one queued call: the other stores it between this one's check and insert."""
+        from judgeapp import guide_services
+
+        body = call_body()
+        replay = guide_services.replay
+
+        def replay_while_the_other_delivery_lands(slug, answers):
+            monkeypatch.setattr(guide_services, "replay", replay)
+            services.record_call(cast["head_judge"], cast["event"], body)  # the other delivery
+            return replay(slug, answers)
+
+        monkeypatch.setattr(guide_services, "replay", replay_while_the_other_delivery_lands)
+        call, created = services.record_call(cast["floor_judge"], cast["event"], body)
+        assert not created
+        assert call.judge == cast["head_judge"]
+        assert Call.objects.count() == 1
