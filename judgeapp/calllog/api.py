@@ -216,7 +216,7 @@ class PlayerView(CallLogView):
                 details={"conclusion": ["unknown conclusion"]},
             )
         try:
-            day = services._whole(request.query_params.get("day"), "day", minimum=1, maximum=30, default=1) or 1
+            day = services.whole_number(request.query_params.get("day"), "day", minimum=1, maximum=30, default=1) or 1
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
         result = services.preview_penalty(

@@ -165,8 +165,8 @@ def read_call_request(body: Any) -> CallRequest:
         table = ""
     if isinstance(table, bool) or not isinstance(table, (str, int)) or len(str(table).strip()) > 20:
         raise InvalidCall("table", "a table number or name (at most 20 characters)")
-    rnd = _whole(body.get("round"), "round", minimum=0, maximum=1000, default=None)
-    day = _whole(body.get("day"), "day", minimum=1, maximum=30, default=1)
+    rnd = whole_number(body.get("round"), "round", minimum=0, maximum=1000, default=None)
+    day = whole_number(body.get("day"), "day", minimum=1, maximum=30, default=1) or 1
     players = body.get("players", [])
     if (
         not isinstance(players, list)
@@ -194,7 +194,7 @@ def read_call_request(body: Any) -> CallRequest:
     return CallRequest(client_id, guide, answers, conclusion, str(table).strip(), rnd, day, players, offender, when)
 
 
-def _whole(value: Any, name: str, *, minimum: int, maximum: int, default: int | None) -> int | None:
+def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: int | None) -> int | None:
     if value is None or value == "":
         return default
     if isinstance(value, bool):
