@@ -15,11 +15,14 @@ api = [
     path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
     path("", include("rulesref.curation_urls")),
+    path("", include("judgeapp.calllog.api_urls")),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api)),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("judgeapp.calllog.urls")),
     path("", include("judgeapp.page_urls")),
     path("", include("rulesref.page_urls")),
 ]

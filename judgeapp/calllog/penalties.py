@@ -115,7 +115,9 @@ def category_of(infraction: str, given: str = "") -> str:
 
 
 def is_warning(penalty: str) -> bool:
-    return _key(penalty) == "warning"
+    """"Warning", also when the guide adds the infraction: "Warning (Game Play Error - Game Rule Violation)"."""
+    words = _key(penalty).replace("(", " ").split()
+    return bool(words) and words[0] == "warning"
 
 
 @dataclass(frozen=True)

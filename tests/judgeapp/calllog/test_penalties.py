@@ -217,3 +217,13 @@ class BoundaryTests(unittest.TestCase):
         code = "import sys, judgeapp.calllog.penalties; print('django' in sys.modules)"
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
         self.assertEqual(out.stdout.strip(), "False")
+
+
+class WarningWordingTests:
+    def test_a_warning_that_names_its_infraction_is_a_warning(self):
+        from judgeapp.calllog.penalties import is_warning
+
+        assert is_warning("Warning (Game Play Error - Game Rule Violation)")
+        assert is_warning("warning")
+        assert not is_warning("Game Loss")
+        assert not is_warning("No penalty (a Warning only if it recurs)")
