@@ -16,6 +16,7 @@ api = [
     path("", include("rulesref.urls")),
     path("", include("rulesref.curation_urls")),
     path("", include("judgeapp.calllog.api_urls")),
+    path("", include("judgeapp.guide_urls")),
 ]
 
 urlpatterns = [
@@ -23,6 +24,7 @@ urlpatterns = [
     path("api/v1/", include(api)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("judgeapp.calllog.urls")),
+    path("", include("judgeapp.guide_page_urls")),
     path("", include("judgeapp.page_urls")),
     path("", include("rulesref.page_urls")),
 ]

@@ -45,6 +45,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     # No background embedding of the whole CR during the suite: search stays lexical unless a test
     # builds vectors itself (tests/rulesref/test_search_service.py).
     settings.SEARCH_VECTORS = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
         from rulesref import changes
