@@ -54,10 +54,7 @@ def _judge_events(request: HttpRequest) -> list[dict]:
     except ImportError:
         return []
     events = calllog.my_events(request.user)
-    return [
-        {"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel}
-        for e in events
-    ]
+    return [{"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel} for e in events]
 
 
 def guide_list(request: HttpRequest) -> HttpResponse:
@@ -101,7 +98,8 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "rels": RELS,
         "back_query": _query(answers[:-1], rel) if answers else "",
         "answer_links": [
-            (answer["label"], _query([*answers, str(index)], rel)) for index, answer in enumerate(node.get("answers", []))
+            (answer["label"], _query([*answers, str(index)], rel))
+            for index, answer in enumerate(node.get("answers", []))
         ],
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
@@ -122,7 +120,10 @@ def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
     (a question's label, an input's value)."""
     asked = [guide["nodes"][n] for n in path if guide["nodes"][n]["kind"] in ("question", "input")]
     return [
-        {"question": node.get("text", ""), "answer": ", ".join(map(str, value)) if isinstance(value, list) else str(value)}
+        {
+            "question": node.get("text", ""),
+            "answer": ", ".join(map(str, value)) if isinstance(value, list) else str(value),
+        }
         for node, value in zip(asked, recorded, strict=False)
     ]
 

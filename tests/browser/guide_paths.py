@@ -36,7 +36,9 @@ def conclusion_paths(guide: Guide, *, max_states: int = 20000) -> dict[str, list
     default first; other values are tried only when some conclusion is still missing."""
     found = _search(guide, lambda node: [runner.default_input(node)], max_states)
     if set(found) != conclusions(guide):
-        for node_id, answers in _search(guide, input_candidates, max_states, want=conclusions(guide) - set(found)).items():
+        for node_id, answers in _search(
+            guide, input_candidates, max_states, want=conclusions(guide) - set(found)
+        ).items():
             found.setdefault(node_id, answers)
     return found
 

@@ -20,8 +20,15 @@ from tests.browser.guide_paths import conclusion_paths, conclusions
 
 CHROMIUM = Path(os.environ.get("JUDGEAPP_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = Path(os.environ.get("JUDGEAPP_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 TABLET = {"width": 768, "height": 1024}
 
 try:
@@ -30,8 +37,13 @@ except ImportError:  # pragma: no cover - depends on the machine
     sync_playwright = None
 
 pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="Playwright for Python is not installed (pip install playwright; no `playwright install` needed)"),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)"),
+    pytest.mark.skipif(
+        sync_playwright is None,
+        reason="Playwright for Python is not installed (pip install playwright; no `playwright install` needed)",
+    ),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)"
+    ),
     pytest.mark.urls("tests.browser.urls"),
 ]
 
@@ -81,7 +93,9 @@ def page(browser, judge):
 def settled(page, answered: int) -> dict:
     """Wait until the guide script has settled on a step after `answered` answers; that step's markers."""
     page.wait_for_selector(f'#guide-step[data-answered="{answered}"]:not([data-busy])')
-    return page.eval_on_selector("#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})")
+    return page.eval_on_selector(
+        "#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})"
+    )
 
 
 def give(page, guide, answers: list) -> dict:
@@ -124,8 +138,13 @@ class GuideWalkTests:
         assert no_horizontal_scroll(page)
         for slug, guide in guides.items():
             paths = conclusion_paths(guide)
-            assert set(paths) == conclusions(guide), f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
+            assert set(paths) == conclusions(guide), (
+                f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
+            )
             page.goto(f"/guides/{slug}/")  # one page load per guide: the rest is the page's own navigation
+            settled(page, 0)
+            (SHOTS / slug).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / slug / "_first-question.png"))
             for index, (node_id, answers) in enumerate(sorted(paths.items())):
                 if index:
                     page.click("#guide-nav button.restart")
@@ -138,7 +157,9 @@ class GuideWalkTests:
                 rows = page.eval_on_selector_all("#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)")
                 assert rows == ["regular", "competitive", "professional"]
                 assert page.inner_text("#guide-step tr.current td").strip() == node.penalty.competitive.strip()
-                links = page.eval_on_selector_all("#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))")
+                links = page.eval_on_selector_all(
+                    "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
+                )
                 assert links and all(link.startswith("/rules/") for link in links), f"{slug}/{node_id}: no rule links"
                 trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
                 assert trail == len(answers)
@@ -160,6 +181,13 @@ class GuideWalkTests:
         page.reload()
         step = settled(page, len(answers))
         assert step["node"] == node_id
+        # Dim halls: the same conclusion in the dark theme, still no sideways scrolling.
+        page.emulate_media(color_scheme="dark")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(21, 23, 27)"  # app.css --bg in the dark theme
+        assert no_horizontal_scroll(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "dark-conclusion.png"), full_page=False)
 
 
 class OfflineTests:
@@ -187,27 +215,6 @@ class OfflineTests:
         page.goto("/glossary/")
         assert "Offline" in page.inner_text("h1")
 
-        # A guide never opened on this tablet runs from the stored copy, up to a step that needs the server.
-        loop = guides["loop-resolution"]
-        loop_paths = conclusion_paths(loop)
-        page.goto("/guides/loop-resolution/")
-        assert page.inner_text("h1").strip() == loop.title
-        answers = max(loop_paths.values(), key=len)
-        step = settled(page, 0)
-        for i, answer in enumerate(answers):
-            if step["offline"] == "yes":
-                break
-            if step["kind"] == "question":
-                page.click(f'#guide-step button.answer[data-index="{answer}"]')
-            else:
-                page.fill("#guide-input", str(answer))
-                page.click("#guide-step button[type=submit]")
-            page.wait_for_selector("#guide-step:not([data-busy])")
-            step = page.eval_on_selector("#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})")
-        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it must stop and say so"
-        assert "needs the connection" in page.inner_text("#guide-step .needs-network")
-        assert page.locator("#guide-step button.retry").is_visible()
-
         # A guide reloaded with its answers in the address, offline, returns to the same step.
         shortcuts = guides["shortcut-disputes"]
         node_id, answers = max(conclusion_paths(shortcuts).items(), key=lambda item: len(item[1]))
@@ -232,9 +239,38 @@ class OfflineTests:
         assert Call.objects.count() == 0
         page.screenshot(path=str(SHOTS / "offline-call-queued.png"), full_page=True)
 
+        # Still offline, a guide never opened on this tablet runs from the stored copy, up to a step that
+        # needs the server; the queue badge is on this page too.
+        loop = guides["loop-resolution"]
+        loop_paths = conclusion_paths(loop)
+        page.goto("/guides/loop-resolution/")
+        assert page.inner_text("h1").strip() == loop.title
+        loop_answers = max(loop_paths.values(), key=len)
+        step = settled(page, 0)
+        for answer in loop_answers:
+            if step["offline"] == "yes":
+                break
+            if step["kind"] == "question":
+                page.click(f'#guide-step button.answer[data-index="{answer}"]')
+            else:
+                page.fill("#guide-input", str(answer))
+                page.click("#guide-step button[type=submit]")
+            page.wait_for_selector("#guide-step:not([data-busy])")
+            step = page.eval_on_selector(
+                "#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})"
+            )
+        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it must stop and say so"
+        assert "needs the connection" in page.inner_text("#guide-step .needs-network")
+        assert page.locator("#guide-step button.retry").is_visible()
+        assert page.inner_text("#call-queue").startswith("1 call waiting to be sent")
+        waiting_at = step["node"]
+
         # The connection returns: the queue is sent by itself, and emptied only after the server's 2xx.
         page.context.set_offline(False)
         page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        # ... and the guide waiting on its computation goes on by itself.
+        page.wait_for_selector('#guide-step[data-offline="no"]:not([data-busy])')
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.node") != waiting_at
         calls = list(Call.objects.all())
         assert len(calls) == 1
         call = calls[0]
