@@ -84,7 +84,7 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         error = ""
     node = step["node"]
-    rel = _rel(request)
+    rel = step["facts"].get("rel") if step["facts"].get("rel") in dict(RELS) else _rel(request)
     trail = _trail(guide, step["path"], step["answers"])
     context: dict[str, Any] = {
         "guide": guide,
@@ -142,6 +142,8 @@ def _result_lines(node: dict, result: Any) -> list[tuple[str, str]]:
         value: Any = result
         for part in name.split("."):
             value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            value = "; ".join(v if isinstance(v, str) else str(v) for v in value)
         if value not in (None, ""):
             lines.append((name.replace("_", " "), value if isinstance(value, str) else str(value)))
     return lines

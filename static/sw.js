@@ -2,10 +2,11 @@
    Network first for pages, guide data and static files alike (a judge must never read a stale rule while
    online); the stored copy answers only when the network does not. Guides are stored whole ahead of use:
    the first time a guide page (or the guide list) is opened, the page asks for /guides/, each
-   /guides/<slug>/ and each /api/v1/guides/<slug>, so any guide runs offline once one has been visited. */
+   /guides/<slug>/ and each /api/v1/guides/<slug> (and the files the guide pages use), so any guide runs
+   offline once one has been visited; the worker does the same once when it is first activated. */
 "use strict";
 
-var CACHE = "judgeapp-offline-v2";
+var CACHE = "judgeapp-offline-v1";   // the same store as before guides: rules kept offline stay kept
 var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|api\/v1\/guides(?:$|\/[^/]+$))/;
 
 self.addEventListener("install", function () {
@@ -16,7 +17,10 @@ self.addEventListener("install", function () {
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return self.clients.claim(); }).then(function () {
+    // Not waited on: pages are answered while the guides are being stored.
+    keepGuides([]);
+  }));
 });
 
 /* Store the guide list, every guide page and every guide's JSON, and the files the page named. */
@@ -32,7 +36,17 @@ function precacheGuides(assets) {
       return urls.reduce(function (chain, url) { return chain.then(function () { return keep(url); }); }, Promise.resolve());
     };
     var same = (assets || []).filter(function (a) { return typeof a === "string" && new URL(a, self.location.href).origin === self.location.origin; });
-    return inTurn(same.concat(["/guides/"])).then(function () {
+    return inTurn(same).then(function () {
+      return fetch("/guides/", { credentials: "same-origin" });
+    }).then(function (response) {
+      if (!response.ok) return null;
+      return cache.put("/guides/", response.clone()).then(function () { return response.text(); });
+    }).then(function (html) {
+      // The stylesheets and scripts the guide pages use (hashed names in production).
+      var files = [], pattern = /(?:src|href)="(\/static\/[^"]+)"/g, match;
+      while (html && (match = pattern.exec(html))) if (files.indexOf(match[1]) < 0) files.push(match[1]);
+      return inTurn(files);
+    }).then(function () {
       return fetch("/api/v1/guides", { credentials: "same-origin" });
     }).then(function (response) {
       if (!response.ok) return null;
@@ -48,15 +62,17 @@ function precacheGuides(assets) {
 }
 
 var precaching = null;
+function keepGuides(assets) {
+  if (!precaching) precaching = precacheGuides(assets).finally(function () { precaching = null; });
+  return precaching;
+}
+
 self.addEventListener("message", function (event) {
   var message = event.data || {};
   if (message.type !== "precache-guides") return;
-  if (!precaching) {
-    precaching = precacheGuides(message.assets).then(function () {
-      if (event.source) event.source.postMessage({ type: "guides-precached" });
-    }).finally(function () { precaching = null; });
-  }
-  event.waitUntil(precaching);
+  event.waitUntil(keepGuides(message.assets).then(function () {
+    if (event.source) event.source.postMessage({ type: "guides-precached" });
+  }));
 });
 
 function offlinePage() {

@@ -5,9 +5,19 @@
 (function () {
   "use strict";
 
-  /* Offline copies: ask the service worker to keep every guide (page and JSON) and this page's files. */
+  /* Offline copies: ask the service worker to keep every guide (page and JSON) and this page's files,
+     at most once an hour from this tablet (a refresh picks up edited guides). */
   function precache() {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    try {
+      var last = Number(localStorage.getItem("judgeapp-guides-kept") || 0);
+      if (Date.now() - last < 3600 * 1000) return;
+    } catch (e) { /* private mode: ask every time */ }
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "guides-precached") {
+        try { localStorage.setItem("judgeapp-guides-kept", String(Date.now())); } catch (e) { /* private mode */ }
+      }
+    });
     var assets = [];
     document.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) {
       assets.push(el.getAttribute("src") || el.getAttribute("href"));
@@ -182,7 +192,7 @@
           break;
         }
       }
-      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode });
+      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode, facts: facts });
     }
     try { return step(); } catch (e) { return Promise.reject(e); }
   }
@@ -207,6 +217,12 @@
     stepEl.appendChild(el("p", { className: "computing muted", text: "…" }));
     return settle(answers).then(function (state) {
       answers = state.answers;
+      // A guide that asks the REL itself (an answer sets fact "rel") shows that REL's penalty.
+      var asked = state.facts && state.facts.rel;
+      if (relSelect && RELS.some(function (pair) { return pair[0] === asked; }) && relSelect.value !== asked) {
+        relSelect.value = asked;
+        pushUrl(false);
+      }
       current = state;
       render();
     }, function (error) {
@@ -346,8 +362,14 @@
       var value = result ? resultField(result, name) : undefined;
       if (value === undefined || value === null || value === "") return;
       var label = name.replace(/_/g, " ");
-      box.appendChild(el("p", { className: "result" }, [el("strong", { text: label.charAt(0).toUpperCase() + label.slice(1) + ": " }),
-        document.createTextNode(typeof value === "string" ? value : JSON.stringify(value))]));
+      var title = el("strong", { text: label.charAt(0).toUpperCase() + label.slice(1) + ": " });
+      if (Array.isArray(value)) {
+        var items = el("ul");
+        value.forEach(function (v) { items.appendChild(el("li", { text: typeof v === "string" ? v : JSON.stringify(v) })); });
+        box.appendChild(el("div", { className: "result" }, [title, items]));
+      } else {
+        box.appendChild(el("p", { className: "result" }, [title, document.createTextNode(typeof value === "string" ? value : JSON.stringify(value))]));
+      }
     });
     var citations = (serverNode && serverNode.citations) || node.citations || [];
     if (citations.length) {

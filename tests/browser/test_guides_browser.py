@@ -44,7 +44,6 @@ pytestmark = [
     pytest.mark.skipif(
         not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)"
     ),
-    pytest.mark.urls("tests.browser.urls"),
 ]
 
 
@@ -122,6 +121,14 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+def expected_rel(slug: str, answers: list, default: str) -> str:
+    """The REL a conclusion highlights: the one the guide asked for (fact "rel"), else the page's."""
+    from judgeapp import guide_services
+
+    asked = guide_services.walk(slug, answers)["facts"].get("rel")
+    return asked if asked in ("regular", "competitive", "professional") else default
+
+
 def all_guides():
     from judgeapp import guide_services
 
@@ -152,11 +159,13 @@ class GuideWalkTests:
                 node = guide.nodes[node_id]
                 assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, f"{slug} {answers}"
                 assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
-                # The event's REL (Competitive) is the highlighted row, the others are shown too.
-                assert page.inner_text("#guide-step tr.current th").startswith("Competitive")
+                # The REL shown (the page's, Competitive, unless the guide asked it) is the highlighted
+                # row; the others are shown too.
+                rel = expected_rel(slug, answers, "competitive")
+                assert page.inner_text("#guide-step tr.current th").startswith(rel.capitalize())
                 rows = page.eval_on_selector_all("#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)")
                 assert rows == ["regular", "competitive", "professional"]
-                assert page.inner_text("#guide-step tr.current td").strip() == node.penalty.competitive.strip()
+                assert page.inner_text("#guide-step tr.current td").strip() == getattr(node.penalty, rel).strip()
                 links = page.eval_on_selector_all(
                     "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
                 )
@@ -210,7 +219,13 @@ class OfflineTests:
         page.goto("/guides/")
         self.wait_for_precache(page, sorted(guides))
 
+        page.goto("/rules/cr/729.4/")  # a rules page read online ...
+        rule_text = page.inner_text("main")
+        assert "729.4" in rule_text
+
         page.context.set_offline(True)
+        page.goto("/rules/cr/729.4/")  # ... reads the same offline
+        assert page.inner_text("main") == rule_text
         # A page never opened has no copy: the service worker says so (the browser really is offline).
         page.goto("/glossary/")
         assert "Offline" in page.inner_text("h1")

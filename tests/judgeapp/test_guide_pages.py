@@ -14,7 +14,7 @@ from judgeapp import guide_services
 from judgeapp.guides.schema import NodeKind
 from tests.browser.guide_paths import conclusion_paths
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.django_db
 
 
 def step_of(html: str) -> tuple[str, str]:
@@ -71,9 +71,12 @@ class GuideRunPageTests:
                 assert step_of(page) == (node_id, "conclusion"), (slug, answers)
                 node = guide.nodes[node_id]
                 assert node.ruling.strip() in page and node.fix.strip() in page
-                # The REL asked for is the highlighted row; the others are there too.
+                # The REL asked for (in the address, or by the guide itself) is the highlighted row; the
+                # others are there too.
+                asked = guide_services.walk(slug, answers)["facts"].get("rel")
+                rel = asked if asked in ("regular", "competitive", "professional") else "professional"
                 current = re.search(r'<tr class="current"><th>([^<]*)</th><td>([^<]*)</td>', page)
-                assert current and current[1] == "Professional" and current[2] == node.penalty.professional
+                assert current and current[1] == rel.capitalize() and current[2] == getattr(node.penalty, rel)
                 assert node.penalty.regular in page and node.penalty.competitive in page
                 # Rules to show the players link to the rules pages, with their text.
                 resolved = guide_services.node_data(node)["citations"]
