@@ -277,6 +277,14 @@
   function helpAndRefs(node) {
     var parts = [];
     if (node.help) parts.push(el("p", { className: "muted help", text: node.help }));
+    var cited = (node.citations || []).filter(function (c) { return c.number; });
+    if (cited.length) {
+      var line = el("p", { className: "step-refs muted" }, [document.createTextNode("Rules: ")]);
+      cited.forEach(function (c) {
+        line.appendChild(el("a", { className: "chip", href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", title: c.title || "", text: c.doc.toUpperCase() + " " + c.number }));
+      });
+      parts.push(line);
+    }
     return parts;
   }
 
