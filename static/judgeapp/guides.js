@@ -456,7 +456,9 @@
       var url = app.dataset.callsUrl.replace("{id}", encodeURIComponent(select.value));
       window.JudgeOffline.enqueue(url, body).then(function (outcome) {
         status.className = "save-status" + (outcome.sent ? " ok" : "");
-        status.textContent = outcome.sent ? "Saved to the event." : "No connection: the call is kept on this tablet and sent when the connection returns.";
+        status.textContent = outcome.sent ? "Saved to the event."
+          : outcome.error ? "Not sent yet (" + outcome.error + "): the call is kept on this tablet and tried again."
+          : "No connection: the call is kept on this tablet and sent when the connection returns.";
         var reply = outcome.reply || {};
         if (outcome.sent && reply.penalty) {
           status.textContent += " Penalty recorded: " + reply.penalty + ".";

@@ -46,9 +46,11 @@
     var items = read().filter(function (item) { return item.body.client_id !== body.client_id; });
     items.push({ url: url, body: body, queued_at: new Date().toISOString(), error: "" });
     write(items);
-    return flush().then(function () {
-      var sent = !read().some(function (i) { return i.body.client_id === body.client_id; });
-      return { sent: sent, reply: replies[body.client_id] || null, client_id: body.client_id };
+    // A flush already under way may have read the queue before this call was added: send after it.
+    var sending = flushing ? flushing.then(flush) : flush();
+    return sending.then(function () {
+      var left = read().filter(function (i) { return i.body.client_id === body.client_id; })[0];
+      return { sent: !left, error: left ? left.error : "", reply: replies[body.client_id] || null, client_id: body.client_id };
     });
   }
 

@@ -198,6 +198,25 @@ class GuideWalkTests:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "dark-conclusion.png"), full_page=False)
 
+    def test_a_call_saved_online_is_stored_with_the_events_penalty(self, page, judge):
+        from judgeapp.models import Call
+
+        guide = all_guides()["shortcut-disputes"]
+        node_id, answers = max(conclusion_paths(guide).items(), key=lambda item: len(item[1]))
+        page.goto("/guides/shortcut-disputes/")
+        give(page, guide, answers)
+        page.fill(".save-form input[name=table]", "7")
+        page.fill(".save-form input[name=round]", "2")
+        page.fill(".save-form input[name=players]", "Cy Park, Di Lu")
+        page.click(".save-form button[type=submit]")
+        page.wait_for_selector(".save-status:not(:empty)")
+        assert page.inner_text(".save-status").startswith("Saved to the event.")
+        assert page.locator("#call-queue").is_hidden()
+        call = Call.objects.get()
+        assert (call.conclusion, call.table, call.round, call.offender) == (node_id, "7", 2, "Cy Park")
+        assert call.base_penalty == guide.nodes[node_id].penalty.competitive  # the event is Competitive
+        assert f"Penalty recorded: {call.penalty}." in page.inner_text(".save-status")
+
 
 class OfflineTests:
     def wait_for_precache(self, page, slugs: list[str]) -> None:
