@@ -134,6 +134,8 @@ def guide_data(slug: str) -> dict:
         if len(_guide_data) > 64:
             _guide_data.clear()
         _guide_data[key] = {"slug": guide.slug, "title": guide.title, "summary": guide.summary, "start": guide.start,
+                            # starting facts, so a client can run switch steps without the server (offline)
+                            "facts": json.loads(json.dumps(dict(guide.facts), default=str)),
                             "nodes": {node_id: node_data(node) for node_id, node in guide.nodes.items()}}
     return json.loads(json.dumps(_guide_data[key]))
 
