@@ -5,10 +5,13 @@ from __future__ import annotations
 from django.contrib import admin
 
 from judgeapp.models import Job
+from rulesref.admin import StaffOnlyAdmin
 
 
 @admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
+class JobAdmin(StaffOnlyAdmin):
+    """Staff read jobs; workers write them. Nobody edits a job by hand."""
+
     list_display = ("id", "kind", "status", "created_at", "started_at", "finished_at", "duration", "attempts", "worker", "owner", "error_line")
     list_filter = ("status", "kind")
     list_select_related = ("owner",)
@@ -24,18 +27,3 @@ class JobAdmin(admin.ModelAdmin):
     def error_line(self, job: Job) -> str:
         return job.error.splitlines()[0][:120] if job.error else ""
 
-    # Staff read jobs; workers write them. Nobody edits a job by hand.
-    def has_module_permission(self, request):
-        return request.user.is_active and request.user.is_staff
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.is_active and request.user.is_staff
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

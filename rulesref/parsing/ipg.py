@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 
-from rulesref.parsing.html import Block, Section, join_blocks, parse_heading, read_outline, split_examples
-from rulesref.parsing.mtr import INTRO_NUMBER, build_document, section_rule, with_references
+from rulesref.parsing.html import Block, Section, join_blocks, parse_heading, read_outline
+from rulesref.parsing.mtr import INTRO_NUMBER, build_document, intro_rule, section_rule, with_references
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, ParseError, RuleKind
 
 # The 23 infractions of every IPG in the corpus (2017-04 to 2021-01), by the name after the
@@ -90,18 +90,9 @@ def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
     known = {s.heading.number for s in outline.sections}
     notes = outline.notes
     rules: list[ParsedRule] = []
-    if outline.intro:
-        kept, examples = split_examples(outline.intro)
-        rules.append(
-            ParsedRule(
-                number=INTRO_NUMBER,
-                kind=RuleKind.SECTION,
-                text=join_blocks(kept),
-                title="Introduction",
-                examples=tuple(examples),
-                line=outline.intro_line,
-            )
-        )
+    intro = intro_rule(outline)
+    if intro is not None:
+        rules.append(intro)
         known.add(INTRO_NUMBER)
     for section in outline.sections:
         section.blocks = _drop_contents_rows(section.blocks, known, source)

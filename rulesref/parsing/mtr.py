@@ -33,6 +33,21 @@ from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, RuleKi
 INTRO_NUMBER = "0"  # the unnumbered introduction; normalize_rule_number("0") reads it back
 
 
+def intro_rule(outline: Outline) -> ParsedRule | None:
+    """The text before the first numbered heading, kept as section "0", "Introduction" (MTR and IPG)."""
+    if not outline.intro:
+        return None
+    kept, examples = split_examples(outline.intro)
+    return ParsedRule(
+        number=INTRO_NUMBER,
+        kind=RuleKind.SECTION,
+        text=join_blocks(kept),
+        title="Introduction",
+        examples=tuple(examples),
+        line=outline.intro_line or outline.intro[0].line,
+    )
+
+
 def parse_mtr(text: str, source: str = "<text>") -> ParsedDocument:
     """Parse an MTR rendering (already-decoded HTML). Raises ParseError naming `source` and the line
     for anything that is not a whole MTR: another document, no dates, no sections, a cut file."""
@@ -60,18 +75,9 @@ def outline_rules(outline: Outline, doc: DocKind) -> list[ParsedRule]:
     if outline.intro:
         known.add(INTRO_NUMBER)
     drafts: list[ParsedRule] = []
-    if outline.intro:
-        kept, examples = split_examples(outline.intro)
-        drafts.append(
-            ParsedRule(
-                number=INTRO_NUMBER,
-                kind=RuleKind.SECTION,
-                text=join_blocks(kept),
-                title="Introduction",
-                examples=tuple(examples),
-                line=outline.intro_line or outline.intro[0].line,
-            )
-        )
+    intro = intro_rule(outline)
+    if intro is not None:
+        drafts.append(intro)
     for section in outline.sections:
         drafts.append(section_rule(section))
     return [with_references(rule, doc, known) for rule in drafts]
