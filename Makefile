@@ -8,7 +8,7 @@ PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: install browser-deps run serve setup test test-stack bench check
+.PHONY: install browser-deps run serve setup test test-stack bench lint
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -51,3 +51,6 @@ test-stack: install browser-deps
 
 bench: install
 	$(PY) bench/run_all.py
+
+lint: install
+	$(PY) -m ruff check .

@@ -9,12 +9,10 @@ Targets (issues 2 and 3): import under 5 s; publish under 5 s; search p95 under 
 from __future__ import annotations
 
 import json
-import statistics
 import subprocess
 import sys
-import time
 
-from bench_env import REPO, RULES, fresh_database
+from bench_env import REPO, fresh_database
 
 CHILD = r'''
 import json, statistics, sys, time

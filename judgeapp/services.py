@@ -128,7 +128,7 @@ def run_claimed_job(job: Job) -> Job:
 
 def outcome_dict(outcome: Any) -> dict:
     """An engine outcome as JSON-ready data (engines name the method to_dict or as_result)."""
-    convert = getattr(outcome, "to_dict", None) or getattr(outcome, "as_result")
+    convert = getattr(outcome, "to_dict", None) or outcome.as_result
     return convert()
 
 

@@ -7,8 +7,10 @@ import logging
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from rulesref import curation
-from rulesref import search_tasks  # noqa: F401  (registers build_search_vectors with the worker)
+from rulesref import (
+    curation,
+    search_tasks,  # noqa: F401  (registers build_search_vectors with the worker)
+)
 
 log = logging.getLogger(__name__)
 

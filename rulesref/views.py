@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 from judgeapp.api_errors import ApiError
 from rulesref import serializers, services
 
-
 _RULE_CACHE_SIZE = 20_000
 _rule_cache: dict[tuple[int, str], dict] = {}
 _current_rule_bytes: dict[tuple[int | None, str], bytes] = {}

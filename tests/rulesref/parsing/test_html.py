@@ -55,7 +55,7 @@ class BlockTests(unittest.TestCase):
         blocks, _, _ = to_blocks(text)
         expected = []
         position = 0
-        for gap, words in paragraphs:
+        for _gap, words in paragraphs:
             position = text.index(f"<p>{words}</p>", position)
             expected.append((words, text.count("\n", 0, position) + 1))
             position += 1
