@@ -188,9 +188,17 @@ def release_notes(old: Version, new: Version) -> list[dict]:
         rule = old_rules.get(number)
         notes.append({"kind": "removed", "number": None, "old_number": number, "title": rule.title if rule else "",
                       "summary": f"{number} was removed.", "text": rule.text if rule else "", "html": ""})
-    position = {n: i for i, n in enumerate(new_rules)}
-    old_position = {n: i for i, n in enumerate(old_rules)}
-    notes.sort(key=lambda n: (position.get(n["number"], -1), old_position.get(n["old_number"], 0)))
+    # New-document order; a removed rule stands after the new place of the old rule before it.
+    position: dict[str, float] = {n: float(i) for i, n in enumerate(new_rules)}
+    mapping = pairing(old, new).mapping
+    removed_at: dict[str, float] = {}
+    last = -1.0
+    for number in old_rules:
+        if number in mapping and mapping[number] in position:
+            last = position[mapping[number]]
+        else:
+            removed_at[number] = last + 0.5
+    notes.sort(key=lambda n: position[n["number"]] if n["number"] in position else removed_at.get(n["old_number"], -1.0))
     return notes
 
 

@@ -214,7 +214,11 @@ def baseline_for(version: Version) -> Version | None:
             to_version=version, action__in=[VersionEvent.Action.PUBLISH, VersionEvent.Action.ROLLBACK]
         ).exclude(from_version=None).select_related("from_version").first()
     )
-    return event.from_version if event else None
+    if event is not None:
+        return event.from_version
+    from rulesref import changes
+
+    return changes.previous_version(version)  # published in a batch: compare with the version before it
 
 
 def review_version(version: Version, *, with_notes: bool = True) -> VersionReview:
@@ -230,6 +234,8 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
     refs = [ref for ref in known_references() if ref.startswith(f"{version.document.slug}@")]
     if version.status not in (Version.Status.PENDING, Version.Status.PUBLISHED):
         notes_missing = refs_missing = f"this version is {version.get_status_display().lower()}: it has no rules to compare"
+    elif baseline is None and version.is_current:
+        notes_missing = refs_missing = f"this is the first stored {version.document.slug.upper()} version: there is nothing earlier to compare against"
     elif baseline is None:
         notes_missing = refs_missing = f"no {version.document.slug.upper()} version is current, so there is nothing to compare against"
     else:

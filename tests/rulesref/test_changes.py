@@ -98,3 +98,17 @@ class StableReferenceTests:
     def test_a_reference_to_a_rule_the_pinned_version_lacks_is_refused(self):
         with pytest.raises(references.ReferenceError):
             references.resolve("cr@2025-02-07:729.99")
+
+
+class ReleaseNotesTests:
+    def test_removed_rules_stand_where_they_were(self, cr_2022):
+        from rulesref import changes
+
+        current = Version.objects.get(document__slug="cr", is_current=True)
+        notes = changes.release_notes(cr_2022, current)
+        kinds = {note["kind"] for note in notes}
+        assert {"added", "changed", "moved", "removed"} <= kinds
+        assert notes[0]["kind"] != "removed"
+        sections = [int((note["number"] or note["old_number"])[:3]) for note in notes]
+        # Within a whole-document ordering, removed rules do not jump back to the start.
+        assert sum(1 for a, b in zip(sections, sections[1:]) if b < a - 5) < len(notes) // 20
