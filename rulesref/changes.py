@@ -94,6 +94,36 @@ def follow_from_pinned(pinned, version: Version) -> str | None:
     return follow(pinned_version, version, rule.number)
 
 
+def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
+    """Rule numbers of `old` -> their numbers in `new`, from pairings already stored (never computed
+    here, so it is safe on a request path): the direct pairing, else the consecutive pairings between
+    them composed (inverted when `new` is the older). None when a pairing it needs is not stored yet."""
+    if old.pk == new.pk:
+        return {number: number for number in old.rules.values_list("number", flat=True)}
+    direct = VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
+    if direct is not None:
+        return dict(direct)
+    versions = stored_versions(new)
+    ids = [v.pk for v in versions]
+    if old.pk not in ids:
+        return None
+    start, end = ids.index(old.pk), ids.index(new.pk)
+    path = ids[start:end + 1] if start < end else ids[end:start + 1][::-1]
+    steps = list(zip(path, path[1:]))
+    stored = {(o, n): m for o, n, m in VersionPairing.objects.filter(
+        old_id__in=ids, new_id__in=ids).values_list("old_id", "new_id", "mapping")}
+    mapping: dict[str, str] | None = None
+    for a, b in steps:
+        forward = stored.get((a, b))
+        if forward is None:
+            backward = stored.get((b, a))
+            if backward is None:
+                return None
+            forward = {n: o for o, n in backward.items()}
+        mapping = dict(forward) if mapping is None else {o: forward[m] for o, m in mapping.items() if m in forward}
+    return mapping
+
+
 def stored_versions(version: Version) -> list[Version]:
     """Every readable version of the same document, oldest first."""
     return list(Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)

@@ -29,7 +29,7 @@ import tomllib
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -48,6 +48,8 @@ _W_TITLE = 3.0
 _W_HEADING = 1.5
 _W_TEXT = 1.0
 _W_EXAMPLE = 0.3
+# Share of the best asked-as question's BM25 score added to a rule's own score.
+_W_ASKED = 0.5
 # Weight of query words that come from a typo correction or a vocabulary expansion.
 _W_TYPO = 0.8
 _W_EXPANSION = 1.0
@@ -104,6 +106,7 @@ class SearchEntry:
     examples: tuple[str, ...] = ()
     section_title: str = ""               # the enclosing section's title ("Taking Shortcuts")
     aliases: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()       # how judges ask about it (rulesref.asked), matched as questions
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,11 @@ class SearchIndex:
     vocabulary_words: frozenset[str] = frozenset()   # stems that appear in judge phrases
     vocabulary_text: dict[tuple[str, ...], str] | None = None  # stemmed judge phrase -> rule words as written
     names: dict[tuple[str, ...], tuple[int, ...]] | None = None  # stemmed rule title or alias -> entry indexes
+    # Asked-as questions, each its own small document: stem -> [(question index, term frequency)].
+    question_postings: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    question_idf: dict[str, float] = field(default_factory=dict)
+    question_norms: list[float] = field(default_factory=list)
+    question_owner: list[int] = field(default_factory=list)   # question index -> entry index
 
 
 # --------------------------------------------------------------------------------------- words
@@ -304,6 +312,7 @@ def build_index(
     norms = [_K1 * (1 - _B + _B * length / average) for length in lengths]
     postings = {s: sorted(docs.items()) for s, docs in counts.items()}
     idf = {s: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) for s, docs in counts.items()}
+    asked = _index_questions(entries, surface_count)
 
     surface = {form: stem(form) for form in surface_count if form not in _STOPWORDS and form.isalpha()}
     deletes: dict[str, list[str]] = defaultdict(list)
@@ -346,7 +355,38 @@ def build_index(
         vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
         names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
         vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
+        **asked,
     )
+
+
+def _index_questions(entries: Sequence[SearchEntry], surface_count: dict[str, int]) -> dict:
+    """BM25 postings over the asked-as questions, each question its own document, so that a judge's
+    question is matched against whole questions (the best one per rule), not against a rule's
+    text made longer by them. Their word forms join `surface_count` (typo correction)."""
+    counts: dict[str, dict[int, float]] = defaultdict(dict)
+    owner: list[int] = []
+    lengths: list[int] = []
+    for i, e in enumerate(entries):
+        for question in e.questions:
+            k = len(owner)
+            owner.append(i)
+            length = 0
+            for form in words(question):
+                surface_count[form] += 1
+                if form in _STOPWORDS:
+                    continue
+                s = stem(form)
+                counts[s][k] = counts[s].get(k, 0.0) + 1.0
+                length += 1
+            lengths.append(length)
+    n = max(len(owner), 1)
+    average = (sum(lengths) / n) or 1.0
+    return {
+        "question_postings": {s: sorted(found.items()) for s, found in counts.items()},
+        "question_idf": {s: math.log(1 + (n - len(found) + 0.5) / (len(found) + 0.5)) for s, found in counts.items()},
+        "question_norms": [_K1 * (1 - _B + _B * length / average) for length in lengths],
+        "question_owner": owner,
+    }
 
 
 # --------------------------------------------------------------------------------------- querying
@@ -360,6 +400,7 @@ class _Query:
     shown: frozenset[str]                # stems to highlight in snippets
     semantic_text: str = ""              # the question plus its vocabulary rewrites, for embeddings
     named: tuple[int, ...] = ()          # entries whose title or alias the question names
+    asked: Mapping[str, float] = field(default_factory=dict)  # the judge's own words (typos fixed), for asked-as questions
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:
@@ -416,7 +457,7 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
     token_weight: list[float] = []
     for form in forms:
         s = stem(form)
-        known = s in index.idf or s in index.vocabulary_words
+        known = s in index.idf or s in index.vocabulary_words or s in index.question_idf
         fixed = None if known else _correct(index, form)
         tokens.append(index.surface[fixed] if fixed else s)
         token_weight.append(_W_TYPO if fixed else 1.0)
@@ -450,7 +491,11 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
     semantic_text = f"{query} ({'; '.join(r for r in rewrites if r)})" if _SEMANTIC_REWRITES and any(rewrites) else query
     named = tuple(i for _, _, found in _find_phrases(tokens, index.names or {}) for i in found)
-    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text, named=named)
+    asked: dict[str, float] = {}
+    for s, weight in zip(tokens, token_weight, strict=True):
+        asked[s] = max(asked.get(s, 0.0), weight)
+    return _Query(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,
+                  named=named, asked=asked)
 
 
 def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
@@ -517,6 +562,8 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
             continue
         for i, tf in index.postings[s]:
             scores[i] += weight * idf * tf * (_K1 + 1) / (tf + index.norms[i])
+    for i, v in _question_scores(index, parsed.asked).items():
+        scores[i] += _W_ASKED * v
     if doc is not None:
         scores = defaultdict(float, {i: v for i, v in scores.items() if index.entries[i].doc == doc})
     for i in scores:
@@ -550,6 +597,23 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
             if all(_contains(index.text_stems[i], p) for p in parsed.phrases):
                 scores[i] *= _PHRASE_BOOST
     return scores
+
+
+def _question_scores(index: SearchIndex, asked: Mapping[str, float]) -> dict[int, float]:
+    """Entry index -> BM25 score of its best-matching asked-as question."""
+    per_question: dict[int, float] = defaultdict(float)
+    for s, weight in asked.items():
+        idf = index.question_idf.get(s)
+        if idf is None:
+            continue
+        for k, tf in index.question_postings[s]:
+            per_question[k] += weight * idf * tf * (_K1 + 1) / (tf + index.question_norms[k])
+    best: dict[int, float] = {}
+    for k, v in per_question.items():
+        i = index.question_owner[k]
+        if v > best.get(i, 0.0):
+            best[i] = v
+    return best
 
 
 def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:

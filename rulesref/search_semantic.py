@@ -239,11 +239,17 @@ def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
     return out
 
 
-def fingerprint(entries: Sequence[SearchEntry]) -> str:
-    """A digest of what `embed_entries` embeds, model included: stored vectors are only used
-    with the entries they were computed from."""
+def question_texts(entries: Sequence[SearchEntry]) -> list[str]:
+    """The asked-as questions of `entries`, in entry order then file order (what is embedded for
+    them, one vector each; SearchIndex.question_owner says whose each is)."""
+    return [question for e in entries for question in e.questions]
+
+
+def fingerprint(entries: Sequence[SearchEntry], *, questions: bool = False) -> str:
+    """A digest of what `embed_entries` (or, with `questions`, `question_texts`) embeds, model
+    included: stored vectors are only used with the entries they were computed from."""
     digest = hashlib.sha256(MODEL_PACKAGE.encode())
-    for text in entry_texts(entries):
+    for text in question_texts(entries) if questions else entry_texts(entries):
         digest.update(b"\0" + text.encode())
     return digest.hexdigest()
 
@@ -272,15 +278,29 @@ def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None
     return b"".join(embed_texts(entry_texts(entries), encoder))
 
 
-def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None = None) -> Callable[[str], Sequence[float]] | None:
-    """A function query -> cosine similarity per entry of `index` (same order as `index.entries`),
-    for `search.search(..., semantic=...)`; None when the encoder or the vectors cannot be used.
+def semantic_scorer(
+    index: SearchIndex, vectors: bytes, encoder: Encoder | None = None, *, question_vectors: bytes = b""
+) -> Callable[[str], Sequence[float]] | None:
+    """A function query -> similarity per entry of `index` (same order as `index.entries`), for
+    `search.search(..., semantic=...)`; None when the encoder or the vectors cannot be used.
 
-    `vectors` holds one float32 row per entry (`embed_entries`, or the stored rows joined)."""
+    `vectors` holds one float32 row per entry (`embed_entries`, or the stored rows joined), and
+    `question_vectors` one per asked-as question (`question_texts`; b"" for none). An entry's
+    similarity is the best of its own cosine and its questions' cosines: a judge's question is
+    closest to another question about the same thing."""
     encoder = encoder or load_encoder()
+    owners = index.question_owner
     if encoder is None or np is None or len(vectors) != len(index.entries) * DIMENSIONS * 4:
         return None
+    if len(question_vectors) != len(owners) * DIMENSIONS * 4:
+        return None
     matrix = np.frombuffer(vectors, dtype="<f4").reshape(len(index.entries), DIMENSIONS)
+    if owners:
+        # Questions are stored in entry order: each entry's questions are one run, maxed with reduceat.
+        asked = np.frombuffer(question_vectors, dtype="<f4").reshape(len(owners), DIMENSIONS)
+        owner = np.asarray(owners, dtype=np.int64)
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        asked_by = owner[starts]
 
     @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
     def encode(query: str) -> Any:
@@ -288,7 +308,12 @@ def semantic_scorer(index: SearchIndex, vectors: bytes, encoder: Encoder | None 
 
     def score(query: str) -> Sequence[float]:
         # One matrix-vector product scores every rule (unit vectors: the dot product is the cosine).
-        return (matrix @ encode(query)).tolist()  # type: ignore[no-any-return]
+        vector = encode(query)
+        similarity = matrix @ vector
+        if owners:
+            best = np.maximum.reduceat(asked @ vector, starts)
+            similarity[asked_by] = np.maximum(similarity[asked_by], best)
+        return similarity.tolist()  # type: ignore[no-any-return]
 
     score.cache_clear = encode.cache_clear  # type: ignore[attr-defined]
     return score

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from rulesref import search, services
+from rulesref import asked, changes, search, services
 from rulesref.models import GlossaryTerm, Rule, SearchVector, Version
 from rulesref.parsing.records import GlossaryEntry, RuleKind
 
@@ -31,6 +31,7 @@ _KEYS_PER_QUERY = 500
 class _Cached:
     index: search.SearchIndex
     keys: list[str]                      # vector key per index entry; [] when no encoder
+    question_keys: list[str] = field(default_factory=list)   # vector key per asked-as question
     semantic: Callable[[str], Sequence[float]] | None = None
     checked_at: float = field(default=-1e9)
 
@@ -58,10 +59,11 @@ def _entries_for(version: Version) -> tuple[list[search.SearchEntry], list[Gloss
             parent = grand
         return ""
 
+    questions = asked_questions(version)
     entries = [
         search.SearchEntry(
             doc=doc, number=r["number"], title=r["title"], text=r["text"], examples=tuple(r["examples"]),
-            section_title=section_of(r), aliases=tuple(r["aliases"]),
+            section_title=section_of(r), aliases=tuple(r["aliases"]), questions=questions.get(r["number"], ()),
         )
         for r in rows
         if r["kind"] != RuleKind.CHAPTER.value
@@ -71,6 +73,48 @@ def _entries_for(version: Version) -> tuple[list[search.SearchEntry], list[Gloss
         for g in GlossaryTerm.objects.filter(version=version)
     ]
     return entries, glossary
+
+
+_asked_sets: dict[tuple[str, object], asked.AskedSet] | None = None
+
+
+def _shipped_asked() -> dict:
+    global _asked_sets
+    if _asked_sets is None:
+        _asked_sets = asked.load_asked()
+    return _asked_sets
+
+
+def asked_questions(version: Version) -> dict[str, tuple[str, ...]]:
+    """Rule number in `version` -> the shipped asked-as questions about that rule.
+
+    Each questions file is pinned to the version it was written against; its numbers are followed
+    into `version` through the stored pairings (renumbering), or, before those are stored, kept
+    where the rule's text is the same in both versions. A file whose version is not stored here
+    is not used. The newest file that reaches a rule wins."""
+    doc = version.document.slug
+    out: dict[str, tuple[str, ...]] = {}
+    for found in asked.newest_for(doc, _shipped_asked()):
+        pinned = Version.objects.filter(document=version.document, effective_date=found.version).filter(changes.LIVE).first()
+        if pinned is None:
+            continue
+        mapping = changes.stored_mapping(pinned, version)
+        if mapping is None:
+            mapping = _same_text_numbers(pinned, version)
+        for number, questions in found.questions.items():
+            target = mapping.get(number)
+            if target is not None and target not in out:
+                out[target] = questions
+    return out
+
+
+def _same_text_numbers(old: Version, new: Version) -> dict[str, str]:
+    """Numbers whose rule has the same number and text in both versions (mapped to themselves)."""
+    def texts(version: Version) -> dict[str, str]:
+        return {n: " ".join(t.split()) for n, t in Rule.objects.filter(version=version).values_list("number", "text")}
+
+    before, after = texts(old), texts(new)
+    return {n: n for n, t in before.items() if after.get(n) == t}
 
 
 def _semantic_module(*, load: bool = True):  # type: ignore[no-untyped-def]
@@ -83,12 +127,14 @@ def _semantic_module(*, load: bool = True):  # type: ignore[no-untyped-def]
     return search_semantic if search_semantic.load_encoder() is not None else None
 
 
-def vector_keys(entries: Sequence[search.SearchEntry]) -> list[str]:
-    """The content address of each entry's embedded text ([] when the model is not installed)."""
+def vector_keys(entries: Sequence[search.SearchEntry], *, questions: bool = False) -> list[str]:
+    """The content address of each entry's embedded text, or with `questions` of each asked-as
+    question ([] when the model is not installed)."""
     semantic = _semantic_module(load=False)
     if semantic is None:
         return []
-    return [semantic.vector_key(text) for text in semantic.entry_texts(entries)]
+    texts = semantic.question_texts(entries) if questions else semantic.entry_texts(entries)
+    return [semantic.vector_key(text) for text in texts]
 
 
 def _stored(keys: Sequence[str], *, with_vectors: bool) -> dict[str, bytes]:
@@ -110,13 +156,16 @@ def _attach_semantic(cached: _Cached) -> None:
     if cached.semantic is not None or not cached.keys or now - cached.checked_at < _RECHECK_SECONDS:
         return
     cached.checked_at = now
-    if len(_stored(cached.keys, with_vectors=False)) < len(set(cached.keys)):
+    wanted = cached.keys + cached.question_keys
+    if len(_stored(wanted, with_vectors=False)) < len(set(wanted)):
         return
-    vectors = _stored(cached.keys, with_vectors=True)
+    vectors = _stored(wanted, with_vectors=True)
     semantic = _semantic_module()
     if semantic is None:
         return
-    cached.semantic = semantic.semantic_scorer(cached.index, b"".join(vectors[k] for k in cached.keys))
+    cached.semantic = semantic.semantic_scorer(
+        cached.index, b"".join(vectors[k] for k in cached.keys),
+        question_vectors=b"".join(vectors[k] for k in cached.question_keys))
 
 
 def _cached_for(versions: list[Version]) -> _Cached:
@@ -129,13 +178,16 @@ def _cached_for(versions: list[Version]) -> _Cached:
                 entries: list[search.SearchEntry] = []
                 glossary: list[GlossaryEntry] = []
                 keys: list[str] = []
+                question_keys: list[str] = []
                 for version in sorted(versions, key=lambda v: v.pk):
                     more_entries, more_glossary = _entries_for(version)
                     entries.extend(more_entries)
                     keys.extend(vector_keys(more_entries))   # per version: entry texts name their parents
+                    question_keys.extend(vector_keys(more_entries, questions=True))
                     if version.document.slug == "cr":
                         glossary.extend(more_glossary)
-                cached = _Cached(index=search.build_index(entries, glossary=glossary), keys=keys)
+                cached = _Cached(index=search.build_index(entries, glossary=glossary), keys=keys,
+                                 question_keys=question_keys)
                 _indexes[key] = cached
     _attach_semantic(cached)
     return cached
@@ -160,6 +212,12 @@ def _versions(doc: str | None, version: str | None) -> list[Version]:
     if doc is not None:
         return [services.get_version(doc)]
     return list(Version.objects.select_related("document").filter(is_current=True))
+
+
+def ranking_of(*, doc: str | None = None, version: str | None = None) -> str:
+    """How search_rules ranks for these arguments now: "hybrid" or "lexical"."""
+    versions = _versions(doc, version)
+    return ranking_for(versions) if versions else "lexical"
 
 
 def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
@@ -197,7 +255,8 @@ def missing_vectors(version: Version) -> dict[str, str]:
     if semantic is None:
         return {}
     entries, _ = _entries_for(version)
-    wanted = {semantic.vector_key(text): text for text in semantic.entry_texts(entries)}
+    texts = semantic.entry_texts(entries) + semantic.question_texts(entries)
+    wanted = {semantic.vector_key(text): text for text in texts}
     stored = _stored(list(wanted), with_vectors=False)
     return {k: t for k, t in wanted.items() if k not in stored}
 

@@ -118,7 +118,8 @@ class SearchView(RulesView):
         from rulesref import search_service
 
         hits = search_service.search_rules(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
-        return Response({"results": hits, "count": len(hits), "query": query})
+        ranking = search_service.ranking_of(doc=doc, version=params.get("version"))
+        return Response({"results": hits, "count": len(hits), "query": query, "ranking": ranking})
 
 
 _rule_detail_view = RuleDetailView.as_view()

@@ -11,6 +11,7 @@ import itertools
 import pickle
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -175,6 +176,35 @@ def cr2025():
     return build_index(search.entries_from_document(document), glossary=document.glossary)
 
 
+class AskedQuestionTests:
+    """Asked-as questions (rulesref.asked): how judges ask about a rule, matched as whole questions."""
+
+    def test_a_question_in_judges_words_finds_the_rule_it_is_asked_about(self):
+        plain = build_index(TINY, vocabulary={})
+        asked = [replace(e, questions=("we keep going around forever, nobody can stop it",)) if e.number == "101.2" else e
+                 for e in TINY]
+        index = build_index(asked, vocabulary={})
+        assert search.search(plain, "going around forever") == []
+        assert [h.number for h in search.search(index, "going around forever")][:1] == ["101.2"]
+
+    def test_the_best_question_of_a_rule_counts_not_their_sum(self):
+        one = [replace(TINY[3], questions=("stuck forever",)), replace(TINY[0], questions=("stuck forever",))]
+        many = [replace(TINY[3], questions=("stuck forever",)), replace(TINY[0], questions=("stuck forever",) * 3)]
+        scores = {n: [h.score for h in search.search(build_index(e, vocabulary={}), "stuck forever")] for n, e in (("one", one), ("many", many))}
+        assert scores["one"][0] == pytest.approx(scores["one"][1])
+        assert scores["many"][0] == pytest.approx(scores["many"][1])
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.sampled_from(sorted({w for e in TINY for w in search.words(e.text)})), min_size=1, max_size=4))
+    def test_questions_that_share_no_word_with_the_query_change_nothing(self, query_words):
+        questions = ("zzyzx quorble", "flimflam wobbegong")
+        asked = [replace(e, questions=questions) for e in TINY]
+        query = " ".join(query_words)
+        plain = [(h.number, round(h.score, 9)) for h in search.search(build_index(TINY, vocabulary={}), query)]
+        with_questions = [(h.number, round(h.score, 9)) for h in search.search(build_index(asked, vocabulary={}), query)]
+        assert with_questions == plain
+
+
 class RealRulesTests:
     def test_index_holds_every_rule_of_the_whole_cr(self, cr2025):
         assert len(cr2025.entries) > 3000
@@ -253,6 +283,27 @@ class SemanticTests:
         changed = [*TINY[:-1], _entry("4.1", "A player may concede a game at any time.", doc="mtr")]
         assert semantic.fingerprint(TINY) == semantic.fingerprint(list(TINY))
         assert semantic.fingerprint(TINY) != semantic.fingerprint(changed)
+
+    def test_a_rule_is_as_similar_as_its_closest_asked_question(self):
+        entries = [_entry("1.1", "If a player attempted to draw a card from a library with no cards in it, that player loses the game.",
+                          questions=("I ran out of cards to pull, did I just lose?", "decked out")),
+                   _entry("1.2", "Each deck must contain at least sixty cards."),
+                   _entry("1.3", "A creature with trample assigns excess damage to the player.", questions=("big guy blocked by a chump",))]
+        index = build_index(entries, vocabulary={})
+        encoder = semantic.load_encoder()
+        own = encoder.encode(semantic.entry_texts(entries))
+        questions = encoder.encode(semantic.question_texts(entries))
+        scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries),
+                                          question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))))
+        query = "my library is empty and I have to draw"
+        q = encoder.encode([query])[0]
+        expected = [max(own[0] @ q, questions[0] @ q, questions[1] @ q), own[1] @ q, max(own[2] @ q, questions[2] @ q)]
+        assert scorer(query) == pytest.approx([float(x) for x in expected], abs=1e-5)
+
+    def test_question_vectors_of_the_wrong_count_are_refused(self):
+        entries = [_entry("1.1", "Each deck must contain at least sixty cards.", questions=("how many cards in a deck",))]
+        index = build_index(entries, vocabulary={})
+        assert semantic.semantic_scorer(index, semantic.embed_entries(entries)) is None
 
     def test_vectors_of_the_wrong_size_are_refused(self):
         index = build_index(TINY, vocabulary={})
