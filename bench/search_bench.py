@@ -29,8 +29,9 @@ from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
+FINAL = ROOT / "bench" / "search_questions_final.toml"
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-PARTS = ("dev", "heldout", "blind", "blind2", "docs")
+PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final")
 OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
 
 
@@ -51,14 +52,18 @@ class Outcome:
 
 def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in data["question"]]
+    found = list(data["question"])
+    if path == QUESTIONS and FINAL.is_file():   # the held-out set written blind, without sight of the engine
+        found += tomllib.loads(FINAL.read_text(encoding="utf-8"))["question"]
+    questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in found]
     return data["version"], questions
 
 
 def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
     path = rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt"
     document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
-    return search.build_index(search.entries_from_document(document), glossary=document.glossary)
+    entries = with_asked(search.entries_from_document(document), document, asked.load_asked())
+    return search.build_index(entries, glossary=document.glossary)
 
 
 def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10, semantic=None) -> list[Outcome]:

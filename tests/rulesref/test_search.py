@@ -26,10 +26,10 @@ from rulesref.search import SearchEntry, build_index, stem
 from tests.conftest import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-# Measured with bench/search_bench.py (lexical): dev 0.873, held-out 0.650, blind 0.750,
-# blind2 0.737, docs (MTR/IPG/JAR and cross-document) 0.864. The floors sit just below, so a
-# ranking regression fails.
-RECALL_FLOORS = {"dev": 0.85, "heldout": 0.625, "blind": 0.725, "blind2": 0.71, "docs": 0.81}
+# Measured with bench/search_bench.py (lexical, with the asked-as questions): dev 0.901, held-out
+# 0.775, blind 0.850, blind2 0.816, docs (MTR/IPG/JAR and cross-document) 0.955, final (written
+# blind) 0.720. The floors sit just below, so a ranking regression fails.
+RECALL_FLOORS = {"dev": 0.88, "heldout": 0.75, "blind": 0.825, "blind2": 0.79, "docs": 0.93, "final": 0.70}
 
 
 def _bench():

@@ -28,7 +28,7 @@ needs_model = pytest.mark.skipif(search_semantic.load_encoder() is None, reason=
 # Lexical recall@5 through the service on the 2025 CR, measured equal to bench/search_bench.py's
 # lexical figures (the service and the engine over the parsed file rank alike): floors just below.
 DEV_FLOOR = 0.85
-UNSEEN_FLOOR = 0.68      # heldout + blind + blind2 together (measured 0.704)
+UNSEEN_FLOOR = 0.78      # heldout + blind + blind2 together (measured 0.806 with asked-as questions)
 # Sections of the small version the vector tests embed: ending the game and shortcuts/loops.
 SMALL_SECTIONS = ("104", "729")
 
@@ -177,7 +177,11 @@ class SearchVectorTests:
     def test_answers_lexically_until_the_vectors_are_built_then_hybrid(self, small_version):
         assert search_service.ranking_for([small_version]) == "lexical"
         missing = search_service.missing_vectors(small_version)
-        assert len(missing) == Rule.objects.filter(version=small_version).exclude(kind="chapter").count()
+        entries, _ = search_service._entries_for(small_version)
+        rules = Rule.objects.filter(version=small_version).exclude(kind="chapter").count()
+        asked = len(set(search_semantic.question_texts(entries)))
+        assert asked > 0, "the 2025 questions reach the small version's rules (same text)"
+        assert len(missing) == rules + asked
 
         search_tasks.build_search_vectors(small_version.pk)
 
@@ -191,7 +195,7 @@ class SearchVectorTests:
         search_service.build_vectors(small_version.pk)
         search_service.forget_indexes()
         hybrid = _numbers(search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5))
-        assert lexical == []
+        assert lexical                                         # judges' asked-as questions meet it lexically
         assert {"104.4b", "729.3", "729.4"} & set(hybrid[:3])   # loops: a draw, and how they are shortcut
 
     def test_stored_vectors_are_the_encoders_vectors(self, small_version):
@@ -294,4 +298,72 @@ class FullCrHybridTests:
 
 def _texts(version):
     entries, _ = search_service._entries_for(version)
-    return {search_semantic.vector_key(t): t for t in search_semantic.entry_texts(entries)}
+    texts = search_semantic.entry_texts(entries) + search_semantic.question_texts(entries)
+    return {search_semantic.vector_key(t): t for t in texts}
+
+
+class AskedQuestionsServiceTests:
+    """The shipped asked-as questions are pinned to the version they were written against and
+    reach the same rule in every other stored version."""
+
+    def _pinned(self):
+        from rulesref import asked
+
+        found = asked.newest_for("cr", asked.load_asked())[0]
+        return found, Version.objects.get(document__slug="cr", effective_date=found.version)
+
+    def test_the_pinned_version_gets_its_questions_by_number(self):
+        found, pinned = self._pinned()
+        attached = search_service.asked_questions(pinned)
+        assert attached == {n: q for n, q in found.questions.items()}
+
+    def test_questions_follow_renumbering_into_an_older_version(self):
+        from rulesref import changes
+
+        found, pinned = self._pinned()
+        older = Version.objects.get(document__slug="cr", effective_date=datetime.date(2022, 4, 29))
+        mapping = changes.stored_mapping(pinned, older)
+        attached = search_service.asked_questions(older)
+        # 729.4 (2025, loops of mandatory actions) was 725.4 in 2022.
+        assert mapping["729.4"] == "725.4"
+        assert attached["725.4"] == found.questions["729.4"]
+        assert all(attached[mapping[n]] == q for n, q in found.questions.items() if n in mapping)
+        assert set(attached) == {mapping[n] for n in found.questions if n in mapping}
+
+    def test_a_judges_question_finds_the_renumbered_rule_in_the_older_version(self):
+        found, _ = self._pinned()
+        question = found.questions["729.4"][0]
+        assert "725.4" in _numbers(search_service.search_rules(question, doc="cr", version="2022-04-29", limit=5))
+        assert "729.4" in _numbers(search_service.search_rules(question, doc="cr", limit=5))
+
+    def test_without_a_stored_pairing_only_rules_of_unchanged_text_keep_their_questions(self, small_version):
+        found, pinned = self._pinned()
+        attached = search_service.asked_questions(small_version)
+        texts = dict(Rule.objects.filter(version=pinned).values_list("number", "text"))
+        small = dict(Rule.objects.filter(version=small_version).values_list("number", "text"))
+        assert attached and set(attached) == {n for n in found.questions if n in small and small[n] == texts[n]}
+
+    def test_a_document_whose_pinned_version_is_not_stored_gets_no_questions(self, small_version):
+        found, pinned = self._pinned()
+        pinned.status = Version.Status.DISCARDED
+        pinned.save(update_fields=["status"])
+        assert search_service.asked_questions(small_version) == {}
+
+
+class StoredMappingTests:
+    def test_a_missing_pairing_is_none_not_computed(self):
+        from rulesref import changes
+        from rulesref.models import VersionPairing
+
+        old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")[:2]
+        VersionPairing.objects.filter(old=old, new=new).delete()
+        assert changes.stored_mapping(old, new) is None
+        assert not VersionPairing.objects.filter(old=old, new=new).exists()
+
+    def test_the_backward_mapping_inverts_the_stored_forward_one(self):
+        from rulesref import changes
+
+        old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")[:2]
+        forward = changes.stored_mapping(old, new)
+        backward = changes.stored_mapping(new, old)
+        assert backward == {n: o for o, n in forward.items()}
