@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from django.db import transaction
 
@@ -75,14 +76,10 @@ def _entries_for(version: Version) -> tuple[list[search.SearchEntry], list[Gloss
     return entries, glossary
 
 
-_asked_sets: dict[tuple[str, object], asked.AskedSet] | None = None
-
-
+@cache
 def _shipped_asked() -> dict:
-    global _asked_sets
-    if _asked_sets is None:
-        _asked_sets = asked.load_asked()
-    return _asked_sets
+    """The shipped questions files, read once per process."""
+    return asked.load_asked()
 
 
 def asked_questions(version: Version) -> dict[str, tuple[str, ...]]:
