@@ -30,8 +30,9 @@ from rulesref.parsing.documents import parse_document
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 FINAL = ROOT / "bench" / "search_questions_final.toml"
+FINAL2 = ROOT / "bench" / "search_questions_final2.toml"
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final")
+PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final", "final2")
 OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
 
 
@@ -53,8 +54,10 @@ class Outcome:
 def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     found = list(data["question"])
-    if path == QUESTIONS and FINAL.is_file():   # the held-out set written blind, without sight of the engine
-        found += tomllib.loads(FINAL.read_text(encoding="utf-8"))["question"]
+    if path == QUESTIONS:   # the held-out sets written blind, without sight of the engine
+        for extra in (FINAL, FINAL2):
+            if extra.is_file():
+                found += tomllib.loads(extra.read_text(encoding="utf-8"))["question"]
     questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in found]
     return data["version"], questions
 

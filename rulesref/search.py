@@ -7,7 +7,9 @@ Ranking, in order of application:
 1. A query that is a rule number ("729.4", "CR 7294") returns that rule first, then its subrules.
 2. Judge words are rewritten into rule words with the judge vocabulary (search_vocabulary.toml):
    "deck out" -> "draw card library no cards lose"; the judge's words a phrase consumed are dropped.
-3. Unknown words are corrected to the nearest index word (one edit: a typo such as "shorcut").
+   Phrases match with every word, stopwords included: "on the draw" is not every "draw".
+3. Unknown words are corrected to the nearest index word (one edit: a typo such as "shorcut"), unless
+   they are English words the sentence model knows ("hurt" is not a typo of "hunt").
 4. BM25F over fields weighted title/aliases > enclosing headings > rule text > examples, with a small
    suffix stemmer; rules whose whole text is a heading ("702.19. Trample") rank below their subrules.
 5. Glossary terms found in the query lift the rules their definitions cite, and those rules' subrules.
@@ -15,9 +17,10 @@ Ranking, in order of application:
    without text of their own are left to their subrules.
 7. Quoted phrases lift the rules whose text contains the exact word sequence.
 8. With `semantic` (sentence-embedding similarities, rulesref.search_semantic), the lexical score and
-   the similarity are blended (0.55 / 0.45, measured best on the dev questions against reciprocal
-   rank fusion, other weights, length-dependent weights and embedding the question with its
-   vocabulary rewrites).
+   the similarity are blended (0.4 / 0.6, measured on the tuning questions against reciprocal rank
+   fusion, other weights, a learned linear ranker and embedding the question with its vocabulary
+   rewrites). The question is embedded with its spoken words in the rules' words ([spoken] in the
+   vocabulary file: "my walker" -> "my planeswalker"), which the model reads as a sentence.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -69,9 +73,9 @@ _NAMED = 0.5
 _NAME_MAX_ENTRIES = 3
 _SNIPPET_CHARS = 180
 # Hybrid ranking: share of the semantic similarity in the blended score, and candidates per ranking.
-_SEMANTIC = 0.45
+_SEMANTIC = 0.6
 _CANDIDATES = 50
-_SEMANTIC_REWRITES = False  # embed the question together with its vocabulary rewrites
+_SPOKEN = True  # embed the question with its spoken words in the rules' words ([spoken])
 
 _STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before being both but by can could
@@ -92,7 +96,8 @@ _PT = re.compile(r"([+-]?)(\d+|x)/([+-]?)(\d+|x)")
 # Words of obsolete glossary definitions that say the term is obsolete, not what it means.
 _GLOSSARY_BOILERPLATE = frozenset((  # noqa: SIM905 - a word list reads better as prose
     "obsolete term terms card cards printed errata oracle reference older received former version versions "
-    "previously rule rules text name called used see").split()
+    "previously rule rules text name called used see contain contained containing contains phrase phrases "
+    "like refer referred refers referring").split()
 )
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
 
@@ -144,6 +149,7 @@ class SearchIndex:
     question_idf: dict[str, float] = field(default_factory=dict)
     question_norms: list[float] = field(default_factory=list)
     question_owner: list[int] = field(default_factory=list)   # question index -> entry index
+    spoken: dict[str, str] = field(default_factory=dict)      # spoken word -> rule words, for the embedded question
 
 
 # --------------------------------------------------------------------------------------- words
@@ -206,10 +212,41 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.get("phrases", {}).items()}
 
 
+def load_spoken(path: Path = VOCABULARY_PATH) -> dict[str, str]:
+    """Spoken words -> rule words for the question the sentence model embeds ([spoken] table)."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {" ".join(str(k).lower().split()): str(v) for k, v in data.get("spoken", {}).items()}
+
+
+@lru_cache(maxsize=8)
+def _spoken_pattern(keys: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not keys:
+        return None
+    alternatives = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE)
+
+
+def spoken_rewrite(spoken: Mapping[str, str], query: str) -> str:
+    """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
+    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds)."""
+    pattern = _spoken_pattern(tuple(sorted(spoken)))
+    if pattern is None:
+        return query
+    text = query.replace("’", "'").replace("‘", "'")
+    return pattern.sub(lambda m: spoken[" ".join(m.group().lower().split())], text)
+
+
+def phrase_key(text: str) -> tuple[str, ...]:
+    """Stems of every word of `text`, stopwords included: how judge phrases and old glossary names
+    are matched, so that "in play" or "on the draw" is not read as every "play" or "draw"."""
+    return tuple(stem(w) for w in words(text))
+
+
 def compile_vocabulary(phrases: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:
     compiled: dict[tuple[str, ...], tuple[str, ...]] = {}
     for phrase, expansion in phrases.items():
-        key = tuple(terms(phrase))
+        key = phrase_key(phrase)
         if key:
             compiled[key] = tuple(terms(expansion))
     return compiled
@@ -258,11 +295,13 @@ def build_index(
     glossary: Iterable[GlossaryEntry] = (),
     *,
     vocabulary: Mapping[str, str] | None = None,
+    spoken: Mapping[str, str] | None = None,
 ) -> SearchIndex:
     """Index `entries` (any mix of documents) for `search`.
 
     `glossary` entries (CR) route their terms and aliases to the rules they cite. `vocabulary` maps
-    judge phrases to rule words; default: the shipped search_vocabulary.toml.
+    judge phrases to rule words, and `spoken` spoken words to the rules' words for the embedded
+    question; default for both: the shipped search_vocabulary.toml.
     """
     entries = list(entries)
     by_number = {(e.doc, e.number): i for i, e in enumerate(entries)}
@@ -326,16 +365,17 @@ def build_index(
     boilerplate = {stem(w) for w in _GLOSSARY_BOILERPLATE}
     for g in glossary:
         for name in {g.term, *g.aliases}:
-            key = tuple(terms(re.sub(r"\(obsolete\)", "", name, flags=re.IGNORECASE)))
+            plain = re.sub(r"\(obsolete\)", "", name, flags=re.IGNORECASE)
+            key = tuple(terms(plain))
             if not key:
                 continue
             if g.references:
                 gloss[key] = tuple(dict.fromkeys(gloss.get(key, ()) + tuple(g.references)))
             if "(obsolete)" in g.term.lower():
                 # An old name ("converted mana cost", "in play") is read as the words its definition
-                # gives for it today ("mana value", "battlefield").
+                # gives for it today ("mana value", "battlefield"), matched with all its words.
                 meaning = [t for t in terms(g.definition) if t not in boilerplate and t not in key]
-                obsolete[key] = tuple(dict.fromkeys(meaning))
+                obsolete[phrase_key(plain)] = tuple(dict.fromkeys(meaning))
 
     # Rule names: a question that names a rule ("hidden card error", "HCE", "taking shortcuts")
     # lifts it, however long its text (a long IPG section is otherwise flattened by BM25's length norm).
@@ -355,6 +395,7 @@ def build_index(
         vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
         names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
         vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
+        spoken=load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()},
         **asked,
     )
 
@@ -398,9 +439,24 @@ class _Query:
     phrases: list[tuple[str, ...]]       # quoted phrases, stemmed
     glossary: list[tuple[str, ...]]      # rule numbers cited by glossary terms found
     shown: frozenset[str]                # stems to highlight in snippets
-    semantic_text: str = ""              # the question plus its vocabulary rewrites, for embeddings
+    semantic_text: str = ""              # the question in the rules' words ([spoken]), for embeddings
     named: tuple[int, ...] = ()          # entries whose title or alias the question names
     asked: Mapping[str, float] = field(default_factory=dict)  # the judge's own words (typos fixed), for asked-as questions
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Whole English words known to the sentence model's WordPiece vocabulary (about 22,000), read
+    once from the installed model package; empty without it. A word of the question that is real
+    English ("hurt", "aimed", "thick") is left as it is, not "corrected" into a rule word one edit
+    away ("hunt", "timed", "think"): only words that are neither rule words nor English are typos."""
+    from rulesref.search_semantic import model_dir  # imported here: search_semantic imports this module
+
+    path = model_dir()
+    if path is None or not (path / "vocab.txt").is_file():
+        return frozenset()
+    lines = (path / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) >= 4)
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:
@@ -451,16 +507,21 @@ def _find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], _V], lo
 def _parse_query(index: SearchIndex, query: str) -> _Query:
     # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
     phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]
-    forms = [w for w in words(query) if w not in _STOPWORDS]
-    # Typos are fixed first, so that a misspelt judge phrase still meets the vocabulary.
-    tokens: list[str] = []
-    token_weight: list[float] = []
-    for form in forms:
+    # Typos are fixed first, so that a misspelt judge phrase still meets the vocabulary. Judge
+    # phrases match every word, stopwords included (`sequence`); the rest looks up `tokens`.
+    sequence: list[str] = []
+    is_stop: list[bool] = []
+    sequence_weight: list[float] = []
+    for form in words(query):
         s = stem(form)
-        known = s in index.idf or s in index.vocabulary_words or s in index.question_idf
+        stop = form in _STOPWORDS
+        known = stop or s in index.idf or s in index.vocabulary_words or s in index.question_idf or form in english_words()
         fixed = None if known else _correct(index, form)
-        tokens.append(index.surface[fixed] if fixed else s)
-        token_weight.append(_W_TYPO if fixed else 1.0)
+        sequence.append(index.surface[fixed] if fixed else s)
+        is_stop.append(stop)
+        sequence_weight.append(_W_TYPO if fixed else 1.0)
+    tokens = [s for s, stop in zip(sequence, is_stop, strict=True) if not stop]
+    token_weight = [w for w, stop in zip(sequence_weight, is_stop, strict=True) if not stop]
 
     weights: dict[str, float] = {}
 
@@ -469,15 +530,13 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             weights[s] = max(weights.get(s, 0.0), weight)
 
     consumed: set[int] = set()
-    rewrites: list[str] = []
-    for start, end, expansion in _find_phrases(tokens, index.vocabulary):
+    for start, end, expansion in _find_phrases(sequence, index.vocabulary):
         consumed.update(range(start, end))
         add(expansion, _W_EXPANSION)
-        rewrites.append((index.vocabulary_text or {}).get(tuple(tokens[start:end]), ""))
-    for k, s in enumerate(tokens):
-        if k not in consumed:
-            add([s], token_weight[k])
-    for _, _, meaning in _find_phrases(tokens, index.obsolete):
+    for k, s in enumerate(sequence):
+        if k not in consumed and not is_stop[k]:
+            add([s], sequence_weight[k])
+    for _, _, meaning in _find_phrases(sequence, index.obsolete):
         add(meaning, _W_OBSOLETE)
 
     # A glossary term made of common words ("card", "player") would lift rules for any question.
@@ -489,7 +548,7 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             cited.append(refs)
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
-    semantic_text = f"{query} ({'; '.join(r for r in rewrites if r)})" if _SEMANTIC_REWRITES and any(rewrites) else query
+    semantic_text = spoken_rewrite(index.spoken, query) if _SPOKEN else query
     named = tuple(i for _, _, found in _find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
     for s, weight in zip(tokens, token_weight, strict=True):

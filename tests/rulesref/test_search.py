@@ -176,6 +176,47 @@ def cr2025():
     return build_index(search.entries_from_document(document), glossary=document.glossary)
 
 
+class JudgeWordsTests:
+    """The judge's words: phrases with all their words, spoken words for the sentence model, typos."""
+
+    def test_a_phrase_with_stopwords_needs_them(self):
+        index = build_index(TINY, vocabulary={"on the draw": "starting player", "in play": "battlefield"})
+        assert "start" not in search._parse_query(index, "can I draw a card").weights
+        assert "battlefield" not in search._parse_query(index, "I played a land").weights
+        assert {"start", "player"} <= set(search._parse_query(index, "I was on the draw").weights)
+        assert "battlefield" in search._parse_query(index, "is it still in play").weights
+
+    def test_spoken_words_become_rule_words_in_place(self):
+        spoken = {"walker": "planeswalker", "swing at": "attack", "dq'd": "disqualified"}
+        assert search.spoken_rewrite(spoken, "Can my Walker swing  at you?") == "Can my planeswalker attack you?"
+        assert search.spoken_rewrite(spoken, "he got DQ’d") == "he got disqualified"
+        assert search.spoken_rewrite(spoken, "sidewalker walkers swinging") == "sidewalker walkers swinging"
+
+    def test_the_sentence_model_reads_the_question_in_rule_words(self):
+        index = build_index(TINY, vocabulary={}, spoken={"guy": "creature"})
+        assert search._parse_query(index, "my guy died").semantic_text == "my creature died"
+
+    def test_no_shipped_replacement_holds_another_spoken_word(self):
+        # So that rewriting twice changes nothing: a replacement is already in the rules' words.
+        spoken = search.load_spoken()
+        assert len(spoken) >= 100
+        assert [(k, v) for k, v in spoken.items() if search.spoken_rewrite(spoken, v) != v] == []
+        assert [v for v in spoken.values() if search.re.search(r"\d{3}\.\d", v)] == []
+
+    @given(st.lists(st.sampled_from(["my", "walker", "guy", "swing", "at", "the", "yard", "scoop", "Fizzled", "go", "off", "?"]),
+                    max_size=12))
+    def test_rewriting_is_idempotent(self, parts):
+        spoken = search.load_spoken()
+        once = search.spoken_rewrite(spoken, " ".join(parts))
+        assert search.spoken_rewrite(spoken, once) == once
+
+    @pytest.mark.skipif(not search.english_words(), reason="the model package's word list is not installed")
+    def test_an_english_word_is_not_corrected_into_a_rule_word(self):
+        index = build_index([_entry("1.1", "The hunt begins when the player says so.")], vocabulary={})
+        assert search.search(index, "hurt") == []
+        assert [h.number for h in search.search(index, "hunnt")] == ["1.1"]
+
+
 class AskedQuestionTests:
     """Asked-as questions (rulesref.asked): how judges ask about a rule, matched as whole questions."""
 
