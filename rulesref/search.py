@@ -386,7 +386,8 @@ def build_index(
             if key and (len(key) > 1 or len(index_words := words(name)) == 1 and index_words[0] not in _STOPWORDS):
                 names[key].append(i)
 
-    phrases = load_vocabulary() if vocabulary is None else dict(vocabulary)
+    # The shipped spoken words count as judge phrases too, where [phrases] has nothing for them.
+    phrases = {**load_spoken(), **load_vocabulary()} if vocabulary is None else dict(vocabulary)
     vocab = compile_vocabulary(phrases)
     return SearchIndex(
         entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
