@@ -6,7 +6,7 @@ hybrid ranking encodes every question: no cache helps). Uses the database the en
 (DATABASE_URL; default SQLite):
     .venv/bin/python bench/api_bench.py [--hybrid]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/judgeapp_bench .venv/bin/python bench/api_bench.py --hybrid
-The database is migrated and the 2025 CR imported first if needed; --hybrid also embeds its rules
+The database is created (PostgreSQL), migrated and the 2025 CR imported first if needed; --hybrid also embeds its rules
 and asked-as questions first (build_search_vectors: about a minute the first time; stored vectors
 are reused). Only loopback traffic.
 """
@@ -27,6 +27,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+from bench_env import ensure_database  # noqa: E402 - after the bench folder is on the path
+
 PY = sys.executable
 RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 REQUESTS_PER_CLIENT = int(os.environ.get("BENCH_REQUESTS", "1500"))
@@ -92,6 +95,7 @@ def main() -> None:
     hybrid = "--hybrid" in sys.argv[1:]
     env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only-secret", "JUDGEAPP_LOG_LEVEL": "ERROR",
            "OPENBLAS_NUM_THREADS": "1"}
+    ensure_database(os.environ.get("DATABASE_URL", ""))
     subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
     subprocess.run([PY, "manage.py", "import_rules", str(RULES / "cr" / "MagicCompRules-20250207.txt"), "--publish"],
                    cwd=REPO, env=env, check=True, capture_output=True)

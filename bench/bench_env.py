@@ -24,6 +24,19 @@ def fresh_database(vendor: str, name: str) -> str:
     return f"{PG_ADMIN_URL}/{name}"
 
 
+def ensure_database(database_url: str) -> None:
+    """Create the PostgreSQL database `database_url` names when it does not exist yet (kept when it
+    does, so a benchmark reuses what it stored before); nothing for SQLite."""
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        return
+    server, name = database_url.rsplit("/", 1)
+    name = name.split("?", 1)[0]
+    found = subprocess.run(["psql", f"{server}/postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    if not found:
+        subprocess.run(["psql", f"{server}/postgres", "-qc", f'CREATE DATABASE "{name}"'], check=True, capture_output=True)
+
+
 def setup_django(database_url: str, broker: str = "memory://") -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["CELERY_BROKER_URL"] = broker
