@@ -5,10 +5,11 @@ Reads the real CR from JUDGEAPP_RULES_DIR (default ../shared/rules); nothing is 
 Prints recall@5 and MRR@10 for each part of the question set, and for its paraphrases (questions
 sharing at most one content word with their answer), p50/p95 latency, and with --semantic the same
 for the hybrid ranking. Parts: dev is tuned on; heldout, blind and blind2 were written before the
-tuning they measure; final (bench/search_questions_final.toml) and final2 (…_final2.toml) were
-written blind by people who never saw the engine or its data. Once a blind part's misses have been
-read it counts as tuning data, and a new blind part measures what follows. Rule embeddings are computed once and cached in a file under /tmp named by their
-fingerprint (model + every embedded text), so a changed text or model embeds again.
+tuning they measure; final, final2 and final3 (bench/search_questions_final*.toml) were written
+blind, by people who never saw the engine or its data. Once a blind part's misses have been read,
+it counts as tuning data, and a new blind part measures what follows. Rule embeddings are computed
+once and cached in a file under /tmp named by their fingerprint (model + every embedded text), so a
+changed text or model embeds again.
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
-FINAL = ROOT / "bench" / "search_questions_final.toml"
-FINAL2 = ROOT / "bench" / "search_questions_final2.toml"
+BLIND_SETS = sorted((ROOT / "bench").glob("search_questions_final*.toml"))   # final, final2, final3 ...
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final", "final2")
+PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final", "final2", "final3")
 OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
 
 
@@ -58,9 +58,8 @@ def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     found = list(data["question"])
     if path == QUESTIONS:   # the held-out sets written blind, without sight of the engine
-        for extra in (FINAL, FINAL2):
-            if extra.is_file():
-                found += tomllib.loads(extra.read_text(encoding="utf-8"))["question"]
+        for extra in BLIND_SETS:
+            found += tomllib.loads(extra.read_text(encoding="utf-8"))["question"]
     questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in found]
     return data["version"], questions
 

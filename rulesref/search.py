@@ -43,6 +43,7 @@ from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
 _V = TypeVar("_V")
 
 VOCABULARY_PATH = Path(__file__).with_name("search_vocabulary.toml")
+CARDS_PATH = Path(__file__).with_name("search_cards.toml")
 
 # BM25 saturation and length normalisation (the usual defaults measured best on the dev questions).
 _K1 = 1.2
@@ -58,6 +59,8 @@ _W_ASKED = 0.5
 _W_TYPO = 0.8
 _W_EXPANSION = 1.0
 _W_OBSOLETE = 0.5
+# Weight of the rule words a card's name stands for (search_cards.toml).
+_W_CARD = 0.6
 # A rule whose text is only a heading ("Trample") keeps this share of its score.
 _HEADING_ONLY = 0.6
 # Glossary: share of the best lexical score added to a cited rule, and to its subrules.
@@ -150,6 +153,8 @@ class SearchIndex:
     question_norms: list[float] = field(default_factory=list)
     question_owner: list[int] = field(default_factory=list)   # question index -> entry index
     spoken: dict[str, str] = field(default_factory=dict)      # spoken word -> rule words, for the embedded question
+    cards: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)  # card name (all words) -> rule words
+    card_text: dict[str, str] = field(default_factory=dict)   # card name -> what it does, as written, for the embedded question
 
 
 # --------------------------------------------------------------------------------------- words
@@ -219,27 +224,72 @@ def load_spoken(path: Path = VOCABULARY_PATH) -> dict[str, str]:
     return {" ".join(str(k).lower().split()): str(v) for k, v in data.get("spoken", {}).items()}
 
 
+def load_cards(path: Path = CARDS_PATH) -> dict[str, str]:
+    """Card names judges type -> what the card does in the rules' words ([cards]); {} without the file."""
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {" ".join(str(k).lower().replace("’", "'").split()): str(v) for k, v in data.get("cards", {}).items()}
+
+
+_TOKEN = re.compile(r"[0-9A-Za-z]+")
+_APOSTROPHES = "'’"
+
+
 @lru_cache(maxsize=8)
-def _spoken_pattern(keys: tuple[str, ...]) -> re.Pattern[str] | None:
-    if not keys:
-        return None
-    alternatives = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(keys, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE)
+def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], int]:
+    """Each key's words (letters and digits, lower case) -> the key, and the longest key in words."""
+    table: dict[tuple[str, ...], str] = {}
+    for k in keys:   # "grafdigger's cage" is also typed "grafdiggers cage"
+        for form in (k.replace("'", "").replace("’", ""), k):
+            table[tuple(w.lower() for w in _TOKEN.findall(form))] = k
+    table.pop((), None)
+    return table, max(map(len, table), default=0)
 
 
-def spoken_rewrite(spoken: Mapping[str, str], query: str) -> str:
+def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None) -> str:
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
-    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds)."""
-    pattern = _spoken_pattern(tuple(sorted(spoken)))
-    if pattern is None:
+    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
+    A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
+    Mountains)". Keys match as whole words, longest first, whatever the punctuation and spacing
+    between their words ("DQ'd", "dq’d"); a word glued to an apostrophe ("you'll", "walker's")
+    is not a key's word."""
+    cards = cards or {}
+    table, longest = _phrase_table(tuple(sorted({*spoken, *cards})))
+    if not table:
         return query
-    text = query.replace("’", "'").replace("‘", "'")
-    return pattern.sub(lambda m: spoken[" ".join(m.group().lower().split())], text)
+    tokens = list(_TOKEN.finditer(query))
+    out: list[str] = []
+    done = 0       # characters of `query` already copied or replaced
+    k = 0
+    while k < len(tokens):
+        for size in range(min(longest, len(tokens) - k), 0, -1):
+            key = table.get(tuple(t.group().lower() for t in tokens[k:k + size]))
+            begin, end = tokens[k].start(), tokens[k + size - 1].end()
+            if key is None or _glued(query, begin, end):
+                continue
+            out.append(query[done:begin])
+            out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
+            done = end
+            k += size
+            break
+        else:
+            k += 1
+    out.append(query[done:])
+    return "".join(out)
+
+
+def _glued(text: str, begin: int, end: int) -> bool:
+    """Whether text[begin:end] is part of a longer word through an apostrophe ("you'll", "walker's")."""
+    before = begin >= 2 and text[begin - 1] in _APOSTROPHES and text[begin - 2].isalnum()
+    after = end + 1 < len(text) and text[end] in _APOSTROPHES and text[end + 1].isalnum()
+    return before or after
 
 
 def phrase_key(text: str) -> tuple[str, ...]:
-    """Stems of every word of `text`, stopwords included: how judge phrases and old glossary names
-    are matched, so that "in play" or "on the draw" is not read as every "play" or "draw"."""
+    """Stems of every word of `text`, stopwords included: how judge phrases, card names and old
+    glossary names are matched, so that "in play" or "on the draw" is not read as every "play" or "draw"."""
     return tuple(stem(w) for w in words(text))
 
 
@@ -296,12 +346,14 @@ def build_index(
     *,
     vocabulary: Mapping[str, str] | None = None,
     spoken: Mapping[str, str] | None = None,
+    cards: Mapping[str, str] | None = None,
 ) -> SearchIndex:
     """Index `entries` (any mix of documents) for `search`.
 
     `glossary` entries (CR) route their terms and aliases to the rules they cite. `vocabulary` maps
     judge phrases to rule words, and `spoken` spoken words to the rules' words for the embedded
-    question; default for both: the shipped search_vocabulary.toml.
+    question; default for both: the shipped search_vocabulary.toml. `cards` maps card names to what
+    they do in rule words; default: the shipped search_cards.toml.
     """
     entries = list(entries)
     by_number = {(e.doc, e.number): i for i, e in enumerate(entries)}
@@ -386,6 +438,7 @@ def build_index(
             if key and (len(key) > 1 or len(index_words := words(name)) == 1 and index_words[0] not in _STOPWORDS):
                 names[key].append(i)
 
+    card_text = load_cards() if cards is None else {" ".join(k.lower().split()): v for k, v in cards.items()}
     # The shipped spoken words count as judge phrases too, where [phrases] has nothing for them.
     phrases = {**load_spoken(), **load_vocabulary()} if vocabulary is None else dict(vocabulary)
     vocab = compile_vocabulary(phrases)
@@ -397,6 +450,8 @@ def build_index(
         names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
         vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
         spoken=load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()},
+        cards={phrase_key(k): tuple(terms(v)) for k, v in card_text.items() if phrase_key(k)},
+        card_text=card_text,
         **asked,
     )
 
@@ -531,9 +586,14 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             weights[s] = max(weights.get(s, 0.0), weight)
 
     consumed: set[int] = set()
-    for start, end, expansion in _find_phrases(sequence, index.vocabulary):
+    # A card's name stands for what the card does; its own words ("Blood", "Moon") say nothing of the rules.
+    for start, end, meaning in _find_phrases(sequence, index.cards):
         consumed.update(range(start, end))
-        add(expansion, _W_EXPANSION)
+        add(meaning, _W_CARD)
+    for start, end, expansion in _find_phrases(sequence, index.vocabulary):
+        if consumed.isdisjoint(range(start, end)):
+            consumed.update(range(start, end))
+            add(expansion, _W_EXPANSION)
     for k, s in enumerate(sequence):
         if k not in consumed and not is_stop[k]:
             add([s], sequence_weight[k])
@@ -549,7 +609,7 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             cited.append(refs)
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
-    semantic_text = spoken_rewrite(index.spoken, query) if _SPOKEN else query
+    semantic_text = spoken_rewrite(index.spoken, query, index.card_text) if _SPOKEN else query
     named = tuple(i for _, _, found in _find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
     for s, weight in zip(tokens, token_weight, strict=True):

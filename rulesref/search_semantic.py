@@ -28,7 +28,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulesref.search import SearchEntry, SearchIndex, is_heading_text, parent_number
+from rulesref.search import (
+    SearchEntry,
+    SearchIndex,
+    is_heading_text,
+    load_cards,
+    load_spoken,
+    parent_number,
+    spoken_rewrite,
+)
 
 # One BLAS thread: the encoder's matrices are small, and a second OpenBLAS thread competing with
 # the web server or another worker made a query ten times slower. OpenBLAS reads this variable
@@ -239,10 +247,18 @@ def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _shipped_words() -> tuple[dict[str, str], dict[str, str]]:
+    return load_spoken(), load_cards()
+
+
 def question_texts(entries: Sequence[SearchEntry]) -> list[str]:
     """The asked-as questions of `entries`, in entry order then file order (what is embedded for
-    them, one vector each; SearchIndex.question_owner says whose each is)."""
-    return [question for e in entries for question in e.questions]
+    them, one vector each; SearchIndex.question_owner says whose each is), read as a judge's
+    question is read: spoken words in the rules' words, a named card followed by what it does
+    (search.spoken_rewrite with the shipped tables)."""
+    spoken, cards = _shipped_words()
+    return [spoken_rewrite(spoken, question, cards) for e in entries for question in e.questions]
 
 
 def fingerprint(entries: Sequence[SearchEntry], *, questions: bool = False) -> str:

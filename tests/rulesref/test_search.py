@@ -210,6 +210,24 @@ class JudgeWordsTests:
         once = search.spoken_rewrite(spoken, " ".join(parts))
         assert search.spoken_rewrite(spoken, once) == once
 
+    def test_a_named_card_reads_as_what_it_does(self):
+        entries = [_entry("1.1", "A player with no cards in their library wins the game."),
+                   _entry("1.2", "The oracle text of a card is its reference text.")]
+        index = build_index(entries, vocabulary={}, cards={"Thassa's Oracle": "player library no cards wins game"})
+        assert [h.number for h in search.search(index, "does thassas oracle work")][:1] == ["1.1"]
+        assert "win" not in search._parse_query(index, "what is oracle text").weights
+        embedded = search._parse_query(index, "Thassa’s Oracle with an empty deck").semantic_text
+        assert embedded == "Thassa’s Oracle (player library no cards wins game) with an empty deck"
+
+    def test_shipped_cards_say_what_they_do_in_a_few_words(self):
+        cards = search.load_cards()
+        if not cards:
+            pytest.skip("no card list shipped")
+        assert len(cards) >= 200
+        assert [k for k, v in cards.items() if not 4 <= len(v.split()) <= 24 or search.re.search(r"\d{3}\.\d", v)] == []
+        # A card's name is never a word the rules or the judges use for something else.
+        assert sorted(set(cards) & (set(search.load_spoken()) | set(search.load_vocabulary()))) == []
+
     @pytest.mark.skipif(not search.english_words(), reason="the model package's word list is not installed")
     def test_an_english_word_is_not_corrected_into_a_rule_word(self):
         index = build_index([_entry("1.1", "The hunt begins when the player says so.")], vocabulary={})
