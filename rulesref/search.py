@@ -248,36 +248,54 @@ def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], in
     return table, max(map(len, table), default=0)
 
 
-def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None) -> str:
-    """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
-    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
-    A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
-    Mountains)". Keys match as whole words, longest first, whatever the punctuation and spacing
-    between their words ("DQ'd", "dq’d"); a word glued to an apostrophe ("you'll", "walker's")
-    is not a key's word."""
-    cards = cards or {}
-    table, longest = _phrase_table(tuple(sorted({*spoken, *cards})))
+def _spoken_matches(keys: Iterable[str], query: str) -> list[tuple[int, int, str]]:
+    """(begin, end, key) for each key found in `query`: whole words, longest first, left to right,
+    whatever the punctuation and spacing between a key's words ("DQ'd", "dq’d"); a word glued to an
+    apostrophe ("you'll", "walker's") is not a key's word."""
+    table, longest = _phrase_table(tuple(sorted(keys)))
     if not table:
-        return query
+        return []
     tokens = list(_TOKEN.finditer(query))
-    out: list[str] = []
-    done = 0       # characters of `query` already copied or replaced
+    found: list[tuple[int, int, str]] = []
     k = 0
     while k < len(tokens):
         for size in range(min(longest, len(tokens) - k), 0, -1):
             key = table.get(tuple(t.group().lower() for t in tokens[k:k + size]))
             begin, end = tokens[k].start(), tokens[k + size - 1].end()
-            if key is None or _glued(query, begin, end):
-                continue
-            out.append(query[done:begin])
-            out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
-            done = end
-            k += size
-            break
+            if key is not None and not _glued(query, begin, end):
+                found.append((begin, end, key))
+                k += size
+                break
         else:
             k += 1
+    return found
+
+
+def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None) -> str:
+    """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
+    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
+    A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
+    Mountains)"."""
+    cards = cards or {}
+    out: list[str] = []
+    done = 0
+    for begin, end, key in _spoken_matches({*spoken, *cards}, query):
+        out.append(query[done:begin])
+        out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
+        done = end
     out.append(query[done:])
     return "".join(out)
+
+
+def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
+    """How the search reads the judge's own words in `query`: each spoken word or card name found,
+    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
+    found = _spoken_matches({*index.spoken, *index.card_text}, query)
+    return [
+        {"words": query[begin:end], "means": index.spoken[key], "kind": "spoken"} if key in index.spoken
+        else {"words": query[begin:end], "means": index.card_text[key], "kind": "card"}
+        for begin, end, key in found
+    ]
 
 
 def _glued(text: str, begin: int, end: int) -> bool:

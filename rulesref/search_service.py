@@ -217,6 +217,13 @@ def ranking_of(*, doc: str | None = None, version: str | None = None) -> str:
     return ranking_for(versions) if versions else "lexical"
 
 
+def understood(query: str, *, doc: str | None = None, version: str | None = None) -> list[dict]:
+    """The judge's own words the search read in the rules' words: spoken words ("walker": "planeswalker")
+    and card names (what the card does), as search.understood; [] when nothing is published."""
+    versions = _versions(doc, version)
+    return search.understood(_cached_for(versions).index, query) if versions else []
+
+
 def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
     """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
     versions = _versions(doc, version)

@@ -119,7 +119,8 @@ class SearchView(RulesView):
 
         hits = search_service.search_rules(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
         ranking = search_service.ranking_of(doc=doc, version=params.get("version"))
-        return Response({"results": hits, "count": len(hits), "query": query, "ranking": ranking})
+        understood = search_service.understood(query, doc=doc, version=params.get("version"))
+        return Response({"results": hits, "count": len(hits), "query": query, "ranking": ranking, "understood": understood})
 
 
 _rule_detail_view = RuleDetailView.as_view()

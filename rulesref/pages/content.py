@@ -359,6 +359,7 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
         from rulesref import search_service
 
         raw_hits = search_service.search_rules(query, doc=doc, limit=limit)
+        context["understood"] = search_service.understood(query, doc=doc)
     except (ImportError, NotImplementedError):
         context["error"] = SEARCH_UNAVAILABLE
         return context

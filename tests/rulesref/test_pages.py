@@ -256,6 +256,12 @@ class SearchPageTests:
         assert html.escape(term.definition[:40]) in fragment or term.definition[:40] in html.unescape(fragment)
         assert 'class="term-card"' not in client.get("/search/fragment/?q=fragmented+loop").content.decode()
 
+    def test_results_say_how_the_judges_words_were_read(self, client, current_cr):
+        search_or_skip()
+        fragment = html.unescape(client.get("/search/fragment/?q=my+walker+went+to+zero").content.decode())
+        assert 'class="read-as' in fragment and "walker</span> → <span class=\"means\">planeswalker" in fragment
+        assert 'class="read-as' not in client.get("/search/fragment/?q=fragmented+loop").content.decode()
+
     def test_fragment_offers_the_rule_for_a_number(self, client):
         fragment = client.get("/search/fragment/?q=729.3").content.decode()
         assert 'href="/rules/cr/729.3/"' in fragment

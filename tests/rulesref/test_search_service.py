@@ -161,6 +161,14 @@ class SearchApiTests:
         body = api.get("/api/v1/search", {"q": "taking shortcuts", "doc": "cr", "version": "2022-04-29", "limit": 3}).json()
         assert body["results"] and all(r["version"] == "2022-04-29" for r in body["results"])
 
+    def test_the_answer_says_how_the_judges_words_were_read(self, api):
+        cards = search.load_cards()
+        body = api.get("/api/v1/search", {"q": "my walker died to Lightning Bolt", "doc": "cr"}).json()
+        assert {"words": "walker", "means": search.load_spoken()["walker"], "kind": "spoken"} in body["understood"]
+        if "lightning bolt" in cards:
+            assert {"words": "Lightning Bolt", "means": cards["lightning bolt"], "kind": "card"} in body["understood"]
+        assert api.get("/api/v1/search", {"q": "taking shortcuts"}).json()["understood"] == []
+
     def test_limit(self, api):
         assert api.get("/api/v1/search", {"q": "creature", "limit": 4}).json()["count"] == 4
 
