@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesref.models import Rule, Version
+from rulesref.pages.content import highlight
 from rulesref.pages.outline import outline_for
 
 pytestmark = pytest.mark.django_db
@@ -227,6 +228,22 @@ def search_or_skip():
     except ImportError:
         pytest.skip("the search engine is not importable yet")
     return search_service
+
+
+class HighlightTests:
+    def test_whole_words_of_the_query_are_marked_not_parts_of_words(self):
+        marked = str(highlight("Before then, the permanent does nothing for its controller.", "does it do anything for me before"))
+        assert "<mark>" not in marked   # stopwords, and "for" inside "before", are not the question's words
+
+    def test_the_rules_words_a_spoken_word_stands_for_are_marked(self):
+        marked = str(highlight("A planeswalker with 0 loyalty is put into its owner's graveyard.", "my walker went to zero"))
+        assert "<mark>planeswalker</mark>" in marked and "<mark>loyalty</mark>" not in marked
+
+    @given(st.text(max_size=80), st.text(max_size=30))
+    def test_marking_never_changes_the_text_and_always_escapes_it(self, snippet, query):
+        marked = str(highlight(snippet, query))
+        assert html.unescape(marked.replace("<mark>", "").replace("</mark>", "")) == snippet
+        assert "<" not in marked.replace("<mark>", "").replace("</mark>", "")
 
 
 class SearchPageTests:
