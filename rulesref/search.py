@@ -155,6 +155,7 @@ class SearchIndex:
     spoken: dict[str, str] = field(default_factory=dict)      # spoken word -> rule words, for the embedded question
     cards: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)  # card name (all words) -> rule words
     card_text: dict[str, str] = field(default_factory=dict)   # card name -> what it does, as written, for the embedded question
+    doc_entries: dict[str, list[int]] = field(default_factory=dict)  # document -> its entry indexes, in order
 
 
 # --------------------------------------------------------------------------------------- words
@@ -470,6 +471,7 @@ def build_index(
         spoken=load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()},
         cards={phrase_key(k): tuple(terms(v)) for k, v in card_text.items() if phrase_key(k)},
         card_text=card_text,
+        doc_entries={d: [i for i, e in enumerate(entries) if e.doc == d] for d in dict.fromkeys(e.doc for e in entries)},
         **asked,
     )
 
@@ -703,7 +705,8 @@ def _lexical_scores(index: SearchIndex, parsed: _Query, doc: str | None) -> dict
     for i, v in _question_scores(index, parsed.asked).items():
         scores[i] += _W_ASKED * v
     if doc is not None:
-        scores = defaultdict(float, {i: v for i, v in scores.items() if index.entries[i].doc == doc})
+        entries = index.entries
+        scores = defaultdict(float, {i: v for i, v in scores.items() if entries[i].doc == doc})
     for i in scores:
         if index.heading_only[i]:
             scores[i] *= _HEADING_ONLY
@@ -757,7 +760,7 @@ def _question_scores(index: SearchIndex, asked: Mapping[str, float]) -> dict[int
 def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:
     """(1 - _SEMANTIC) x lexical score / best lexical score + _SEMANTIC x similarity rescaled to
     [0, 1] over the candidates (the best _CANDIDATES of each ranking)."""
-    allowed = range(len(index.entries)) if doc is None else [i for i, e in enumerate(index.entries) if e.doc == doc]
+    allowed = range(len(index.entries)) if doc is None else index.doc_entries.get(doc, [])
     by_similarity = heapq.nlargest(_CANDIDATES, allowed, key=similarity.__getitem__)
     by_lexical = heapq.nlargest(_CANDIDATES, lexical, key=lexical.__getitem__)
     candidates = set(by_similarity) | set(by_lexical)
