@@ -27,9 +27,11 @@ from tests.conftest import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 # Measured with bench/search_bench.py (lexical, with the asked-as questions): dev 0.930, held-out
-# 0.900, blind 0.900, blind2 0.868, docs (MTR/IPG/JAR and cross-document) 1.000, final 0.790 and
-# final2 0.750 (both written blind). The floors sit just below, so a ranking regression fails.
-RECALL_FLOORS = {"dev": 0.91, "heldout": 0.875, "blind": 0.85, "blind2": 0.84, "docs": 0.95, "final": 0.77, "final2": 0.72}
+# 0.875, blind 0.900, blind2 0.921, docs (MTR/IPG/JAR and cross-document) 1.000, and on the sets
+# written blind final 0.780, final2 0.850, final3 0.740. The floors sit just below, so a ranking
+# regression fails. (final4 is left out: it measures, it does not guard.)
+RECALL_FLOORS = {"dev": 0.91, "heldout": 0.85, "blind": 0.85, "blind2": 0.89, "docs": 0.95, "final": 0.76, "final2": 0.82,
+                 "final3": 0.71}
 
 
 def _bench():
