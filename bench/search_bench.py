@@ -35,7 +35,8 @@ from rulesref.parsing.documents import parse_document
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 BLIND_SETS = sorted((ROOT / "bench").glob("search_questions_final*.toml"))   # final, final2, final3 ...
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-PARTS = ("dev", "heldout", "blind", "blind2", "docs", "final", "final2", "final3")
+# The parts, in order: the first question set's, then one per set written blind (final, final2, ...).
+PARTS = ("dev", "heldout", "blind", "blind2", "docs", *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS))
 OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
 
 
