@@ -761,19 +761,26 @@ def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequenc
     """(1 - _SEMANTIC) x lexical score / best lexical score + _SEMANTIC x similarity rescaled to
     [0, 1] over the candidates (the best _CANDIDATES of each ranking)."""
     allowed = range(len(index.entries)) if doc is None else index.doc_entries.get(doc, [])
-    by_similarity = heapq.nlargest(_CANDIDATES, allowed, key=similarity.__getitem__)
+    by_similarity = _best(similarity, allowed, _CANDIDATES)
     by_lexical = heapq.nlargest(_CANDIDATES, lexical, key=lexical.__getitem__)
     candidates = set(by_similarity) | set(by_lexical)
     if not candidates:
         return {}
     top = max(lexical.values(), default=0.0) or 1.0
-    low = min(similarity[i] for i in candidates)
-    high = max(similarity[i] for i in candidates)
-    span = (high - low) or 1.0
-    return {
-        i: (1 - _SEMANTIC) * lexical.get(i, 0.0) / top + _SEMANTIC * (similarity[i] - low) / span
-        for i in candidates
-    }
+    chosen = {i: float(similarity[i]) for i in candidates}
+    low = min(chosen.values())
+    span = (max(chosen.values()) - low) or 1.0
+    return {i: (1 - _SEMANTIC) * lexical.get(i, 0.0) / top + _SEMANTIC * (v - low) / span for i, v in chosen.items()}
+
+
+def _best(values: Sequence[float], allowed: Sequence[int], n: int) -> list[int]:
+    """The `n` indexes of `allowed` with the largest `values`: a partial sort when `values` is a
+    numpy array (what the semantic scorer gives), heapq otherwise; the engine imports no numpy."""
+    if hasattr(values, "argpartition") and len(allowed) > n:
+        pool = values if isinstance(allowed, range) and len(allowed) == len(values) else values[list(allowed)]
+        picked = pool.argpartition(len(pool) - n)[len(pool) - n:]
+        return [allowed[k] for k in picked.tolist()]
+    return heapq.nlargest(n, allowed, key=values.__getitem__)
 
 
 def _hit(index: SearchIndex, i: int, score: float, shown: frozenset[str]) -> SearchHit:

@@ -329,7 +329,7 @@ def semantic_scorer(
         if owners:
             best = np.maximum.reduceat(asked @ vector, starts)
             similarity[asked_by] = np.maximum(similarity[asked_by], best)
-        return similarity.tolist()  # type: ignore[no-any-return]
+        return similarity  # type: ignore[no-any-return]  # a numpy array: search._blend partial-sorts it
 
     score.cache_clear = encode.cache_clear  # type: ignore[attr-defined]
     return score
