@@ -230,6 +230,14 @@ class JudgeWordsTests:
         # A card's name is never a word the rules or the judges use for something else.
         assert sorted(set(cards) & (set(search.load_spoken()) | set(search.load_vocabulary()))) == []
 
+    @given(st.lists(st.floats(-1, 1, width=32), min_size=1, max_size=60, unique=True), st.integers(1, 70), st.data())
+    def test_the_best_candidates_are_the_same_from_an_array_as_from_a_list(self, values, n, data):
+        np = pytest.importorskip("numpy")
+        allowed = data.draw(st.one_of(st.just(range(len(values))), st.lists(st.sampled_from(range(len(values))), unique=True)))
+        expected = set(itertools.islice(sorted(allowed, key=lambda i: -values[i]), n))
+        assert set(search._best(np.asarray(values, dtype=np.float32), allowed, n)) == expected
+        assert set(search._best(values, allowed, n)) == expected
+
     @pytest.mark.skipif(not search.english_words(), reason="the model package's word list is not installed")
     def test_an_english_word_is_not_corrected_into_a_rule_word(self):
         index = build_index([_entry("1.1", "The hunt begins when the player says so.")], vocabulary={})
