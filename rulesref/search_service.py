@@ -211,32 +211,27 @@ def _versions(doc: str | None, version: str | None) -> list[Version]:
     return list(Version.objects.select_related("document").filter(is_current=True))
 
 
-def ranking_of(*, doc: str | None = None, version: str | None = None) -> str:
-    """How search_rules ranks for these arguments now: "hybrid" or "lexical"."""
-    versions = _versions(doc, version)
-    return ranking_for(versions) if versions else "lexical"
-
-
-def understood(query: str, *, doc: str | None = None, version: str | None = None) -> list[dict]:
-    """The judge's own words the search read in the rules' words: spoken words ("walker": "planeswalker")
-    and card names (what the card does), as search.understood; [] when nothing is published."""
-    versions = _versions(doc, version)
-    return search.understood(_cached_for(versions).index, query) if versions else []
-
-
 def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
     """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
+    return search_answer(query, doc=doc, version=version, limit=limit)["results"]
+
+
+def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> dict:
+    """One search with all it says, from one look-up of the versions: {"results": hits best first
+    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}."""
     versions = _versions(doc, version)
     if not versions:
-        return []
+        return {"results": [], "ranking": "lexical", "understood": []}
     cached = _cached_for(versions)
     hits = search.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
     dates = {v.document.slug: v.effective_date.isoformat() if v.effective_date else None for v in versions}
-    return [
+    results = [
         {"doc": h.doc, "number": h.number, "snippet": h.snippet, "score": round(h.score, 4),
          "title": h.title, "version": dates.get(h.doc)}
         for h in hits
     ]
+    return {"results": results, "ranking": "hybrid" if cached.semantic is not None else "lexical",
+            "understood": search.understood(cached.index, query)}
 
 
 # --------------------------------------------------------------------------------------- vectors

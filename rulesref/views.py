@@ -117,10 +117,9 @@ class SearchView(RulesView):
             raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
         from rulesref import search_service
 
-        hits = search_service.search_rules(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
-        ranking = search_service.ranking_of(doc=doc, version=params.get("version"))
-        understood = search_service.understood(query, doc=doc, version=params.get("version"))
-        return Response({"results": hits, "count": len(hits), "query": query, "ranking": ranking, "understood": understood})
+        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
+        return Response({"results": answer["results"], "count": len(answer["results"]), "query": query,
+                         "ranking": answer["ranking"], "understood": answer["understood"]})
 
 
 _rule_detail_view = RuleDetailView.as_view()

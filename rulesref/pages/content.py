@@ -370,8 +370,9 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
     try:
         from rulesref import search_service
 
-        raw_hits = search_service.search_rules(query, doc=doc, limit=limit)
-        context["understood"] = search_service.understood(query, doc=doc)
+        answer = search_service.search_answer(query, doc=doc, limit=limit)
+        raw_hits = answer["results"]
+        context["understood"] = answer["understood"]
     except (ImportError, NotImplementedError):
         context["error"] = SEARCH_UNAVAILABLE
         return context
