@@ -4,6 +4,10 @@ Each database is new and empty, so every figure includes the whole import:
     .venv/bin/python bench/import_bench.py            # both databases (PostgreSQL at 127.0.0.1:5432)
     .venv/bin/python bench/import_bench.py sqlite
 Targets (issues 2 and 3): import under 5 s; publish under 5 s; search p95 under 30 ms on PostgreSQL.
+The search figures here are lexical and taken right after the publish, while the embedded default
+embeds the rules in a background thread of the same process (a worker does it elsewhere in
+production): they show what a judge gets during those minutes. bench/api_bench.py --hybrid measures
+the steady hybrid search over HTTP.
 """
 
 from __future__ import annotations
@@ -58,8 +62,8 @@ def main() -> None:
     results = {v: run(v) for v in vendors}
     rows = [("import 2022 CR + publish (s)", "import_2022_publish"), ("import 2025 CR (s)   [< 5 s]", "import_2025"),
             ("build search index (s)", "search_index"), ("diff 2022 -> 2025, stored (s) [< 2 s]", "diff_2022_2025"),
-            ("publish 2025 (s)   [< 5 s]", "publish"), ("search p50 (ms)", "search_p50_ms"),
-            ("search p95 (ms)   [< 30 ms]", "search_p95_ms")]
+            ("publish 2025 (s)   [< 5 s]", "publish"), ("search p50 (ms), vectors building", "search_p50_ms"),
+            ("search p95 (ms), vectors building", "search_p95_ms")]
     for label, key in rows:
         print(f"{label:34}" + "".join(f"{results[v][key]:12.3f}" for v in vendors))
 

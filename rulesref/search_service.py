@@ -26,6 +26,7 @@ from rulesref.parsing.records import GlossaryEntry, RuleKind
 _RECHECK_SECONDS = 5.0
 # Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
 _KEYS_PER_QUERY = 500
+_SAMPLE = 64   # keys checked first when looking for a complete set of vectors
 
 
 @dataclass
@@ -154,6 +155,11 @@ def _attach_semantic(cached: _Cached) -> None:
         return
     cached.checked_at = now
     wanted = cached.keys + cached.question_keys
+    # While vectors are still being built, a sample answers "not yet" in one small query; only a
+    # sample found complete pays for counting every key (19,000 for the 2025 CR and its questions).
+    sample = wanted[:: max(1, len(wanted) // _SAMPLE)][:_SAMPLE] + wanted[-1:]
+    if len(_stored(sample, with_vectors=False)) < len(set(sample)):
+        return
     if len(_stored(wanted, with_vectors=False)) < len(set(wanted)):
         return
     vectors = _stored(wanted, with_vectors=True)
