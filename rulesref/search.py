@@ -78,7 +78,6 @@ _SNIPPET_CHARS = 180
 # Hybrid ranking: share of the semantic similarity in the blended score, and candidates per ranking.
 _SEMANTIC = 0.6
 _CANDIDATES = 50
-_SPOKEN = True  # embed the question with its spoken words in the rules' words ([spoken])
 
 _STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been before being both but by can could
@@ -145,7 +144,6 @@ class SearchIndex:
     obsolete: dict[tuple[str, ...], tuple[str, ...]]  # stemmed obsolete term -> stemmed words of its definition
     vocabulary: dict[tuple[str, ...], tuple[str, ...]]  # stemmed judge phrase -> stemmed rule words
     vocabulary_words: frozenset[str] = frozenset()   # stems that appear in judge phrases
-    vocabulary_text: dict[tuple[str, ...], str] | None = None  # stemmed judge phrase -> rule words as written
     names: dict[tuple[str, ...], tuple[int, ...]] | None = None  # stemmed rule title or alias -> entry indexes
     # Asked-as questions, each its own small document: stem -> [(question index, term frequency)].
     question_postings: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
@@ -286,6 +284,13 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
         done = end
     out.append(query[done:])
     return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def shipped_words() -> tuple[dict[str, str], dict[str, str]]:
+    """The shipped spoken words and cards, read once per process: for texts read as a judge's
+    question outside an index (asked-as questions before embedding, snippets to highlight)."""
+    return load_spoken(), load_cards()
 
 
 def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
@@ -458,8 +463,9 @@ def build_index(
                 names[key].append(i)
 
     card_text = load_cards() if cards is None else {" ".join(k.lower().split()): v for k, v in cards.items()}
-    # The shipped spoken words count as judge phrases too, where [phrases] has nothing for them.
-    phrases = {**load_spoken(), **load_vocabulary()} if vocabulary is None else dict(vocabulary)
+    spoken_words = load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()}
+    # With the shipped vocabulary, the spoken words count as judge phrases too where [phrases] has none.
+    phrases = {**spoken_words, **load_vocabulary()} if vocabulary is None else dict(vocabulary)
     vocab = compile_vocabulary(phrases)
     return SearchIndex(
         entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
@@ -467,8 +473,7 @@ def build_index(
         deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, obsolete=obsolete,
         vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
         names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
-        vocabulary_text={tuple(terms(k)): v for k, v in phrases.items() if terms(k)},
-        spoken=load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()},
+        spoken=spoken_words,
         cards={phrase_key(k): tuple(terms(v)) for k, v in card_text.items() if phrase_key(k)},
         card_text=card_text,
         doc_entries={d: [i for i, e in enumerate(entries) if e.doc == d] for d in dict.fromkeys(e.doc for e in entries)},
@@ -629,7 +634,7 @@ def _parse_query(index: SearchIndex, query: str) -> _Query:
             cited.append(refs)
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
-    semantic_text = spoken_rewrite(index.spoken, query, index.card_text) if _SPOKEN else query
+    semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
     named = tuple(i for _, _, found in _find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
     for s, weight in zip(tokens, token_weight, strict=True):

@@ -32,9 +32,8 @@ from rulesref.search import (
     SearchEntry,
     SearchIndex,
     is_heading_text,
-    load_cards,
-    load_spoken,
     parent_number,
+    shipped_words,
     spoken_rewrite,
 )
 
@@ -247,17 +246,12 @@ def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _shipped_words() -> tuple[dict[str, str], dict[str, str]]:
-    return load_spoken(), load_cards()
-
-
 def question_texts(entries: Sequence[SearchEntry]) -> list[str]:
     """The asked-as questions of `entries`, in entry order then file order (what is embedded for
     them, one vector each; SearchIndex.question_owner says whose each is), read as a judge's
     question is read: spoken words in the rules' words, a named card followed by what it does
     (search.spoken_rewrite with the shipped tables)."""
-    spoken, cards = _shipped_words()
+    spoken, cards = shipped_words()
     return [spoken_rewrite(spoken, question, cards) for e in entries for question in e.questions]
 
 

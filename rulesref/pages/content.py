@@ -12,7 +12,6 @@ import itertools
 import logging
 import re
 from collections.abc import Callable
-from functools import cache
 from typing import Any, TypeVar
 
 from django.db import DatabaseError, transaction
@@ -321,20 +320,13 @@ def glossary_page(request: HttpRequest, version: Version, term: GlossaryTerm) ->
 # ---------------------------------------------------------------- search
 
 
-@cache
-def _spoken_words() -> dict[str, str]:
-    from rulesref import search
-
-    return search.load_spoken()
-
-
 def highlight(snippet: str, query: str) -> SafeString:
     """The snippet escaped, with the words that meet the query's marked: whole words whose stem is
     one of the query's terms (stopwords left out), or of the rules' words its spoken words stand for
     ("walker" marks "planeswalker")."""
     from rulesref import search
 
-    stems = set(search.terms(query)) | set(search.terms(search.spoken_rewrite(_spoken_words(), query)))
+    stems = set(search.terms(query)) | set(search.terms(search.spoken_rewrite(search.shipped_words()[0], query)))
     out, at = [], 0
     for match in re.finditer(r"[\w’'+/-]+", snippet):
         found = search.terms(match.group(0))     # "+1/+1" is the term "p1/p1", "can't" is "cant"
