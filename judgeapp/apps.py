@@ -1,4 +1,5 @@
-"""The judge-facing app; loading it also loads the Celery app so shared tasks bind to it."""
+"""The project package as an app: it holds the historical migrations of the models that moved to
+jobs and calllog, and loading it loads the Celery app so shared tasks bind to it."""
 
 from django.apps import AppConfig
 
@@ -10,7 +11,4 @@ class JudgeAppConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from judgeapp import (
-            celery,  # noqa: F401  (binds @shared_task to this app)
-            checks,  # noqa: F401  (registers the guide files' system check)
-        )
+        from judgeapp import celery  # noqa: F401  (binds @shared_task to this app)

@@ -91,6 +91,11 @@ INSTALLED_APPS = [
     "rest_framework",
     "rulesref",
     "judgeapp.apps.JudgeAppConfig",
+    "guides.apps.GuidesConfig",
+    "jobs.apps.JobsConfig",
+    "calllog.apps.CallLogConfig",
+    "cards",
+    "floor",
 ]
 
 MIDDLEWARE = [
@@ -193,8 +198,22 @@ JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)
 JUDGEAPP_SHUFFLE_THRESHOLD = env_float("JUDGEAPP_SHUFFLE_THRESHOLD", 0.25)
 # Hybrid search: sentence-embedding vectors built after a publish (off: lexical search only).
 SEARCH_VECTORS = env_bool("JUDGEAPP_SEARCH_VECTORS", True)
+# Search vectors shipped for the shipped documents (rulesref/search/shipped/), and where built search
+# indexes are kept for the next process (empty: not kept).
+SEARCH_SHIPPED_VECTORS = env_bool("JUDGEAPP_SEARCH_SHIPPED_VECTORS", True)
+SEARCH_INDEX_CACHE = env_str("JUDGEAPP_SEARCH_INDEX_CACHE", str(BASE_DIR / ".cache" / "search"))
 # sync_rules: official document URLs, comma-separated.
 JUDGEAPP_SYNC_URLS = [u.strip() for u in env_str("JUDGEAPP_SYNC_URLS", "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt").split(",") if u.strip()]
+# Pages whose links sync_rules follows to the MTR, IPG and JAR PDFs (rulesref.sync_pages).
+JUDGEAPP_SYNC_PAGES = [u.strip() for u in env_str("JUDGEAPP_SYNC_PAGES", "https://magic.wizards.com/en/rules").split(",") if u.strip()]
+
+# Cards: Scryfall's bulk-data list (sync_cards and the daily task read it; tests serve their own).
+JUDGEAPP_SCRYFALL_BULK_URL = env_str("JUDGEAPP_SCRYFALL_BULK_URL", "https://api.scryfall.com/bulk-data")
+JUDGEAPP_CARDS_TIMEOUT = env_int("JUDGEAPP_CARDS_TIMEOUT", 60)
+# Celery beat: the daily card sync (run `celery -A judgeapp beat`; compose's beat service).
+CELERY_BEAT_SCHEDULE = {
+    "sync-cards-daily": {"task": "cards.sync_cards", "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600)},
+}
 
 LOGGING = {
     "version": 1,

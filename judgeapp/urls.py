@@ -3,8 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from judgeapp import health, views
-from judgeapp.models import Job
+from cards import urls as cards_urls
+from floor import urls as floor_urls
+from jobs import views
+from jobs.models import Job
+from judgeapp import health
 
 api = [
     path("health", health.health, name="health"),
@@ -15,16 +18,20 @@ api = [
     path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
     path("", include("rulesref.curation_urls")),
-    path("", include("judgeapp.calllog.api_urls")),
-    path("", include("judgeapp.guide_urls")),
+    path("", include("calllog.api_urls")),
+    path("", include("guides.urls")),
+    path("", include(cards_urls.api_urlpatterns)),
+    path("", include(floor_urls.api_urlpatterns)),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api)),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("judgeapp.calllog.urls")),
-    path("", include("judgeapp.guide_page_urls")),
-    path("", include("judgeapp.page_urls")),
+    path("", include("calllog.urls")),
+    path("", include("guides.page_urls")),
+    path("", include("jobs.page_urls")),
+    path("", include(cards_urls.page_urlpatterns)),
+    path("", include(floor_urls.page_urlpatterns)),
     path("", include("rulesref.page_urls")),
 ]

@@ -1,0 +1,149 @@
+"""The call log's API for issue 13: the current IPG's infractions, the event's player list (add,
+rename or merge, remove), editing a call with its revisions, and the penalty preview for an
+infraction chosen directly. Mounted by api_urls; errors in judgeapp.api_errors' shape.
+
+    GET    events/{id}/infractions        -> {"ipg": "2021-01-06", "rel", "infractions": [INFRACTION]}
+    POST   events/{id}/players {"name"}   -> 201 PLAYER (200 when already on the list)
+    PATCH  events/{id}/players/{name} {"name": new, "merge": false}
+                                          -> PLAYER; every call naming them is renamed (a revision
+                                             each); 409 "conflict" onto a listed name without merge
+    DELETE events/{id}/players/{name}     -> 204; 409 while a call names them
+    PATCH  events/{id}/calls/{call_id} {"table", "round", "day", "players", "offender", "penalty",
+                                        "time_extension", "reason"}   (any of them; any judge of the event)
+                                          -> CALL with "revisions": [REVISION]
+    GET    events/{id}/calls/{call_id}/revisions -> {"revisions": [REVISION]}
+
+INFRACTION is {"number", "name", "title", "category", "penalty": {"regular", "competitive",
+"professional"}, "regular_ref", "upgrade", "count_upgrade", "ref"}; PLAYER {"name", "calls": n};
+REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason"}.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from calllog import editing, exports, infractions, players, recording, services
+from judgeapp.api_errors import ApiError
+
+
+class CallLogView(APIView):
+    permission_classes: ClassVar[list] = [IsAuthenticated]
+
+
+def _invalid(exc: services.InvalidCall) -> ApiError:
+    return ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: [exc.message]})
+
+
+def _player_data(event, player) -> dict:
+    return {"name": player.name, "calls": len(players.calls_naming(event, player.key))}
+
+
+def _conflict(exc: players.PlayerConflict) -> ApiError:
+    return ApiError("conflict", f"{exc.field}: {exc.message}", status_code=409, details={exc.field: [exc.message]})
+
+
+def rel_mismatch(exc: recording.RelMismatch) -> ApiError:
+    return ApiError(
+        "rel_mismatch", str(exc), status_code=409, details={"rel": [exc.message], "event_rel": [exc.event_rel]}
+    )
+
+
+class InfractionListView(CallLogView):
+    def get(self, request: Request, event_id: int) -> Response:
+        event = services.event_for(request.user, event_id)
+        version = infractions.current_ipg()
+        return Response(
+            {
+                "ipg": version.effective_date.isoformat() if version and version.effective_date else None,
+                "rel": event.rel,
+                "infractions": [i.as_dict() for i in infractions.catalogue()],
+            }
+        )
+
+
+def add_player(request: Request, event_id: int) -> Response:
+    event = services.event_for(request.user, event_id)
+    body = request.data if isinstance(request.data, dict) else {}
+    try:
+        player, created = players.add_player(request.user, event, body.get("name"))
+    except services.InvalidCall as exc:
+        raise _invalid(exc) from None
+    return Response(_player_data(event, player), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def rename_player(request: Request, event_id: int, name: str) -> Response:
+    event = services.event_for(request.user, event_id)
+    body = request.data if isinstance(request.data, dict) else {}
+    merge = body.get("merge", False)
+    if not isinstance(merge, bool):
+        raise ApiError("invalid", "merge: true or false", details={"merge": ["true or false"]})
+    try:
+        player = players.rename_player(request.user, event, name, body.get("name"), merge=merge)
+    except services.InvalidCall as exc:
+        raise _invalid(exc) from None
+    except players.PlayerConflict as exc:
+        raise _conflict(exc) from None
+    return Response(_player_data(event, player))
+
+
+def remove_player(request: Request, event_id: int, name: str) -> Response:
+    event = services.event_for(request.user, event_id)
+    try:
+        players.remove_player(request.user, event, name)
+    except players.PlayerConflict as exc:
+        raise _conflict(exc) from None
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def call_with_revisions(call, *, head: bool) -> dict:
+    record = exports.call_record(call, with_notes=head)
+    record["revisions"] = [editing.revision_record(r) for r in editing.revisions(call)]
+    return record
+
+
+def edit_call(request: Request, event_id: int, call_id: int) -> Response:
+    event = services.event_for(request.user, event_id)
+    call = services.get_call(request.user, event, call_id)
+    try:
+        call, _ = editing.edit_call(request.user, event, call, request.data)
+    except services.InvalidCall as exc:
+        raise _invalid(exc) from None
+    return Response(call_with_revisions(call, head=services.is_head(request.user, event)))
+
+
+class CallRevisionsView(CallLogView):
+    def get(self, request: Request, event_id: int, call_id: int) -> Response:
+        event = services.event_for(request.user, event_id)
+        call = services.get_call(request.user, event, call_id)
+        return Response({"revisions": [editing.revision_record(r) for r in editing.revisions(call)]})
+
+
+def infraction_preview(request: Request, event, name: str, day: int) -> dict:
+    """PlayerView's "next" for ?infraction=: what that infraction's penalty would be for this player now."""
+    from rulesref import references
+
+    wanted = request.query_params.get("infraction", "")
+    infraction = infractions.find(wanted)
+    if infraction is None:
+        raise ApiError(
+            "invalid", f"infraction: {wanted!r} is not an infraction of the current IPG",
+            details={"infraction": ["unknown infraction"]},
+        )
+    result = recording.preview_infraction(request.user, event, player=name, infraction=infraction, day=day)
+    return {
+        "penalty": result.penalty,
+        "upgraded": result.upgraded,
+        "reason": result.reason,
+        "refs": list(result.refs),
+        "citations": references.citations(list(result.refs)),
+        "prior_warnings": result.prior_warnings,
+        "base_penalty": infraction.penalty_at(event.rel),
+        "rel": event.rel,
+    }
+

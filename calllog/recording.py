@@ -1,0 +1,257 @@
+"""Recording calls (record_call): from a guide walk, or straight from the IPG (any infraction of the
+current IPG, no guide); the time extension given at the table, players named as the event's list names
+them, and the REL check (a call judged at one REL is never stored at an event of another without the
+judge being told). The request is read and checked by services (read_call_request); this module is
+above services, players and penalties, and none of them imports it.
+
+A direct call's body is CALL_REQUEST (calllog.api) with "infraction" (the IPG section, "3.3",
+or its name, "Slow Play") in place of "guide" and "answers".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from calllog import infractions, penalties, players, services
+from calllog.models import Call, Event
+from calllog.services import CallRequest, InvalidCall, player_key
+from rulesref import references
+
+MAX_EXTENSION = 120  # minutes
+
+
+class RelMismatch(Exception):
+    """The REL the judge answered (or the page showed) is not the event's: refused, never overridden."""
+
+    def __init__(self, event: Event, given: str) -> None:
+        self.event_rel = event.rel
+        self.given = given
+        super().__init__(
+            f"rel: this call was judged at {given.capitalize()} REL, but {event.name} is a "
+            f"{event.get_rel_display()} REL event: walk the guide again at {event.get_rel_display()} "
+            "(the fix and penalty differ), or save it to an event of the REL you judged at"
+        )
+        self.message = str(self).split(": ", 1)[1]
+
+
+@dataclass(frozen=True)
+class Extras:
+    time_extension: int | None
+    rel: str
+
+
+def is_infraction_request(body: Any) -> bool:
+    return isinstance(body, Mapping) and body.get("infraction") not in (None, "") and not body.get("guide")
+
+
+def read_extras(body: Any) -> Extras:
+    if not isinstance(body, Mapping):
+        return Extras(None, "")
+    minutes = services.whole_number(
+        body.get("time_extension"), "time_extension", minimum=0, maximum=MAX_EXTENSION, default=None
+    )
+    rel = body.get("rel") or ""
+    if rel and rel not in Event.Rel.values:
+        raise InvalidCall("rel", f"one of {', '.join(Event.Rel.values)}")
+    return Extras(minutes or None, rel)
+
+
+def check_rel(event: Event, *given: Any) -> None:
+    """Refuse a call whose REL (the request's "rel", the REL the guide asked) is not the event's."""
+    for rel in given:
+        if isinstance(rel, str) and rel and rel != event.rel:
+            raise RelMismatch(event, rel)
+
+
+def with_roster_names(event: Event, request: CallRequest) -> CallRequest:
+    """The request with each player named as the event's list spells them (matched by player_key);
+    names not on the list are kept as typed (add_to_roster adds them when the call is stored)."""
+    spelled = dict(event.players.values_list("key", "name"))
+    named: list[str] = []
+    for name in request.players:
+        canonical = spelled.get(player_key(name), name)
+        if player_key(canonical) not in {player_key(p) for p in named}:
+            named.append(canonical)
+    offender = spelled.get(player_key(request.offender), request.offender) if request.offender else ""
+    return dataclasses.replace(request, players=named, offender=offender)
+
+
+def add_to_roster(event: Event, request: CallRequest, user) -> None:
+    players.canonical_names(event, [*request.players, *([request.offender] if request.offender else [])], user)
+
+
+def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
+    """Store a call from a guide walk (or, with "infraction" in place of "guide", straight from the IPG:
+    record_infraction); (call, created). The guide is replayed from its slug and answers
+    and must end at a conclusion (the one named, when `conclusion` is given); the penalty at the event's
+    REL is upgraded by the offender's earlier Warnings at the event (penalties.apply_upgrades).
+
+    The same client_id sent again (an offline queue replaying) returns the stored call with
+    created=False; the same client_id with other answers raises ClientIdConflict."""
+    from guides import services as guide_services
+    from guides.schema import NodeKind
+
+    if services.role_of(user, event) is None:
+        raise Http404("No such event.")
+    if is_infraction_request(body):
+        return record_infraction(user, event, body)  # straight from the IPG, no guide
+    extras = read_extras(body)
+    request = with_roster_names(event, services.read_call_request(body))
+    existing = Call.objects.filter(event=event, client_id=request.client_id).first()
+    if existing is not None:
+        return _same_call(existing, request), False
+    try:
+        guide, state = guide_services.replay(request.guide, request.answers)
+    except guide_services.UnknownGuide:
+        raise InvalidCall("guide", f"no guide {request.guide!r}") from None
+    except guide_services.WalkError as exc:
+        raise InvalidCall(exc.field, exc.message) from None
+    node = guide.nodes[state.node_id]
+    if node.kind is not NodeKind.CONCLUSION or node.penalty is None:
+        raise InvalidCall("answers", f"the answers stop at {node.id!r}, which is not a conclusion")
+    if request.conclusion and request.conclusion != node.id:
+        raise InvalidCall("conclusion", f"the answers lead to {node.id!r}, not {request.conclusion!r}")
+    check_rel(event, extras.rel, state.facts.get("rel"))  # never silently overridden
+    base_penalty = getattr(node.penalty, event.rel)
+    infraction = penalties.infraction_name(node.infraction) if node.infraction else ""
+    category = penalties.category_of(node.infraction, node.category) if node.infraction else node.category
+    try:
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time per event
+            add_to_roster(event, request, user)
+            new = penalties.Offense(infraction, category, base_penalty, event.rel, request.day)
+            earlier = services._offenses(event, request.offender) if request.offender else []
+            upgrade = penalties.apply_upgrades(earlier, new)
+            call = Call.objects.create(
+                event=event,
+                judge=user,
+                client_id=request.client_id,
+                guide=guide.slug,
+                guide_title=guide.title,
+                answers=request.answers,
+                conclusion=node.id,
+                table=request.table,
+                round=request.round,
+                day=request.day,
+                players=request.players,
+                offender=request.offender,
+                offender_key=player_key(request.offender),
+                ruling=node.ruling,
+                fix=node.fix,
+                infraction=infraction,
+                category=category,
+                base_penalty=base_penalty,
+                penalty=upgrade.penalty,
+                upgraded=upgrade.upgraded,
+                upgrade_reason=upgrade.reason,
+                citations=references.citations([*node.refs, *upgrade.refs]),
+                created_at=request.created_at or timezone.now(),
+                rel=event.rel,
+                time_extension=extras.time_extension,
+            )
+    except IntegrityError:
+        # Two deliveries of the same call raced: the first one stored it.
+        existing = Call.objects.filter(event=event, client_id=request.client_id).first()
+        if existing is None:
+            raise
+        return _same_call(existing, request), False
+    return call, True
+
+
+def _same_call(existing: Call, request: CallRequest) -> Call:
+    if existing.guide != request.guide or list(existing.answers) != list(request.answers):
+        raise services.ClientIdConflict(existing)
+    return existing
+
+
+def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
+    """Store a call for an IPG infraction chosen directly; (call, created), idempotent on client_id
+    like a guide's call. The penalty is the IPG's at Competitive and Professional and the JAR's
+    handling at Regular, upgraded by the offender's earlier Warnings (penalties.apply_upgrades)."""
+    raw = body.get("infraction")
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidCall("infraction", "an infraction of the current IPG, by section (\"3.3\") or name")
+    infraction = infractions.find(raw)
+    if infraction is None:
+        names = ", ".join(f"{i.number} {i.name}" for i in infractions.catalogue()) or "none: no IPG is imported"
+        raise InvalidCall("infraction", f"{raw.strip()!r} is not an infraction of the current IPG ({names})")
+    extras = read_extras(body)
+    request = with_roster_names(event, services.read_call_request({**body, "guide": "-"}))
+    if not request.offender:
+        raise InvalidCall("players", "name the player who receives the penalty")
+    existing = Call.objects.filter(event=event, client_id=request.client_id).first()
+    if existing is not None:
+        return _same(existing, infraction), False
+    check_rel(event, extras.rel)
+    name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    base = infraction.penalty_at(event.rel)
+    refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
+    try:
+        with transaction.atomic():
+            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time
+            add_to_roster(event, request, user)
+            upgrade = penalties.apply_upgrades(
+                services._offenses(event, request.offender),
+                penalties.Offense(name, infraction.category, base, event.rel, request.day),
+            )
+            call = Call.objects.create(
+                event=event,
+                judge=user,
+                client_id=request.client_id,
+                guide="",
+                guide_title="Infraction Procedure Guide",
+                answers=[],
+                conclusion="",
+                ipg_section=infraction.number,
+                table=request.table,
+                round=request.round,
+                day=request.day,
+                players=request.players,
+                offender=request.offender,
+                offender_key=player_key(request.offender),
+                ruling=f"IPG {infraction.number} {infraction.title}",
+                fix="",
+                infraction=name,
+                category=infraction.category,
+                base_penalty=base,
+                penalty=upgrade.penalty,
+                upgraded=upgrade.upgraded,
+                upgrade_reason=upgrade.reason,
+                citations=references.citations([*refs, *upgrade.refs]),
+                created_at=request.created_at or timezone.now(),
+                rel=event.rel,
+                time_extension=extras.time_extension,
+            )
+    except IntegrityError:
+        existing = Call.objects.filter(event=event, client_id=request.client_id).first()
+        if existing is None:
+            raise
+        return _same(existing, infraction), False
+    return call, True
+
+
+def _same(existing: Call, infraction: infractions.Infraction) -> Call:
+    if existing.guide or existing.ipg_section != infraction.number:
+        raise services.ClientIdConflict(existing)
+    return existing
+
+
+def preview_infraction(user, event: Event, *, player: str, infraction: infractions.Infraction, day: int = 1):
+    """What this infraction's penalty would be for this player now, upgrades applied."""
+    name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    return services.preview_penalty(
+        user,
+        event,
+        player=player,
+        infraction=name,
+        category=infraction.category,
+        penalty=infraction.penalty_at(event.rel),
+        day=day,
+    )

@@ -1,0 +1,287 @@
+"""Call-log services: events and their judges, the call request read and checked (recording.record_call
+stores it, with penalty upgrades by count), player histories, investigation notes, and who may see what.
+
+Who sees what: an event's judges (EventJudge rows) read its calls and player histories; anyone else
+gets Http404, never 403, so an event's existence does not leak. Among the event's judges, only head
+judges add judges, read and write investigation notes and export. Views and the API call these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from calllog import penalties
+from calllog.models import Call, Event, EventJudge
+
+MAX_PLAYERS = 8
+MAX_ANSWERS = 500
+
+
+class InvalidCall(Exception):
+    """Bad input, naming the field; nothing was stored."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class ClientIdConflict(Exception):
+    """A client_id already used at this event for a different call (a client bug, not a retry)."""
+
+    def __init__(self, existing: Call) -> None:
+        super().__init__(f"client_id {existing.client_id} is already call #{existing.pk} with other answers")
+        self.existing = existing
+
+
+def player_key(name: str) -> str:
+    """Player names match however the tablet spelled their case and spaces."""
+    return " ".join(str(name).split()).casefold()
+
+
+# --- events and judges --------------------------------------------------------------------------
+
+
+def my_events(user) -> QuerySet[Event]:
+    return Event.objects.filter(memberships__judge=user).select_related("head_judge").distinct()
+
+
+def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) -> Event:
+    """Any signed-in judge opens an event and becomes its head judge."""
+    if not getattr(user, "is_authenticated", False):
+        raise PermissionDenied("sign in to open an event")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidCall("name", "the event needs a name")
+    if len(name.strip()) > 200:
+        raise InvalidCall("name", "at most 200 characters")
+    day = date if isinstance(date, dt.date) else (parse_date(date) if isinstance(date, str) else None)
+    if day is None:
+        raise InvalidCall("date", "a date like 2026-11-22")
+    if rel not in Event.Rel.values:
+        raise InvalidCall("rel", f"one of {', '.join(Event.Rel.values)}")
+    with transaction.atomic():
+        event = Event.objects.create(name=name.strip(), date=day, rel=rel, head_judge=user)
+        EventJudge.objects.create(event=event, judge=user, role=EventJudge.Role.HEAD)
+    return event
+
+
+def role_of(user, event: Event) -> str | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return EventJudge.objects.filter(event=event, judge=user).values_list("role", flat=True).first()
+
+
+def event_for(user, event_id: Any) -> Event:
+    """The event, when `user` is one of its judges; Http404 otherwise (also for events that do not exist)."""
+    try:
+        pk = int(event_id)
+    except (TypeError, ValueError):
+        raise Http404("No such event.") from None
+    event = Event.objects.filter(pk=pk).select_related("head_judge").first()
+    if event is None or role_of(user, event) is None:
+        raise Http404("No such event.")
+    return event
+
+
+def is_head(user, event: Event) -> bool:
+    return role_of(user, event) == EventJudge.Role.HEAD
+
+
+def require_head(user, event: Event, what: str) -> None:
+    if not is_head(user, event):
+        raise PermissionDenied(f"only the event's head judges {what}")
+
+
+def judges_of(event: Event) -> QuerySet[EventJudge]:
+    return event.memberships.select_related("judge").order_by("-role", "judge__username")
+
+
+def add_judge(user, event: Event, *, username: Any, role: Any = EventJudge.Role.FLOOR) -> EventJudge:
+    """A head judge adds a judge by username (or changes the role of one already there)."""
+    require_head(user, event, "add judges")
+    if role not in EventJudge.Role.values:
+        raise InvalidCall("role", f"one of {', '.join(EventJudge.Role.values)}")
+    if not isinstance(username, str) or not username.strip():
+        raise InvalidCall("username", "the judge's username")
+    judge = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
+    if judge is None:
+        raise InvalidCall("username", f"no judge has the username {username.strip()!r}")
+    membership, created = EventJudge.objects.get_or_create(event=event, judge=judge, defaults={"role": role})
+    if not created and membership.role != role and judge.pk != event.head_judge_id:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+# --- calls --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    client_id: uuid.UUID
+    guide: str
+    answers: list
+    conclusion: str
+    table: str
+    round: int | None
+    day: int
+    players: list[str]
+    offender: str
+    created_at: dt.datetime | None
+
+
+def read_call_request(body: Any) -> CallRequest:
+    """The tablet's call (see calllog.api for the shape), checked field by field."""
+    if not isinstance(body, Mapping):
+        raise InvalidCall("body", "the request body must be a JSON object")
+    try:
+        client_id = uuid.UUID(str(body.get("client_id", "")))
+    except ValueError:
+        raise InvalidCall("client_id", "a UUID made by the tablet for this call") from None
+    guide = body.get("guide")
+    if not isinstance(guide, str) or not guide:
+        raise InvalidCall("guide", "the guide's slug")
+    answers = body.get("answers", [])
+    if not isinstance(answers, list) or len(answers) > MAX_ANSWERS:
+        raise InvalidCall("answers", f"a list of at most {MAX_ANSWERS} answers")
+    conclusion = body.get("conclusion") or ""
+    if not isinstance(conclusion, str):
+        raise InvalidCall("conclusion", "the conclusion's node id")
+    table = body.get("table", "")
+    if table is None:
+        table = ""
+    if isinstance(table, bool) or not isinstance(table, (str, int)) or len(str(table).strip()) > 20:
+        raise InvalidCall("table", "a table number or name (at most 20 characters)")
+    rnd = whole_number(body.get("round"), "round", minimum=0, maximum=1000, default=None)
+    day = whole_number(body.get("day"), "day", minimum=1, maximum=30, default=1) or 1
+    players = body.get("players", [])
+    if (
+        not isinstance(players, list)
+        or len(players) > MAX_PLAYERS
+        or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in players)
+    ):
+        raise InvalidCall("players", f"a list of up to {MAX_PLAYERS} player names (without '/')")
+    players = [" ".join(p.split()) for p in players]
+    offender = body.get("offender")
+    if offender is None or offender == "":
+        offender = players[0] if players else ""
+    if not isinstance(offender, str) or len(offender) > 200 or "/" in offender:
+        raise InvalidCall("offender", "the name of the player who receives the penalty")
+    offender = " ".join(offender.split())
+    if players and player_key(offender) not in {player_key(p) for p in players}:
+        raise InvalidCall("offender", "must be one of the players")
+    created_at = body.get("created_at")
+    when = None
+    if created_at not in (None, ""):
+        when = parse_datetime(created_at) if isinstance(created_at, str) else None
+        if when is None:
+            raise InvalidCall("created_at", "an ISO 8601 time, e.g. 2026-11-22T14:05:00Z")
+        if timezone.is_naive(when):
+            when = timezone.make_aware(when, dt.UTC)
+    return CallRequest(client_id, guide, answers, conclusion, str(table).strip(), rnd, day, players, offender, when)
+
+
+def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: int | None) -> int | None:
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        raise InvalidCall(name, "a whole number")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InvalidCall(name, "a whole number") from None
+    if isinstance(value, float) and value != number or not minimum <= number <= maximum:
+        raise InvalidCall(name, f"a whole number from {minimum} to {maximum}")
+    return number
+
+
+def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
+    rows = Call.objects.filter(event=event, offender_key=player_key(offender)).exclude(infraction="")
+    return [penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day) for c in rows]
+
+
+def preview_penalty(
+    user, event: Event, *, player: str, infraction: str, category: str = "", penalty: str, day: int = 1
+) -> penalties.UpgradeResult:
+    """What the penalty would be for this player now (the guide page says so before the call is saved)."""
+    event_for(user, event.pk)
+    return penalties.apply_upgrades(
+        _offenses(event, player), penalties.Offense(infraction, category, penalty, event.rel, day)
+    )
+
+
+def list_calls(user, event: Event) -> QuerySet[Call]:
+    event_for(user, event.pk)
+    return event.calls.select_related("judge").order_by("created_at", "id")
+
+
+def get_call(user, event: Event, call_id: Any) -> Call:
+    event_for(user, event.pk)
+    try:
+        return event.calls.select_related("judge").get(pk=int(call_id))
+    except (TypeError, ValueError, Call.DoesNotExist):
+        raise Http404("No such call.") from None
+
+
+def set_notes(user, event: Event, call: Call, notes: Any) -> Call:
+    """Investigation notes: head judges only."""
+    require_head(user, event, "keep investigation notes")
+    if not isinstance(notes, str) or len(notes) > 20_000:
+        raise InvalidCall("investigation_notes", "text, at most 20000 characters")
+    Call.objects.filter(pk=call.pk, event=event).update(investigation_notes=notes)
+    call.refresh_from_db(fields=["investigation_notes"])
+    return call
+
+
+def calls_for_export(user, event: Event) -> QuerySet[Call]:
+    require_head(user, event, "export the calls")
+    return list_calls(user, event)
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerRecord:
+    name: str
+    key: str
+    penalties: list[Call] = field(default_factory=list)  # calls where this player was the offender
+    calls: list[Call] = field(default_factory=list)  # every call naming this player
+
+
+def players_of(user, event: Event) -> list[PlayerRecord]:
+    """Every player on the event's list or named in its calls, with the penalties they received, by name
+    (the list's spelling)."""
+    records: dict[str, PlayerRecord] = {
+        key: PlayerRecord(name=name, key=key) for key, name in event.players.values_list("key", "name")
+    }
+    for call in list_calls(user, event):
+        names = list(call.players) + ([call.offender] if call.offender else [])
+        for name in names:
+            key = player_key(name)
+            record = records.setdefault(key, PlayerRecord(name=name, key=key))
+            if call not in record.calls:
+                record.calls.append(call)
+        if call.offender and call.infraction:
+            records[call.offender_key].penalties.append(call)
+    return sorted(records.values(), key=lambda r: r.key)
+
+
+def player_history(user, event: Event, name: str) -> PlayerRecord:
+    key = player_key(name)
+    for record in players_of(user, event):
+        if record.key == key:
+            return record
+    raise Http404("No such player at this event.")

@@ -1,0 +1,209 @@
+"""When a loop ends the game: state-based action thresholds by arithmetic (linear loops) or by playing out (others)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from engines.loops.records import Action, LoopRequest, Loss
+
+
+def _prefix_sums(request: LoopRequest) -> tuple[list[dict[tuple[str, str], int]], dict[tuple[str, str], int]]:
+    """Change of every (player, counter) after each action of one iteration, and over the whole iteration."""
+    running: dict[tuple[str, str], int] = {}
+    prefixes = []
+    for action in request.iteration:
+        for ch in action.changes:
+            running[(ch.player, ch.counter)] = running.get((ch.player, ch.counter), 0) + ch.amount
+        prefixes.append(dict(running))
+    return prefixes, running
+
+
+def _first_at_most_zero(start: int, per_iteration: int) -> int | None:
+    """Smallest n >= 0 with start + n * per_iteration <= 0, or None."""
+    if start <= 0:
+        return 0
+    if per_iteration >= 0:
+        return None
+    step = -per_iteration
+    return (start + step - 1) // step
+
+
+def _initial_losses(request: LoopRequest) -> dict[str, list[str]]:
+    reasons: dict[str, list[str]] = {}
+    for p in request.players:
+        if request.state[p]["life"] <= 0:
+            reasons.setdefault(p, []).append("life")
+        if request.state[p]["poison"] >= request.poison_threshold:
+            reasons.setdefault(p, []).append("poison")
+    return reasons
+
+
+def _crossings(request: LoopRequest) -> Iterator[tuple[str, str, int, int]]:
+    """(player, reason, n, j): that player's check after action j fails first after n whole iterations.
+
+    One division per player, condition and action (CR 704.5a life <= 0, 704.5c poison at the threshold,
+    704.5b a draw from an empty library); conditions that never fail yield nothing.
+    """
+    prefixes, total = _prefix_sums(request)
+    for j, prefix in enumerate(prefixes):
+        for p in request.players:
+            s = request.state[p]
+            tests = [
+                ("life", s["life"] + prefix.get((p, "life"), 0), total.get((p, "life"), 0)),
+                ("poison", request.poison_threshold - s["poison"] - prefix.get((p, "poison"), 0), -total.get((p, "poison"), 0)),
+            ]
+            if "library" in s:   # library below 0 means a draw found no card: start + n*d <= -1
+                tests.append(("empty_library", s["library"] + prefix.get((p, "library"), 0) + 1, total.get((p, "library"), 0)))
+            for reason, start, per in tests:
+                n = _first_at_most_zero(start, per)
+                if n is not None:
+                    yield p, reason, n, j
+
+
+def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | None:
+    """First state-based action check, within ``limit`` iterations (None: unlimited), where a player loses.
+
+    Linear effects only. The earliest (iteration, action) at which any check fails wins, and every
+    player failing that same check loses at once. Cost does not depend on ``limit``.
+    """
+    initial = _initial_losses(request)
+    if initial:
+        return Loss(0, None, {p: tuple(r) for p, r in initial.items()})
+    best: tuple[int, int] | None = None
+    found: dict[tuple[int, int], dict[str, list[str]]] = {}
+    for p, reason, n, j in _crossings(request):
+        if limit is not None and n >= limit:
+            continue
+        key = (n, j)
+        if best is None or key <= best:
+            best = key
+            found.setdefault(key, {}).setdefault(p, []).append(reason)
+    if best is None:
+        return None
+    return Loss(best[0] + 1, best[1], {p: tuple(r) for p, r in found[best].items()})
+
+
+def thresholds_by_player(request: LoopRequest) -> dict[str, dict[str, int | None]]:
+    """For each player and condition, the iteration during which it would first make them lose if nothing
+    else ended the game first (None: never). Linear effects only; 0 means it already holds."""
+    out: dict[str, dict[str, int | None]] = {
+        p: {"life": None, "poison": None, **({"empty_library": None} if "library" in request.state[p] else {})}
+        for p in request.players
+    }
+    for p, reasons in _initial_losses(request).items():
+        for reason in reasons:
+            out[p][reason] = 0
+    for p, reason, n, _ in _crossings(request):
+        current = out[p][reason]
+        if current is None or n + 1 < current:
+            out[p][reason] = n + 1
+    return out
+
+
+def state_after(request: LoopRequest, iterations: int, action: int | None = None) -> dict[str, dict[str, int]]:
+    """Counters after ``iterations`` whole iterations and then actions 0..``action`` of the next (linear effects).
+
+    A library that went below 0 is shown as 0: the missing cards were never drawn (CR 104.3c).
+    """
+    prefixes, total = _prefix_sums(request)
+    extra = prefixes[action] if action is not None else {}
+    out = {}
+    for p in request.players:
+        counters = {}
+        for counter, start in request.state[p].items():
+            value = start + iterations * total.get((p, counter), 0) + extra.get((p, counter), 0)
+            counters[counter] = max(value, 0) if counter == "library" else value
+        out[p] = counters
+    return out
+
+
+def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
+    before = {p: dict(c) for p, c in state.items()} if any(ch.op == "per" for ch in action.changes) else state
+    for ch in action.changes:
+        value = state[ch.player][ch.counter]
+        if ch.op == "add":
+            value += ch.amount
+        elif ch.op == "times":
+            value *= ch.amount
+        elif ch.op == "set":
+            value = ch.amount
+        else:
+            assert ch.source is not None
+            value += ch.amount * before[ch.source[0]][ch.source[1]]
+        state[ch.player][ch.counter] = value
+
+
+def _sba_losses(state: Mapping[str, Mapping[str, int]], players: Sequence[str], threshold: int) -> dict[str, tuple[str, ...]]:
+    losses = {}
+    for p in players:
+        s = state[p]
+        reasons = tuple(r for r, bad in (("life", s["life"] <= 0), ("poison", s["poison"] >= threshold),
+                                         ("empty_library", s.get("library", 0) < 0)) if bad)
+        if reasons:
+            losses[p] = reasons
+    return losses
+
+
+@dataclass(frozen=True)
+class Playout:
+    loss: Loss | None
+    iterations: int                     # whole iterations performed (or the one in which the loss happened)
+    state: dict[str, dict[str, int]]
+    gave_up: bool = False
+    cycle: tuple[int, int] | None = None
+
+
+def play_out(request: LoopRequest, limit: int | None, *, max_steps: int, extra_actions: int = 0) -> Playout:
+    """Perform the loop action by action, checking state-based actions after each action.
+
+    Runs ``limit`` whole iterations (None: until something stops it), then the first ``extra_actions``
+    actions of the next one (MTR 4.4: an iteration performed only up to a chosen point). Stops at the first
+    loss, or after ``max_steps`` actions (``gave_up``). When the state at the start of an iteration repeats,
+    the loop is a cycle that can never end the game: the answer is read off the cycle (``cycle`` set)
+    instead of playing on.
+    """
+    state = {p: dict(c) for p, c in request.state.items()}
+    initial = _initial_losses(request)
+    if initial:
+        return Playout(Loss(0, None, {p: tuple(r) for p, r in initial.items()}), 0, state)
+    seen: dict[tuple[tuple[tuple[str, int], ...], ...], int] = {}
+    history: list[dict[str, dict[str, int]]] = []
+    steps = 0
+    done = 0
+    cycle: tuple[int, int] | None = None
+    while limit is None or done < limit:
+        key = tuple(tuple(sorted(state[p].items())) for p in request.players)
+        if key in seen:
+            first = seen[key]
+            cycle = (first + 1, done - first)
+            if limit is None:
+                return Playout(None, done, state, cycle=cycle)
+            state = {p: dict(c) for p, c in history[first + (limit - first) % (done - first)].items()}
+            done = limit
+            break
+        seen[key] = done
+        history.append({p: dict(c) for p, c in state.items()})
+        for j, action in enumerate(request.iteration):
+            if steps >= max_steps:
+                return Playout(None, done, state, gave_up=True, cycle=cycle)
+            steps += 1
+            _apply(state, action)
+            losses = _sba_losses(state, request.players, request.poison_threshold)
+            if losses:
+                _clamp_library(state)
+                return Playout(Loss(done + 1, j, losses), done + 1, state)
+        done += 1
+    for j, action in enumerate(request.iteration[:extra_actions]):
+        _apply(state, action)
+        losses = _sba_losses(state, request.players, request.poison_threshold)
+        if losses:
+            _clamp_library(state)
+            return Playout(Loss(done + 1, j, losses), done + 1, state, cycle=cycle)
+    return Playout(None, done, state, cycle=cycle)
+
+
+def _clamp_library(state: dict[str, dict[str, int]]) -> None:
+    for counters in state.values():
+        if counters.get("library", 0) < 0:
+            counters["library"] = 0

@@ -1,0 +1,354 @@
+"""The judge's shuffle check: from what a judge saw at the table, whether a shuffle broke tournament policy,
+which infraction it is at the event's REL, the penalty, the fix, whether intent needs investigating, and
+the game-rules points of a shuffle (CR 701.20) that bear on the call.
+
+Policy encoded (each point cites its pinned reference in the ruling):
+- Competitive/Professional REL: IPG "Tournament Error - Insufficient Shuffling", penalty Warning. A deck is
+  not shuffled "if the judge believes a player could know the position or distribution of one or more cards";
+  its examples are forgetting to shuffle after a search and a single riffle after a search; its definition
+  includes not presenting the deck to the opponent; MTR 3.9 says pile shuffling alone is not sufficiently
+  random. Only those make the ruling: a procedure of several riffles is not an infraction by itself. The
+  distance from random of the procedure described (a model, see ``shuffles``) is information for the judge,
+  said in words, never the ruling. It is an unintentional error: an intentionally unrandomized deck is for the
+  judge to investigate as Cheating; this module never decides intent.
+- IPG 3: a Tournament Error Warning is upgraded to a Game Loss if the player already received a Warning for an
+  offense in the same category (``prior_tournament_error_warning``).
+- A card flipped while shuffling the opponent's deck is the shuffler's Looking at Extra Cards (IPG 2.2,
+  example A), not the owner's Insufficient Shuffling; at Regular REL the JAR's fix for a card seen in a
+  library applies (shuffle it into the unknown portion).
+- Regular REL: the JAR lists inadequate shuffling among "General Unwanted Behaviors": educate, no penalty;
+  a Game Loss may reinforce education if the behaviour continues; knowingly doing it is a Serious Problem.
+- A found card wrongly shuffled into the library is a game action done wrong (CR: found cards are not part
+  of the shuffle), i.e. a Game Rule Violation at Competitive/Professional REL, not insufficient shuffling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from engines import shuffles
+from engines.errors import RequestError
+from engines.shuffles import ShuffleStep
+
+CITE_SHUFFLE = shuffles.CITE_SHUFFLE
+CITE_PREGAME = shuffles.CITE_PREGAME
+CITE_MTR_SHUFFLING = shuffles.CITE_MTR_SHUFFLING
+CITE_INSUFFICIENT = shuffles.CITE_INSUFFICIENT
+CITE_CHEATING = shuffles.CITE_CHEATING
+CITE_GRV = "ipg@2021-01-06:2.5"
+CITE_LEC = "ipg@2021-01-06:2.2"
+CITE_TOURNAMENT_ERRORS = "ipg@2021-01-06:3"
+CITE_SEARCH_EXCLUDED = "cr@2025-02-07:701.20b"
+CITE_OBJECTS_GONE = "cr@2025-02-07:701.20c"
+CITE_EMPTY_SET = "cr@2025-02-07:701.20d"
+CITE_SMALL_LIBRARY = "cr@2025-02-07:701.20e"
+CITE_POSITION = "cr@2025-02-07:701.20g"
+# The JAR has no numbered rules; its references name the section heading.
+CITE_JAR_UNWANTED = "jar@2019-01-21:General Unwanted Behaviors"
+CITE_JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
+CITE_JAR_COMMON = "jar@2019-01-21:Common Issues"
+
+
+class Rel(str, Enum):
+    REGULAR = "regular"
+    COMPETITIVE = "competitive"
+    PROFESSIONAL = "professional"
+
+
+class Infraction(str, Enum):
+    NONE = "none"
+    INSUFFICIENT_SHUFFLING = "insufficient_shuffling"      # IPG Tournament Error (Competitive/Professional)
+    GAME_RULE_VIOLATION = "game_rule_violation"            # IPG Game Play Error (Competitive/Professional)
+    UNWANTED_BEHAVIOUR = "unwanted_behaviour"              # JAR: inadequate shuffling at Regular REL
+    REGULAR_GAME_ERROR = "regular_game_error"              # JAR: an in-game error at Regular REL
+    LOOKING_AT_EXTRA_CARDS = "looking_at_extra_cards"      # IPG Game Play Error, charged to the shuffler
+
+
+INFRACTION_NAMES = {
+    Infraction.NONE: "No infraction",
+    Infraction.INSUFFICIENT_SHUFFLING: "Tournament Error - Insufficient Shuffling",
+    Infraction.GAME_RULE_VIOLATION: "Game Play Error - Game Rule Violation",
+    Infraction.UNWANTED_BEHAVIOUR: "Inadequate shuffling (a General Unwanted Behavior at Regular REL)",
+    Infraction.REGULAR_GAME_ERROR: "An in-game error at Regular REL",
+    Infraction.LOOKING_AT_EXTRA_CARDS: "Game Play Error - Looking at Extra Cards",
+}
+
+
+@dataclass(frozen=True)
+class ShuffleFacts:
+    rel: Rel
+    deck_size: int                                   # cards in the library (or deck) that was shuffled
+    procedure: tuple[ShuffleStep, ...] | None = None  # None: not described; (): not shuffled at all
+    presented_to_opponent: bool = True               # offered to the opponent for a final shuffle/cut
+    searched_without_shuffle: bool = False           # searched, and did not shuffle when told to
+    card_seen_while_shuffling: bool = False          # a card face was seen and the deck not re-randomized
+    pattern_seen: bool = False                       # a suspicious land/spell pattern was seen
+    pattern_p_value: float | None = None             # from the shuffle analysis, if run
+    arranged_before_shuffle: bool = False            # the player weaved/stacked before shuffling
+    repeated_after_education: bool = False           # Regular REL: the player was already educated
+    found_cards_shuffled_in: bool = False            # cards found by a search went into the shuffle
+    put_at_position: bool = False                    # an object goes to a set position as the library is shuffled
+    objects_to_shuffle_missing: bool = False         # "shuffle X into the library" but X is gone / there is none
+    has_shuffle_trigger: bool = False                # a "whenever a library is shuffled" ability is in play
+    cards_could_be_known: bool = False               # the judge believes a player could know the position or distribution of cards
+    prior_tournament_error_warning: bool = False     # IPG 3: already a Warning for a Tournament Error this day
+    shuffling_opponents_deck: bool = False           # the card was seen while the opponent's deck was being shuffled
+    pattern_direction: str | None = None             # "too_even" or "too_clumped", from the shuffle analysis
+
+
+@dataclass(frozen=True)
+class PenaltyByRel:
+    regular: str
+    competitive: str
+    professional: str
+
+
+@dataclass(frozen=True)
+class ShuffleRuling:
+    infraction: Infraction
+    infraction_name: str
+    penalty: str                    # at the facts' REL
+    penalties: PenaltyByRel         # the same facts at every REL
+    fix: str
+    investigate: bool               # intent must be looked into; the tool does not decide it
+    investigation: str
+    problems: tuple[str, ...]
+    notes: tuple[str, ...]          # game-rules points (CR 701.20) relevant to the facts
+    distance_from_random: float | None
+    citations: tuple[str, ...]
+    threshold: float = shuffles.DEFAULT_THRESHOLD
+    model_notes: tuple[str, ...] = field(default=())
+    information: tuple[str, ...] = ()   # the mathematics of the shuffle, for the judge to weigh; never the ruling
+    distance_words: str | None = None
+    upgraded: bool = False              # IPG 3: a second Tournament Error Warning became a Game Loss
+    charged_to: str = "owner"           # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "infraction": self.infraction.value, "infraction_name": self.infraction_name,
+            "penalty": self.penalty,
+            "penalties": {"regular": self.penalties.regular, "competitive": self.penalties.competitive,
+                          "professional": self.penalties.professional},
+            "fix": self.fix, "investigate": self.investigate, "investigation": self.investigation,
+            "problems": list(self.problems), "notes": list(self.notes),
+            "distance_from_random": self.distance_from_random, "citations": list(self.citations),
+            "threshold": self.threshold, "model_notes": list(self.model_notes),
+            "information": list(self.information), "distance_words": self.distance_words,
+            "upgraded": self.upgraded, "charged_to": self.charged_to,
+        }
+
+
+def _procedure_problem(facts: ShuffleFacts) -> str | None:
+    """What the documents themselves say of a procedure: pile shuffling alone is not sufficiently random (MTR 3.9),
+    a single riffle is the IPG's own example of insufficient shuffling, and no shuffle at all is none."""
+    assert facts.procedure is not None
+    counted = [s for s in facts.procedure if s.times]
+    riffles = sum(s.times for s in counted if s.method is shuffles.ShuffleMethod.RIFFLE)
+    randomizing = [s for s in counted if s.method not in (shuffles.ShuffleMethod.PILE, shuffles.ShuffleMethod.CUT)]
+    if not counted:
+        return "the deck was not shuffled at all"
+    if not randomizing:
+        return "only pile shuffles (or cuts) were used, and pile shuffling alone is not sufficiently random"
+    if riffles == 1 and len(randomizing) == 1:
+        return "a single riffle shuffle was the whole randomization, the tournament rules' own example of insufficient shuffling"
+    return None
+
+
+def _shuffle_problems(facts: ShuffleFacts, threshold: float) -> tuple[list[str], float | None, list[str], list[str]]:
+    """What made the deck not randomized, by IPG 3.9's definition and examples and MTR 3.9 only; and, apart from
+    them, the information: the model's distance from random for a described procedure."""
+    problems = []
+    distance = None
+    model_notes: list[str] = []
+    information: list[str] = []
+    if facts.searched_without_shuffle:
+        problems.append("the library was not shuffled after a search that required it")
+    if facts.procedure is not None and facts.deck_size > 1:
+        problem = _procedure_problem(facts)
+        if problem:
+            problems.append(problem)
+        distance, exact = shuffles.procedure_distance(facts.deck_size, facts.procedure)
+        model_notes = list(shuffles.model_notes(facts.procedure, exact))
+        needed = shuffles.riffles_needed(facts.deck_size, threshold)
+        information.append(f"As mathematics, not a ruling: the shuffle described leaves a {facts.deck_size}-card deck "
+                           f"{shuffles.describe_distance(distance)}. In the same model, {needed} riffles in a row bring it "
+                           f"within {threshold} of random. The tournament documents set no number of riffles; whether a "
+                           "player could know where cards are is the judge's call.")
+    if facts.cards_could_be_known:
+        problems.append("the judge believes a player could know the position or distribution of one or more cards")
+    if facts.card_seen_while_shuffling and not facts.shuffling_opponents_deck:
+        problems.append("a card face was seen while shuffling and the deck was not randomized again")
+    if not facts.presented_to_opponent:
+        problems.append("the deck was not presented to the opponent for further shuffling")
+    return problems, distance, model_notes, information
+
+
+def _rules_notes(facts: ShuffleFacts) -> tuple[list[str], list[str]]:
+    notes, refs = [], []
+    if facts.found_cards_shuffled_in or facts.searched_without_shuffle or facts.put_at_position:
+        notes.append("Cards found by a search that go elsewhere or to a set position are not part of the "
+                     "shuffle: every other card of the library is shuffled, and shuffle triggers still trigger.")
+        refs.append(CITE_SEARCH_EXCLUDED)
+    if facts.put_at_position:
+        notes.append("When a library is shuffled as an object is put at a set position, the result is a "
+                     "randomized library with that object in that position.")
+        refs.append(CITE_POSITION)
+    if facts.objects_to_shuffle_missing:
+        notes.append("An instruction to shuffle objects into a library shuffles the library even if those "
+                     "objects have left their zone or the set of objects is empty.")
+        refs += [CITE_OBJECTS_GONE, CITE_EMPTY_SET]
+    if facts.deck_size <= 1:
+        notes.append("A library of zero or one card is still shuffled when told to, and abilities that "
+                     "trigger when a library is shuffled still trigger.")
+        refs.append(CITE_SMALL_LIBRARY)
+    elif facts.has_shuffle_trigger:
+        notes.append("Every shuffle of the library triggers abilities that trigger on shuffling, including a "
+                     "shuffle that excludes found cards.")
+        refs.append(CITE_SEARCH_EXCLUDED)
+    return notes, refs
+
+
+def _investigation(facts: ShuffleFacts, rel: Rel) -> tuple[bool, str, str | None]:
+    if not facts.pattern_seen:
+        return False, "", None
+    ref = CITE_JAR_SERIOUS if rel is Rel.REGULAR else CITE_CHEATING
+    kind = "a Serious Problem" if rel is Rel.REGULAR else "Unsporting Conduct - Cheating"
+    if facts.pattern_p_value is None:
+        return False, ("A pattern was reported: run the shuffle analysis with the cards seen to learn how "
+                       "unusual it is before deciding whether to investigate."), None
+    if facts.pattern_p_value > shuffles.PATTERN_ALPHA:
+        return False, (f"The pattern seen is not unusual for a shuffled deck (p = {facts.pattern_p_value:.3g}): neither "
+                       "more evenly spread nor more clumped than shuffling leaves cards; it is no reason to suspect intent."), None
+    stacked = " The player arranged the deck before shuffling, so" if facts.arranged_before_shuffle else " So"
+    kind = {"too_even": "more evenly spread (as mana weaving leaves it) than", "too_clumped": "more clumped than"}.get(
+        facts.pattern_direction or "", "unlike what")
+    return True, (f"The pattern seen is {kind} a shuffled deck shows (p = {facts.pattern_p_value:.3g})."
+                  f"{stacked} investigate (separately from the players) whether the deck was left unrandomized "
+                  f"on purpose; if so, this is {kind}. The tool does not decide intent."), ref
+
+
+def _penalties(infraction_at_ipg: Infraction, facts: ShuffleFacts) -> PenaltyByRel:
+    if infraction_at_ipg is Infraction.NONE:
+        return PenaltyByRel("None", "None", "None")
+    regular = ("Game Loss may be applied: the behaviour continued after education" if facts.repeated_after_education
+               and infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING else "None: educate the player")
+    if infraction_at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
+        regular = "None: shuffle the card seen into the unknown portion of the library"
+    ipg = "Warning"
+    if infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING and facts.prior_tournament_error_warning:
+        # IPG 3: "A Warning for a Tournament Error offense is upgraded to a Game Loss if the player has already
+        # received a Warning for an offense in the same category."
+        ipg = "Game Loss (upgraded: a second Tournament Error Warning)"
+    return PenaltyByRel(regular, ipg, ipg)
+
+
+def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
+    if facts.deck_size <= 1:
+        return "No randomizing is needed for a library of one card or none; treat the instruction as a shuffle."
+    how = ("Shuffle the unknown part of the library thoroughly, until no player can have any information about the "
+           "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently "
+           "random. Then present it to the opponent, who may shuffle or cut it further.")
+    parts = []
+    if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck:
+        parts.append("Shuffle the card seen into the unknown portion of the library; the library was already "
+                     "randomized, so this should not take excessive effort.")
+    if facts.found_cards_shuffled_in:
+        parts.append("Fix the search as a game error: the found cards are taken out of the shuffle and put "
+                     "where the effect says, if that can still be done.")
+    if problems:
+        parts.append(how)
+    return " ".join(parts) or "Nothing to fix: the deck was shuffled and presented properly."
+
+
+def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_THRESHOLD) -> ShuffleRuling:
+    """Rule on a shuffle. ``threshold`` is the TV distance from uniform above which a described procedure
+    counts as not randomizing the deck."""
+    problems, distance, model_notes, information = _shuffle_problems(facts, threshold)
+    notes, refs = _rules_notes(facts)
+    regular = facts.rel is Rel.REGULAR
+    charged_to = "owner"
+    if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck and not problems:
+        # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while shuffling their opponent's library."
+        at_ipg = Infraction.LOOKING_AT_EXTRA_CARDS
+        infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
+        refs.append(CITE_JAR_COMMON if regular else CITE_LEC)
+        charged_to = "shuffler"
+    elif problems:
+        at_ipg = Infraction.INSUFFICIENT_SHUFFLING
+        infraction = Infraction.UNWANTED_BEHAVIOUR if regular else at_ipg
+        refs += [CITE_MTR_SHUFFLING, CITE_JAR_UNWANTED if regular else CITE_INSUFFICIENT]
+    elif facts.found_cards_shuffled_in:
+        at_ipg = Infraction.GAME_RULE_VIOLATION
+        infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
+        refs.append(CITE_JAR_COMMON if regular else CITE_GRV)
+    else:
+        at_ipg = infraction = Infraction.NONE
+    penalties = _penalties(at_ipg, facts)
+    upgraded = not regular and penalties.competitive.startswith("Game Loss")
+    if upgraded:
+        refs.append(CITE_TOURNAMENT_ERRORS)
+    investigate, investigation, investigation_ref = _investigation(facts, facts.rel)
+    if investigation_ref:
+        refs.append(investigation_ref)
+    if not facts.presented_to_opponent or facts.procedure is not None:
+        refs.append(CITE_PREGAME)
+    return ShuffleRuling(
+        infraction=infraction, infraction_name=INFRACTION_NAMES[infraction],
+        penalty=getattr(penalties, facts.rel.value), penalties=penalties,
+        fix=_fix(facts, problems, threshold), investigate=investigate, investigation=investigation,
+        problems=tuple(problems), notes=tuple(notes), distance_from_random=distance,
+        citations=tuple(dict.fromkeys([CITE_SHUFFLE, *refs])), threshold=threshold,
+        model_notes=tuple(model_notes), information=tuple(information),
+        distance_words=None if distance is None else shuffles.describe_distance(distance), upgraded=upgraded,
+        charged_to=charged_to)
+
+
+# --- validation ---------------------------------------------------------------------------------------
+
+_FLAGS = ("presented_to_opponent", "searched_without_shuffle", "card_seen_while_shuffling", "pattern_seen",
+          "arranged_before_shuffle", "repeated_after_education", "found_cards_shuffled_in", "put_at_position",
+          "objects_to_shuffle_missing", "has_shuffle_trigger", "cards_could_be_known", "prior_tournament_error_warning",
+          "shuffling_opponents_deck")
+
+
+def validate_shuffle_facts(data: Mapping[str, Any]) -> ShuffleFacts:
+    """Build ShuffleFacts from a judge's answers; raises RequestError naming the field. An
+    ``analysis`` object (a shuffle-analysis result) may stand in for ``pattern_p_value``."""
+    if not isinstance(data, Mapping):
+        raise RequestError("body", "must be a JSON object")
+    try:
+        rel = Rel(data.get("rel"))
+    except ValueError:
+        raise RequestError("rel", "must be one of regular, competitive, professional") from None
+    deck_size = data.get("deck_size")
+    if isinstance(deck_size, bool) or not isinstance(deck_size, int) or not 0 <= deck_size <= shuffles.MAX_DECK_SIZE:
+        raise RequestError("deck_size", f"must be a whole number from 0 to {shuffles.MAX_DECK_SIZE}")
+    procedure = data.get("procedure")
+    if procedure is not None:
+        procedure = shuffles.validate_procedure(procedure, deck_size)
+    flags = {}
+    for name in _FLAGS:
+        value = data.get(name, ShuffleFacts.__dataclass_fields__[name].default)
+        if not isinstance(value, bool):
+            raise RequestError(name, "must be true or false")
+        flags[name] = value
+    p_value, name = data.get("pattern_p_value"), "pattern_p_value"
+    direction = None
+    analysis = data.get("analysis")
+    if analysis is not None:
+        if not isinstance(analysis, Mapping):
+            raise RequestError("analysis", "must be a shuffle-analysis result object")
+        if p_value is None:
+            p_value, name = analysis.get("pattern_p_value"), "analysis.pattern_p_value"
+        direction = analysis.get("pattern_direction")
+        if direction is not None and direction not in ("too_even", "too_clumped"):
+            raise RequestError("analysis.pattern_direction", "must be too_even, too_clumped or null")
+    if p_value is not None:
+        if isinstance(p_value, bool) or not isinstance(p_value, int | float) or not 0 <= p_value <= 1:
+            raise RequestError(name, "must be a probability from 0 to 1")
+        p_value = float(p_value)
+    return ShuffleFacts(rel=rel, deck_size=deck_size, procedure=procedure, pattern_p_value=p_value,
+                        pattern_direction=direction, **flags)

@@ -1,0 +1,154 @@
+"""Tablet guide pages: the list of guides and one guide run a question at a time.
+
+The page embeds the whole guide as data (the API's shape, citations resolved) and static/judgeapp/guides.js
+walks it in the browser; without JavaScript the same page walks the guide on the server from the answers in
+the query string (?a=0&a=2&a=60: an answer's index for a question, the typed value for an input), with the
+service layer running compute steps. Saving a call goes to the call log API from the browser (offline.js
+queues it while the tablet has no connection).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.urls import reverse
+
+from guides import services as guide_services
+
+RELS = (("regular", "Regular"), ("competitive", "Competitive"), ("professional", "Professional"))
+
+
+def _guide(slug: str) -> dict:
+    try:
+        return guide_services.guide_data(slug)
+    except guide_services.UnknownGuide:
+        raise Http404(f"no guide {slug!r}") from None
+
+
+def _walk(slug: str, raw: list[str]) -> dict:
+    """guide_services.walk with the query string's answers: a number is an answer's index (?a=0) unless
+    the step it answers refuses it as one, then it is the text typed into an input (a table number)."""
+    typed: list[int | str] = [int(a) if a.isdigit() else a for a in raw]
+    while True:
+        try:
+            return guide_services.walk(slug, typed)
+        except guide_services.WalkError as exc:
+            match = re.fullmatch(r"answers\[(\d+)\]", exc.field)
+            i = int(match[1]) if match else -1
+            if not 0 <= i < len(typed) or not isinstance(typed[i], int):
+                raise
+            typed[i] = raw[i]
+
+
+def _judge_events(request: HttpRequest) -> list[dict]:
+    """Events the signed-in judge may log calls to, as {"id", "name", "date", "rel"} (empty when signed out
+    or when the call log is not installed)."""
+    if not request.user.is_authenticated:
+        return []
+    try:
+        from calllog import services as calllog
+    except ImportError:
+        return []
+    events = calllog.my_events(request.user)
+    return [{"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel} for e in events]
+
+
+def guide_list(request: HttpRequest) -> HttpResponse:
+    """GET /guides/: every guide with its summary, big enough to tap."""
+    guides = guide_services.guide_list()
+    for guide in guides:
+        guide["url"] = reverse("page-guide", args=[guide["slug"]])
+    return render(request, "judgeapp/guides/list.html", {"guides": guides})
+
+
+def _rel(request: HttpRequest) -> str:
+    rel = request.GET.get("rel", "competitive")
+    return rel if rel in dict(RELS) else "competitive"
+
+
+def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET /guides/<slug>/: the guide as data for the script, and the current step rendered for readers
+    without it (answers from ?a=...)."""
+    guide = _guide(slug)
+    get_token(request)  # the csrftoken cookie the script sends back when it walks or saves a call
+    answers = request.GET.getlist("a")
+    try:
+        step = _walk(slug, answers)
+    except guide_services.WalkError as exc:
+        step, error = guide_services.walk(slug, []), f"{exc.field}: {exc.message}"
+        answers = []
+    else:
+        error = ""
+    node = step["node"]
+    rel = step["facts"].get("rel") if step["facts"].get("rel") in dict(RELS) else _rel(request)
+    trail = _trail(guide, step["path"], step["answers"])
+    context: dict[str, Any] = {
+        "guide": guide,
+        "events": _judge_events(request),
+        "node": node,
+        "step": step,
+        "answers": answers,
+        "trail": trail,
+        "error": error,
+        "rel": rel,
+        "rels": RELS,
+        # A guide that asks the REL itself is the one place it is asked: no REL menu beside it.
+        "asks_rel": any(
+            (answer.get("set") or {}).get("rel") for n in guide["nodes"].values() for answer in n.get("answers", [])
+        ),
+        "back_query": _query(answers[:-1], rel) if answers else "",
+        "answer_links": [
+            (answer["label"], _query([*answers, str(index)], rel))
+            for index, answer in enumerate(node.get("answers", []))
+        ],
+        "hidden_answers": answers,
+        "penalties": _penalties(node, rel),
+        "result_lines": _result_lines(node, step["result"]),
+    }
+    status = 400 if error else 200
+    return render(request, "judgeapp/guides/run.html", context, status=status)
+
+
+def _query(answers: list[str], rel: str) -> str:
+    from urllib.parse import urlencode
+
+    return "?" + urlencode([("rel", rel), *(("a", a) for a in answers)])
+
+
+def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
+    """The breadcrumb: each question or input already answered, with the answer as the walk recorded it
+    (a question's label, an input's value)."""
+    asked = [guide["nodes"][n] for n in path if guide["nodes"][n]["kind"] in ("question", "input")]
+    return [
+        {
+            "question": node.get("text", ""),
+            "answer": ", ".join(map(str, value)) if isinstance(value, list) else str(value),
+        }
+        for node, value in zip(asked, recorded, strict=False)
+    ]
+
+
+def _penalties(node: dict, rel: str) -> list[dict]:
+    penalty = node.get("penalty") or {}
+    return [{"rel": key, "label": label, "penalty": penalty.get(key, ""), "current": key == rel} for key, label in RELS]
+
+
+def _result_lines(node: dict, result: Any) -> list[tuple[str, list[str]]]:
+    """The computed result's fields a conclusion asks to show (show_result), in words: (label, lines)."""
+    from guides import result_words
+
+    if not isinstance(result, dict):
+        return []
+    lines = []
+    for name in node.get("show_result", []) or []:
+        value: Any = result
+        for part in name.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        said = result_words.describe(name, value)
+        if said:
+            lines.append((result_words.label(name), said))
+    return lines

@@ -1,0 +1,60 @@
+"""What a worker does with a job: claim it (once, even when a message is delivered twice), run its
+engine, store the result or the error. jobs.tasks calls these; nothing here enqueues."""
+
+from __future__ import annotations
+
+import traceback
+
+from django.db.models import F, Q
+from django.utils import timezone
+
+from jobs.computations import COMPUTATIONS, outcome_dict, resolve_citations
+from jobs.models import Job
+
+MAX_CLAIMS = 3  # a job redelivered after a worker died is run again, up to this many times
+
+
+def claim_job(job_id: int, *, worker: str = "") -> Job | None:
+    """Mark a job running; None when another delivery already finished it or it was tried too often.
+
+    A RUNNING job can be claimed again: with acks_late, a message comes back only when the
+    worker that held it died, and the engines are deterministic, so running it again is safe.
+    """
+    claimed = (
+        Job.objects.filter(pk=job_id, attempts__lt=MAX_CLAIMS)
+        .filter(Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING))
+        .update(status=Job.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1, worker=worker[:200])
+    )
+    if not claimed:
+        Job.objects.filter(pk=job_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING], attempts__gte=MAX_CLAIMS).update(
+            status=Job.Status.FAILED, error=f"gave up after {MAX_CLAIMS} attempts (workers died while running it)",
+            finished_at=timezone.now(),
+        )
+        return None
+    return Job.objects.get(pk=job_id)
+
+
+def run_claimed_job(job: Job) -> Job:
+    """Run the engine for a claimed job and store its result or its error."""
+    try:
+        computation = COMPUTATIONS[job.kind]()
+        outcome = computation.run(computation.validate(job.input))
+        result = resolve_citations(outcome_dict(outcome))
+    except Exception as exc:  # stored with the job: a failed job is never lost
+        return finish_job(job, error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc(limit=5)}")
+    return finish_job(job, result=result)
+
+
+def finish_job(job: Job, *, result: dict | None = None, error: str = "") -> Job:
+    status = Job.Status.FAILED if error else Job.Status.SUCCEEDED
+    Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+        status=status, result=result, error=error, finished_at=timezone.now()
+    )
+    job.refresh_from_db()
+    return job
+
+
+def fail_job(job_id: int, error: str) -> None:
+    Job.objects.filter(pk=job_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).update(
+        status=Job.Status.FAILED, error=error, finished_at=timezone.now()
+    )

@@ -1,9 +1,0 @@
-"""Judge-facing page routes."""
-
-from django.urls import path
-
-from judgeapp import pages
-
-urlpatterns = [
-    path("check/shuffle/", pages.shuffle_check, name="page-shuffle-check"),
-]

@@ -1,0 +1,229 @@
+"""Penalty upgrades by count (calllog.penalties): IPG 2021-01-06 chapters 2 and 3, the JAR."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+from typing import ClassVar
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calllog.penalties import (
+    GAME_LOSS,
+    GAME_PLAY_ERROR,
+    TOURNAMENT_ERROR,
+    Offense,
+    apply_upgrades,
+    category_of,
+    infraction_name,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(sequence: list[tuple[str, str]], rel: str = "competitive", days: list[int] | None = None) -> list[str]:
+    """Give one player each (infraction, base penalty) in turn; the penalties actually given."""
+    history: list[Offense] = []
+    given_penalties = []
+    for i, (infraction, penalty) in enumerate(sequence):
+        new = Offense(infraction, "", penalty, rel, days[i] if days else 1)
+        given_penalties.append(apply_upgrades(history, new).penalty)
+        history.append(new)
+    return given_penalties
+
+
+W, GL = "Warning", GAME_LOSS
+
+
+class UpgradeTableTests(unittest.TestCase):
+    TABLE: ClassVar[list] = [
+        # (sequence of infractions, all Warnings, at Competitive) -> penalties given
+        (["GRV"], [W]),
+        (["GRV", "GRV"], [W, W]),
+        (["GRV", "GRV", "GRV"], [W, W, GL]),
+        (["GRV", "GRV", "GRV", "GRV"], [W, W, GL, GL]),
+        (["GRV", "HCE", "GRV", "HCE", "LEC"], [W, W, W, W, W]),
+        (["HCE", "HCE", "GRV", "HCE"], [W, W, W, GL]),
+        (["FtMGS", "FtMGS", "FtMGS", "FtMGS"], [W, W, W, W]),
+        (["SP", "SP"], [W, GL]),
+        (["SP", "SP", "SP"], [W, GL, GL]),
+        (["SP", "CPV", "MC", "IS", "LPV"], [W, W, W, W, W]),
+        (["Insufficient Shuffling", "TE-IS"], [W, GL]),
+        (["SP", "GRV", "GRV", "SP", "GRV"], [W, W, W, GL, GL]),
+        (["USC-Minor", "USC-Minor", "USC-Minor"], [W, W, W]),
+    ]
+
+    def test_sequences_at_competitive(self):
+        for sequence, expected in self.TABLE:
+            with self.subTest(sequence=sequence):
+                self.assertEqual(run([(s, W) for s in sequence]), expected)
+
+    def test_professional_upgrades_like_competitive(self):
+        for sequence, expected in self.TABLE:
+            with self.subTest(sequence=sequence):
+                self.assertEqual(run([(s, W) for s in sequence], rel="professional"), expected)
+
+    def test_regular_rel_never_upgrades_by_count(self):
+        for sequence, _ in self.TABLE:
+            with self.subTest(sequence=sequence):
+                self.assertEqual(run([(s, W) for s in sequence], rel="regular"), [W] * len(sequence))
+
+    def test_regular_rel_says_why_and_cites_the_jar(self):
+        result = apply_upgrades([Offense("SP", "", W, "regular")], Offense("SP", "", W, "regular"))
+        self.assertFalse(result.upgraded)
+        self.assertIn("Regular", result.reason)
+        self.assertEqual(result.refs, ("jar@2019-01-21:Introduction",))
+
+    def test_ftmgs_says_it_is_never_upgraded(self):
+        history = [Offense("FtMGS", "", W)] * 5
+        result = apply_upgrades(history, Offense("GPE-FtMGS", "", W))
+        self.assertEqual((result.penalty, result.upgraded), (W, False))
+        self.assertIn("never upgraded", result.reason)
+        self.assertEqual(result.refs, ("ipg@2021-01-06:2",))
+
+    def test_third_gpe_warning_reason_and_reference(self):
+        history = [Offense("GRV", "", W), Offense("Game Rule Violation", "", W)]
+        result = apply_upgrades(history, Offense("GPE-GRV", "", W))
+        self.assertTrue(result.upgraded)
+        self.assertEqual(result.prior_warnings, 2)
+        self.assertIn("Game Rule Violation", result.reason)
+        self.assertEqual(result.refs, ("ipg@2021-01-06:2",))
+
+    def test_second_te_warning_cites_chapter_three(self):
+        result = apply_upgrades([Offense("Slow Play", "", W)], Offense("SP", "", W))
+        self.assertEqual((result.penalty, result.upgraded, result.refs), (GL, True, ("ipg@2021-01-06:3",)))
+
+    def test_second_gpe_warning_says_the_next_is_a_game_loss(self):
+        result = apply_upgrades([Offense("HCE", "", W)], Offense("HCE", "", W))
+        self.assertFalse(result.upgraded)
+        self.assertIn("next one is a Game Loss", result.reason)
+
+    def test_counts_reset_between_days(self):
+        self.assertEqual(run([("SP", W), ("SP", W)], days=[1, 2]), [W, W])
+        self.assertEqual(run([("GRV", W), ("GRV", W), ("GRV", W), ("GRV", W)], days=[1, 1, 2, 2]), [W, W, W, W])
+        self.assertEqual(run([("GRV", W), ("GRV", W), ("GRV", W)], days=[2, 2, 2]), [W, W, GL])
+
+    def test_only_warnings_are_upgraded_and_counted(self):
+        # Tardiness and Decklist Problem are Game Losses to begin with: they are not Warnings to upgrade.
+        self.assertEqual(run([("Tardiness", GL), ("Tardiness", GL)]), [GL, GL])
+        self.assertEqual(run([("DLP", GL), ("DLP", W)]), [GL, W])
+        # A Missed Trigger with no penalty does not count toward a later Warning.
+        self.assertEqual(run([("MT", "No penalty"), ("MT", "No penalty"), ("MT", W)]), ["No penalty", "No penalty", W])
+
+    def test_infraction_outside_the_ipg_is_left_alone(self):
+        result = apply_upgrades(
+            [Offense("Something else", "game_play_error", W)] * 3, Offense("Something else", "game_play_error", W)
+        )
+        # Same unknown infraction, but a guide-stated GPE category: it counts like a GPE.
+        self.assertTrue(result.upgraded)
+        result = apply_upgrades([Offense("Mystery", "", W)] * 3, Offense("Mystery", "", W))
+        self.assertFalse(result.upgraded)
+
+
+class InfractionNameTests(unittest.TestCase):
+    def test_aliases_and_titles_name_the_same_infraction(self):
+        for text in (
+            "GRV",
+            "gpe-grv",
+            "Game Rule Violation",
+            "Game Play Error - Game Rule Violation",
+            " game  rule violation ",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(infraction_name(text), "Game Rule Violation")
+
+    def test_categories_come_from_the_ipg(self):
+        self.assertEqual(category_of("FtMGS"), GAME_PLAY_ERROR)
+        self.assertEqual(category_of("Slow Play"), TOURNAMENT_ERROR)
+        # The IPG's own category wins over a mislabelled one.
+        self.assertEqual(category_of("HCE", "tournament_error"), GAME_PLAY_ERROR)
+
+    def test_every_gpe_and_te_infraction_of_the_real_ipg_has_its_category(self):
+        from rulesref.parsing.ipg import infraction_name as title_name
+        from rulesref.parsing.ipg import parse_ipg
+        from tests.conftest import rules_files
+
+        document = parse_ipg(rules_files("ipg")[-1].read_text(encoding="utf-8"))
+        expected = {"2": GAME_PLAY_ERROR, "3": TOURNAMENT_ERROR}
+        seen = 0
+        for rule in document.rules:
+            chapter = rule.number.split(".")[0]
+            if "." in rule.number and chapter in expected:
+                seen += 1
+                self.assertEqual(category_of(title_name(rule.title)), expected[chapter], rule.title)
+        self.assertGreaterEqual(seen, 15)
+
+    def test_the_upgrade_sentences_are_in_the_cited_chapters(self):
+        from rulesref.parsing.ipg import parse_ipg
+        from tests.conftest import rules_files
+
+        path = next(p for p in rules_files("ipg") if "20210106" in p.name)
+        rules = {r.number: r for r in parse_ipg(path.read_text(encoding="utf-8")).rules}
+        self.assertIn(
+            "Failure to Maintain Game State, which is never upgraded, the third or subsequent warning", rules["2"].text
+        )
+        self.assertIn(
+            "upgraded to a Game Loss if the player has already received a Warning for an offense in the same category",
+            rules["3"].text,
+        )
+        self.assertIn("resets between days", rules["3"].text)
+
+
+def oracle(history: list[tuple[str, int]], new: tuple[str, int], rel: str) -> str:
+    """The upgrade rule written another way: count same-infraction, same-day Warnings."""
+    infraction, day = new
+    if rel == "regular":
+        return W
+    prior = sum(1 for name, d in history if name == infraction and d == day)
+    threshold = {"GRV": 2, "HCE": 2, "LEC": 2, "MPE": 2, "SP": 1, "IS": 1, "CPV": 1}.get(infraction)
+    return GL if threshold is not None and prior >= threshold else W
+
+
+class UpgradePropertyTests(unittest.TestCase):
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.lists(
+            st.tuples(st.sampled_from(["GRV", "HCE", "LEC", "MPE", "FtMGS", "SP", "IS", "CPV"]), st.integers(1, 2)),
+            max_size=12,
+        ),
+        st.sampled_from(["regular", "competitive", "professional"]),
+    )
+    def test_matches_a_plain_count(self, sequence, rel):
+        history: list[Offense] = []
+        for i, (infraction, day) in enumerate(sequence):
+            new = Offense(infraction, "", W, rel, day)
+            result = apply_upgrades(history, new)
+            self.assertEqual(result.penalty, oracle(sequence[:i], (infraction, day), rel))
+            self.assertEqual(result.upgraded, result.penalty == GL)
+            history.append(new)
+
+    @settings(max_examples=100, deadline=None)
+    @given(st.lists(st.sampled_from(["GRV", "HCE", "SP", "IS", "FtMGS"]), max_size=10), st.randoms())
+    def test_order_of_history_does_not_matter(self, names, rnd):
+        history = [Offense(n, "", W) for n in names]
+        shuffled = list(history)
+        rnd.shuffle(shuffled)
+        for new in ("GRV", "SP", "FtMGS"):
+            self.assertEqual(
+                apply_upgrades(history, Offense(new, "", W)), apply_upgrades(shuffled, Offense(new, "", W))
+            )
+
+
+class BoundaryTests(unittest.TestCase):
+    def test_penalties_module_loads_without_django(self):
+        code = "import sys, calllog.penalties; print('django' in sys.modules)"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+        self.assertEqual(out.stdout.strip(), "False")
+
+
+class WarningWordingTests:
+    def test_a_warning_that_names_its_infraction_is_a_warning(self):
+        from calllog.penalties import is_warning
+
+        assert is_warning("Warning (Game Play Error - Game Rule Violation)")
+        assert is_warning("warning")
+        assert not is_warning("Game Loss")
+        assert not is_warning("No penalty (a Warning only if it recurs)")

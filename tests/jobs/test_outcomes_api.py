@@ -1,0 +1,137 @@
+"""Loop and game outcomes through the API: answers, refusals, and citations that follow renumbering."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from jobs.models import Job
+from rulesref import references, services
+from rulesref.models import Version
+from tests.conftest import RULES_DIR
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rules_loaded")]
+
+PING_LOOP = {
+    "players": ["AP", "NAP"],
+    "state": {"AP": {"life": 20, "library": 30}, "NAP": {"life": 20, "library": 30}},
+    "iteration": [{"player": "AP", "kind": "optional", "text": "deal 1 damage", "effects": {"NAP": {"life": -1}}}],
+    "declared": {"AP": 10**18, "NAP": "accept"},
+}
+MANDATORY_LOOP = {
+    "players": ["AP", "NAP"],
+    "state": {"AP": {"life": 20}, "NAP": {"life": 20}},
+    "iteration": [
+        {"player": "AP", "kind": "mandatory", "text": "trigger A returns creature"},
+        {"player": "NAP", "kind": "mandatory", "text": "trigger B returns it again"},
+    ],
+}
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def post(api, kind: str, payload: dict):
+    response = api.post(f"/api/v1/jobs/{kind}?wait=10", payload, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "succeeded", body["error"]
+    return body["result"]
+
+
+class LoopOutcomeApiTests:
+    def test_a_huge_declared_count_ends_when_the_opponent_dies(self, api):
+        result = post(api, "loop-outcome", PING_LOOP)
+        assert result["game_over"]["losers"] == ["NAP"]
+        assert result["game_over"]["after_iteration"] == 20
+        assert result["draw"] is False
+        assert "NAP" in result["explanation"]
+
+    def test_a_loop_of_mandatory_actions_is_a_draw(self, api):
+        result = post(api, "loop-outcome", MANDATORY_LOOP)
+        assert result["loop_kind"] == "mandatory" and result["draw"] is True
+        texts = [c["text"] for c in result["citations"] if c["doc"] == "cr"]
+        assert any("mandatory actions" in text for text in texts), result["citations"]
+
+    def test_citations_follow_the_current_version(self, api):
+        """The engine pins its references to the 2025 CR; with the 2022 CR current they come back as 725.x."""
+        now = [c["number"] for c in post(api, "loop-outcome", MANDATORY_LOOP)["citations"] if c["doc"] == "cr"]
+        services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20220429.txt"])
+        services.publish_version(Version.objects.get(document__slug="cr", effective_date="2022-04-29"))
+        then = [c["number"] for c in post(api, "loop-outcome", MANDATORY_LOOP)["citations"] if c["doc"] == "cr"]
+        assert len(now) == len(then)
+        moved = {a: b for a, b in zip(now, then) if a != b}
+        assert moved, "the 2025 loop rules were numbered 725 in 2022"
+        for new_number, old_number in moved.items():
+            assert new_number.startswith("729") and old_number.startswith("725")
+        references.forget_resolutions()
+
+    @pytest.mark.parametrize(
+        ("change", "field"),
+        [
+            ({"players": ["AP"]}, "players"),
+            ({"declared": {"AP": -5, "NAP": "accept"}}, "declared.AP"),
+            ({"declared": {"AP": 10**18 + 1, "NAP": "accept"}}, "declared.AP"),
+            ({"declared": {"Zed": 3}}, "declared.Zed"),
+            ({"iteration": [{"player": "Zed", "kind": "optional", "text": "x"}]}, "iteration[0].player"),
+            ({"iteration": [{"player": "AP", "kind": "sometimes", "text": "x"}]}, "iteration[0].kind"),
+        ],
+    )
+    def test_bad_input_is_400_naming_the_field(self, api, change, field):
+        response = api.post("/api/v1/jobs/loop-outcome", {**PING_LOOP, **change}, format="json")
+        assert response.status_code == 400, response.content
+        assert field in response.json()["error"]["details"], response.json()
+        assert Job.objects.count() == 0
+
+    def test_missing_fields_are_named(self, api):
+        response = api.post("/api/v1/jobs/loop-outcome", {"players": ["AP", "NAP"]}, format="json")
+        assert response.status_code == 400
+        assert Job.objects.count() == 0
+
+
+class GameOutcomeApiTests:
+    def test_a_player_at_zero_life_loses(self, api):
+        result = post(api, "game-outcome", {"format": "two_player", "players": [
+            {"name": "A", "life": 0}, {"name": "B", "life": 7}]})
+        assert result["result"] == "win" and result["winners"] == ["B"] and result["losers"] == ["A"]
+
+    def test_both_players_at_zero_is_a_draw(self, api):
+        result = post(api, "game-outcome", {"format": "two_player", "players": [
+            {"name": "A", "life": 0}, {"name": "B", "life": -2}]})
+        assert result["result"] == "draw"
+        assert result["winners"] == []  # CR 104.4a: all remaining players lose at once, nobody wins
+
+    def test_multiplayer_goes_on_without_the_loser(self, api):
+        result = post(api, "game-outcome", {"format": "multiplayer", "players": [
+            {"name": "A", "life": 5}, {"name": "B", "poison": 10}, {"name": "C", "life": 3}]})
+        assert result["result"] == "ongoing" and result["losers"] == ["B"]
+
+    def test_unknown_player_in_an_effect_is_400(self, api):
+        response = api.post("/api/v1/jobs/game-outcome", {"format": "two_player", "players": [
+            {"name": "A", "life": 5}, {"name": "B", "life": 5}], "effects": [{"type": "lose", "player": "Q"}]},
+            format="json")
+        assert response.status_code == 400
+        assert any("effects" in key for key in response.json()["error"]["details"])
+        assert Job.objects.count() == 0
+
+    def test_a_draw_effect_naming_its_player_is_answered(self, api):
+        result = post(api, "game-outcome", {"format": "two_player", "players": [{"name": "A"}, {"name": "B"}],
+                                            "effects": [{"type": "draw", "player": "A"}]})
+        assert result["result"] == "draw"
+        assert any(c["number"] == "104.4c" for c in result["citations"])
+
+    def test_two_headed_giant_poison_per_player_is_the_teams_total(self, api):
+        result = post(api, "game-outcome", {"format": "two_headed_giant", "players": [
+            {"name": "A", "team": "X", "poison": 11}, {"name": "B", "team": "X", "poison": 2},
+            {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]})
+        assert result["result"] == "ongoing" and "13 poison counters as a team" in result["explanation"]
+        assert any(c["number"] == "810.10" for c in result["citations"])
+
+    def test_a_loop_across_turns_follows_the_mtr(self, api):
+        flying = [{"player": "AP", "kind": "optional", "text": "gain flying"}, {"player": "NAP", "kind": "optional", "text": "lose flying"}]
+        result = post(api, "loop-outcome", {"players": ["AP", "NAP"], "iteration": flying, "spans_turns": True,
+                                            "declared": {"AP": "indefinitely", "NAP": 12}})
+        assert (result["iterations"], result["stopped_by"], result["decided_by"]) == (12, "NAP", "mtr")
+        assert any(c["doc"] == "mtr" and c["number"] == "4.4" for c in result["citations"])
