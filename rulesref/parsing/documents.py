@@ -1,4 +1,4 @@
-"""Reads any rules document: decodes the bytes, tells which document it is from its own text, parses it."""
+"""Reads any rules document: decodes the bytes (or reads the PDF), tells which document it is from its own text, parses it."""
 
 from __future__ import annotations
 
@@ -17,10 +17,23 @@ def detect_kind(text: str, source: str) -> DocKind:
         if kind is not None:
             return kind
     raise ParseError(
-        "not a rules document: expected the Comprehensive Rules text or an MTR, IPG or JAR HTML rendering",
+        "not a rules document: expected the Comprehensive Rules text, or the MTR, IPG or JAR as PDF or an HTML rendering",
         source=source,
         line=1,
     )
+
+
+def detect_raw_kind(raw: bytes, source: str) -> DocKind:
+    """detect_kind on raw bytes: a PDF is told by its first page's title, text by its text."""
+    from rulesref.parsing.pdf import is_pdf
+
+    if is_pdf(raw):
+        from rulesref.parsing.pdf_rules import detect_pdf_kind
+
+        return detect_pdf_kind(raw, source)
+    from rulesref.parsing.common import decode_document
+
+    return detect_kind(decode_document(raw, source), source)
 
 
 def parse_document(raw: bytes, source: str) -> ParsedDocument:
@@ -29,6 +42,12 @@ def parse_document(raw: bytes, source: str) -> ParsedDocument:
 
     if not raw.strip():
         raise ParseError("the file is empty", source=source, line=1)
+    from rulesref.parsing.pdf import is_pdf
+
+    if is_pdf(raw):  # MTR, IPG and JAR as Wizards publishes them
+        from rulesref.parsing.pdf_rules import parse_pdf
+
+        return parse_pdf(raw, source)
     text = decode_document(raw, source)
     kind = detect_kind(text, source)
     if kind is DocKind.CR:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from rulesref.parsing.html import Block, Section, join_blocks, parse_heading, read_outline
+from rulesref.parsing.html import Block, Outline, Section, join_blocks, parse_heading, read_outline
 from rulesref.parsing.mtr import INTRO_NUMBER, build_document, intro_rule, section_rule, with_references
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, ParseError, RuleKind
 
@@ -86,7 +86,11 @@ _LABELS = {
 
 def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
     """Parse an IPG rendering (already-decoded HTML); ParseError names `source` and the line."""
-    outline = read_outline(text, source, DocKind.IPG)
+    return ipg_document(read_outline(text, source, DocKind.IPG), source, text)
+
+
+def ipg_document(outline: Outline, source: str, text: str) -> ParsedDocument:
+    """The IPG's records of an outline, however it was read (HTML here, PDF in rulesref.parsing.pdf)."""
     known = {s.heading.number for s in outline.sections}
     notes = outline.notes
     rules: list[ParsedRule] = []

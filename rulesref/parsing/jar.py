@@ -67,6 +67,11 @@ _EXTRA_ALIASES = {"Hidden Card Error": ("drawing extra cards", "extra cards"), "
 def parse_jar(text: str, source: str = "<text>") -> ParsedDocument:
     """Parse a JAR rendering (already-decoded HTML); ParseError names `source` and the line."""
     blocks, closed, scrape = to_blocks(text)
+    return jar_document(blocks, closed, scrape, source, text)
+
+
+def jar_document(blocks: list[Block], closed: bool, scrape: str | None, source: str, text: str) -> ParsedDocument:
+    """The JAR's records of its blocks, however they were read (HTML here, PDF in rulesref.parsing.pdf)."""
     notes: list[str] = [f"line 1: scrape date {scrape} (not part of the document)"] if scrape else []
     title = expect_title(blocks, source, DocKind.JAR)
     body = blocks[blocks.index(title) + 1 :]

@@ -70,10 +70,14 @@ class ParsedDocument:
 
 
 class ParseError(ValueError):
-    """A document that cannot be read; names the source and the 1-based line."""
+    """A document that cannot be read; names the source and the 1-based line (a PDF: the page)."""
 
-    def __init__(self, message: str, *, source: str = "<text>", line: int = 0) -> None:
+    def __init__(self, message: str, *, source: str = "<text>", line: int = 0, page: int = 0) -> None:
         self.message = message
         self.source = source
         self.line = line
-        super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
+        self.page = page
+        if page:
+            super().__init__(f"{source}: page {page}: {message}")
+        else:
+            super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")

@@ -1,0 +1,215 @@
+"""Reading a rules document typeset as PDF (as Wizards publishes the MTR, IPG and JAR): text lines
+out of pdfminer.six, what the layout adds taken away, the same text blocks the HTML reader makes.
+
+    read_pages(raw, source)   the text lines of every page, with position, size and weight; refuses
+                              (ParseError naming the file and page) an encrypted, cut or image-only
+                              file and anything that is not a PDF
+    layout_blocks(pages)      the lines a reader does not want removed, the rest as html.Block:
+
+      running headers/footers  a line in the top or bottom band of the page whose text (digits
+                               aside) comes back on at least half the pages, and bare page numbers
+                               ("12", "Page 12", "12 of 40") there
+      contents                 lines ending in dot leaders and a page number ("4.2. Tournament
+                               Shortcuts ..... 12"): returned apart as contents entries, so the
+                               outline checks them against the headings (a listed section missing
+                               from the body is a cut file) as it does the HTML contents
+      ligatures                U+FB00..FB06 ("ﬁ") spelled out
+      hyphenation              "judg-" / "ment" at a line end joined to "judgment"; a hyphen kept
+                               where the document prints the hyphenated word unbroken elsewhere
+                               ("pre-game") and never the joined one
+      line breaks              a line that ends where the next word would still have fit is a break
+                               the author made (HTML <br>: "\\n" in the block); a full line wraps. The
+                               same test joins a paragraph that runs on over a page break
+
+    Blocks: a line set larger than the body text is a heading ("h1"); "•" opens a list item ("li");
+    fragments of one baseline are table cells ("row", joined by " | "); the rest are paragraphs
+    ("p"), bold when every line of them is. Block.line is the 1-based line of the extracted text;
+    PdfText.page_of(line) names its page.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+
+from rulesref.parsing.records import ParseError
+
+_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+_BULLETS = ("\u2022", "\u25cf", "\u25aa", "\u2023", "\u2043")
+_PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
+_LEADER = re.compile(r"^(?P<title>\S.*?)\s*(?:\.\s*){3,}(?P<page>\d{1,4})$")
+_CONTENTS_TITLE = re.compile(r"^(?:table\s+of\s+)?contents$", re.IGNORECASE)
+_BAND = 0.08  # top and bottom share of the page where running headers and footers sit
+
+
+def is_pdf(raw: bytes) -> bool:
+    """A PDF by its content: the "%PDF-" signature in the first kilobyte (never the file name)."""
+    return b"%PDF-" in raw[:1024]
+
+
+@dataclass
+class Line:
+    page: int
+    x0: float
+    x1: float
+    top: float  # distance from the top of the page to the baseline area
+    size: float
+    bold: bool
+    text: str
+    first_word: float  # width of the first word, to tell a wrapped line from a broken one
+    space: float  # width of a space in this line's font
+
+
+@dataclass
+class PdfText:
+    source: str
+    pages: int
+    lines: list[Line]
+    height: float = 792.0
+
+    def page_of(self, line: int) -> int:
+        """The page of a 1-based Block.line (1 when out of range)."""
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1].page
+        return self.pages or 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Extraction
+
+
+def read_pages(raw: bytes, source: str) -> PdfText:
+    """Every text line of every page, in reading order; ParseError naming the file and page."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LAParams, LTChar, LTFigure, LTImage, LTTextLine
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfminer.psparser import PSException
+
+    if not is_pdf(raw):
+        raise ParseError("not a PDF (no %PDF- signature)", source=source, page=1)
+    if b"%%EOF" not in raw[-2048:]:
+        pages = len(re.findall(rb"/Type\s*/Page(?!s)", raw))  # the page objects that made it into the file
+        raise ParseError(
+            "the file ends before its %%EOF marker (truncated?); nothing after this page can be read",
+            source=source,
+            page=max(1, pages),
+        )
+    lines: list[Line] = []
+    page_number = 0
+    height = 792.0
+    try:
+        for page_number, page in enumerate(
+            extract_pages(io.BytesIO(raw), laparams=LAParams(char_margin=1.5, line_margin=0.3, boxes_flow=None)), start=1
+        ):
+            height = page.height
+            found: list[Line] = []
+            images = 0
+            stack = list(page)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, LTTextLine):
+                    line = _line(item, page_number, height, LTChar)
+                    if line is not None:
+                        found.append(line)
+                elif isinstance(item, LTImage):
+                    images += 1
+                elif isinstance(item, LTFigure) or hasattr(item, "__iter__"):
+                    stack.extend(item)
+            if not found and images:
+                raise ParseError(
+                    "the page is an image with no text (a scan?); judgeapp reads text and does no OCR",
+                    source=source,
+                    page=page_number,
+                )
+            lines.extend(sorted(found, key=lambda ln: (round(ln.top, 0), ln.x0)))
+    except ParseError:
+        raise
+    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
+        raise ParseError(f"the PDF is encrypted and cannot be read without its password ({exc.__class__.__name__})",
+                         source=source, page=max(1, page_number)) from None
+    except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ParseError(f"the PDF cannot be read past this page: {exc or exc.__class__.__name__} (damaged or truncated?)",
+                         source=source, page=max(1, page_number)) from None
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises assorted errors on damaged files
+        if "encrypt" in exc.__class__.__name__.lower() or "password" in str(exc).lower():
+            raise ParseError("the PDF is encrypted and cannot be read without its password",
+                             source=source, page=max(1, page_number)) from None
+        raise ParseError(f"the PDF cannot be read past this page: {exc.__class__.__name__}: {exc}",
+                         source=source, page=max(1, page_number)) from None
+    if page_number == 0:
+        raise ParseError("the PDF has no pages", source=source, page=1)
+    if not lines:
+        raise ParseError("no page has any text (an image-only scan?); judgeapp does no OCR", source=source, page=1)
+    return PdfText(source, page_number, lines, height)
+
+
+def _line(item, page: int, height: float, char_type) -> Line | None:
+    chars = [c for c in item if isinstance(c, char_type)]
+    text = _spell(item.get_text()).replace("\n", " ").strip()
+    if not chars or not text:
+        return None
+    size = statistics.median(round(c.size, 1) for c in chars)
+    bold = sum(1 for c in chars if "bold" in c.fontname.lower()) * 2 > len(chars)
+    first_end = next((i for i, c in enumerate(chars) if c.get_text() == " "), len(chars))
+    first = chars[max(0, first_end - 1)].x1 - chars[0].x0
+    space = next((c.x1 - c.x0 for c in chars if c.get_text() == " "), size * 0.3)
+    return Line(page, item.x0, item.x1, height - item.y0, size, bold, text, first, space)
+
+
+def _spell(text: str) -> str:
+    for ligature, letters in _LIGATURES.items():
+        text = text.replace(ligature, letters)
+    return text.replace("\xa0", " ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout clean-up
+
+
+@dataclass(frozen=True)
+class LeaderEntry:
+    title: str
+    page: int  # the page the contents line is on
+    line: int  # 1-based line of the extracted text
+
+
+def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderEntry]]:
+    """(kept lines with their 1-based line number, contents entries): headers, footers, page
+    numbers and the contents page left out."""
+    page_height = text.height
+    band_lines = [ln for ln in text.lines if _in_band(ln, page_height)]
+    signatures = Counter(key[:2] for key in {(_signature(ln.text), ln.top < page_height / 2, ln.page) for ln in band_lines})
+    repeated = {key for key, count in signatures.items() if text.pages >= 2 and count * 2 >= text.pages}
+    kept: list[tuple[int, Line]] = []
+    entries: list[LeaderEntry] = []
+    leaders = Counter(ln.page for ln in text.lines if _LEADER.match(ln.text))
+    contents_pages: set[int] = set()
+    for page in sorted(leaders):  # a page of three entries or more, and the pages it runs on to
+        if leaders[page] >= 3 or page - 1 in contents_pages:
+            contents_pages.add(page)
+    for number, ln in enumerate(text.lines, start=1):
+        if _in_band(ln, page_height) and (
+            (_signature(ln.text), ln.top < page_height / 2) in repeated or _PAGE_NUMBER.match(ln.text)
+        ):
+            continue
+        if ln.page in contents_pages:
+            match = _LEADER.match(ln.text)
+            if match:
+                entries.append(LeaderEntry(" ".join(match.group("title").split()), ln.page, number))
+                continue
+            if _CONTENTS_TITLE.match(ln.text):
+                continue
+        kept.append((number, ln))
+    return kept, entries
+
+
+def _in_band(ln: Line, page_height: float) -> bool:
+    return ln.top < page_height * _BAND or ln.top > page_height * (1 - _BAND)
+
+
+def _signature(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.split()).casefold())
