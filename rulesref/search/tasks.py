@@ -17,7 +17,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
 
-from rulesref import search_service
+from rulesref.search import model, vector_store
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def _slice_seconds() -> float:
 def build_search_vectors(version_id: int) -> None:
     """Compute the missing search vectors of one version; enqueue itself again when a slice ends first."""
     try:
-        outcome = search_service.build_vectors(version_id, budget_seconds=_slice_seconds())
+        outcome = vector_store.build_vectors(version_id, budget_seconds=_slice_seconds())
     except SoftTimeLimitExceeded:
         log.warning("search vectors of version %s: slice hit the soft time limit; continuing in a new task", version_id)
         build_search_vectors.delay(version_id)
@@ -47,7 +47,7 @@ def build_search_vectors(version_id: int) -> None:
 
 def _build_in_thread(version_id: int) -> None:
     try:
-        search_service.build_vectors(version_id)
+        vector_store.build_vectors(version_id)
     except Exception:  # a background build must not die silently: search stays lexical, the log says why
         log.exception("search vectors of version %s failed", version_id)
     finally:
@@ -69,9 +69,7 @@ def schedule_search_vectors(version) -> bool:  # type: ignore[no-untyped-def]
     """After the current transaction commits, compute the version's missing search vectors: in a
     worker (task), or with the embedded in-process Celery in a background thread. False when
     nothing is scheduled: the model package is not installed or SEARCH_VECTORS is off."""
-    from rulesref import search_semantic
-
-    if not getattr(settings, "SEARCH_VECTORS", True) or search_semantic.model_dir() is None:
+    if not getattr(settings, "SEARCH_VECTORS", True) or model.model_dir() is None:
         return False
     version_id = version.pk
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
@@ -98,6 +96,6 @@ def schedule_missing_vectors() -> list[int]:
 
     scheduled = []
     for version in Version.objects.select_related("document").filter(is_current=True):
-        if search_service.missing_vectors(version) and schedule_search_vectors(version):
+        if vector_store.missing_vectors(version) and schedule_search_vectors(version):
             scheduled.append(version.pk)
     return scheduled

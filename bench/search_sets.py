@@ -1,0 +1,76 @@
+"""Question sets of the search bench, each asked two ways: with no document filter (as the box on
+every page asks, "All documents") and with the right document chosen.
+
+Two file formats are read (bench/search_questions*.toml):
+- the older sets: `part`, `q`, `answers` as numbers of the question's `doc` (default "cr"), or as
+  "doc:number" when doc = "any" (no filter);
+- the sets written from final5 on: `part`, `doc` (the document that answers), `q`, `answers` as
+  "doc:number", and `paraphrase` (true when the question shares at most one content word with
+  its answer, as its writer judged).
+Plus "asked-heldout": the slice of the shipped asked-as questions kept out of training the model
+(rulesref.search.asked.held_out), asked of an index that holds none of them.
+
+The report prints aggregate figures only (recall@5, MRR@10, per document, paraphrases): it never
+lists the questions or misses of a set, so a blind set can be measured without being read.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesref.search import asked
+
+BENCH = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class SetQuestion:
+    part: str
+    text: str
+    answers: tuple[str, ...]       # "doc:number"
+    doc: str                       # the document that answers (of the first answer)
+    paraphrase: bool | None        # as its writer judged; None: computed by the bench
+
+
+def _read(path: Path) -> list[SetQuestion]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for q in data["question"]:
+        doc = q.get("doc", "cr")
+        answers = tuple(a if ":" in a else f"{doc}:{a}" for a in q["answers"])
+        right = answers[0].split(":", 1)[0] if doc == "any" else doc
+        out.append(SetQuestion(q["part"], q["q"], answers, right, q.get("paraphrase")))
+    return out
+
+
+def load_sets() -> dict[str, list[SetQuestion]]:
+    """Every question set, by part, in file order."""
+    parts: dict[str, list[SetQuestion]] = {}
+    for path in [BENCH / "search_questions.toml", *sorted(BENCH.glob("search_questions_final*.toml"),
+                                                          key=lambda p: (len(p.stem), p.stem))]:
+        for q in _read(path):
+            parts.setdefault(q.part, []).append(q)
+    return parts
+
+
+def held_out_questions(sets: dict, corpus_versions: dict[str, object], *, every: int = 3) -> list[SetQuestion]:
+    """Every `every`-th held-out asked-as question of the document versions searched."""
+    found = []
+    for (doc, version), questions in sorted(sets.items()):
+        if corpus_versions.get(doc) != version:
+            continue
+        for number, listed in questions.questions.items():
+            found.extend(SetQuestion("asked-heldout", q, (f"{doc}:{number}",), doc, None)
+                         for q in listed if asked.held_out(q))
+    return found[::every]
+
+
+def without_held_out(sets: dict) -> dict:
+    """The asked-as sets with their held-out questions removed."""
+    out = {}
+    for key, found in sets.items():
+        kept = {n: tuple(q for q in qs if not asked.held_out(q)) for n, qs in found.questions.items()}
+        out[key] = asked.AskedSet(found.doc, found.version, {n: qs for n, qs in kept.items() if qs}, found.sources)
+    return out

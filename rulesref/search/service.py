@@ -1,0 +1,154 @@
+"""Search service: builds the pure search index from stored versions, caches it, stores and loads
+the rule embeddings that make search hybrid, and answers queries.
+
+The ranking lives in rulesref.search.ranking and runs in Python over the same records whichever
+database is underneath, so SQLite and PostgreSQL give the same answers. Embeddings are stored
+content-addressed in SearchVector (key: model name + embedded text); a version's search is
+hybrid once every one of its rules has a stored vector, and lexical until then (or when the
+model package is not installed).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rulesref import services
+from rulesref.models import Version
+from rulesref.parsing.records import GlossaryEntry
+from rulesref.search import index_cache, ranking
+from rulesref.search.entries import entries_for
+from rulesref.search.index import build_index
+from rulesref.search.records import SearchEntry, SearchIndex
+from rulesref.search.spoken import understood
+from rulesref.search.vector_store import semantic_module, stored, vector_keys
+
+_RECHECK_SECONDS = 5.0
+# Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
+_SAMPLE = 64   # keys checked first when looking for a complete set of vectors
+
+
+@dataclass
+class _Cached:
+    index: SearchIndex
+    keys: list[str]                      # vector key per index entry; [] when no encoder
+    question_keys: list[str] = field(default_factory=list)   # vector key per asked-as question
+    semantic: Callable[[str], Sequence[float]] | None = None
+    checked_at: float = field(default=-1e9)
+
+
+_indexes: dict[tuple[int, ...], _Cached] = {}
+_lock = threading.Lock()
+
+def _attach_semantic(cached: _Cached) -> None:
+    """Switch a cached index to hybrid once all its vectors are stored (checked every few seconds)."""
+    now = time.monotonic()
+    if cached.semantic is not None or not cached.keys or now - cached.checked_at < _RECHECK_SECONDS:
+        return
+    cached.checked_at = now
+    wanted = cached.keys + cached.question_keys
+    # While vectors are still being built, a sample answers "not yet" in one small query; only a
+    # sample found complete pays for counting every key (19,000 for the 2025 CR and its questions).
+    sample = wanted[:: max(1, len(wanted) // _SAMPLE)][:_SAMPLE] + wanted[-1:]
+    if len(stored(sample, with_vectors=False)) < len(set(sample)):
+        return
+    if len(stored(wanted, with_vectors=False)) < len(set(wanted)):
+        return
+    vectors = stored(wanted, with_vectors=True)
+    semantic = semantic_module()
+    if semantic is None:
+        return
+    cached.semantic = semantic.semantic_scorer(
+        cached.index, b"".join(vectors[k] for k in cached.keys),
+        question_vectors=b"".join(vectors[k] for k in cached.question_keys))
+
+
+def _cached_for(versions: list[Version]) -> _Cached:
+    key = tuple(sorted(v.pk for v in versions))
+    cached = _indexes.get(key)
+    if cached is None:
+        with _lock:
+            cached = _indexes.get(key)
+            if cached is None:
+                cached = _load_or_build(versions)
+                _indexes[key] = cached
+    _attach_semantic(cached)
+    return cached
+
+
+def _load_or_build(versions: list[Version]) -> _Cached:
+    """The index of `versions` from the disk cache (rulesref.search.index_cache), else built and saved."""
+    name = index_cache.name_for(versions)
+    found = index_cache.load(name)
+    if found is not None:
+        index, keys, question_keys = found
+        return _Cached(index=index, keys=keys, question_keys=question_keys)
+    cached = _build(versions)
+    index_cache.save(name, (cached.index, cached.keys, cached.question_keys))
+    return cached
+
+
+def _build(versions: list[Version]) -> _Cached:
+    entries: list[SearchEntry] = []
+    glossary: list[GlossaryEntry] = []
+    keys: list[str] = []
+    question_keys: list[str] = []
+    for version in sorted(versions, key=lambda v: v.pk):
+        more_entries, more_glossary = entries_for(version)
+        entries.extend(more_entries)
+        keys.extend(vector_keys(more_entries))   # per version: entry texts name their parents
+        question_keys.extend(vector_keys(more_entries, questions=True))
+        if version.document.slug == "cr":
+            glossary.extend(more_glossary)
+    return _Cached(index=build_index(entries, glossary=glossary), keys=keys, question_keys=question_keys)
+
+
+def index_for(versions: list[Version]) -> SearchIndex:
+    return _cached_for(versions).index
+
+
+def ranking_for(versions: list[Version]) -> str:
+    """"hybrid" when the search over `versions` uses embeddings, else "lexical"."""
+    return "hybrid" if _cached_for(versions).semantic is not None else "lexical"
+
+
+def forget_indexes() -> None:
+    _indexes.clear()
+
+
+def _versions(doc: str | None, version: str | None) -> list[Version]:
+    if doc is not None and version is not None:
+        return [services.get_version(doc, version=version)]
+    if doc is not None:
+        return [services.get_version(doc)]
+    return list(Version.objects.select_related("document").filter(is_current=True))
+
+
+def current_versions(doc: str | None) -> list[Version]:
+    """The versions a search with no version chosen reads: the current one of `doc`, or of every document."""
+    return _versions(doc, None)
+
+
+def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
+    """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
+    return search_answer(query, doc=doc, version=version, limit=limit)["results"]
+
+
+def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> dict:
+    """One search with all it says, from one look-up of the versions: {"results": hits best first
+    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}."""
+    versions = _versions(doc, version)
+    if not versions:
+        return {"results": [], "ranking": "lexical", "understood": []}
+    cached = _cached_for(versions)
+    hits = ranking.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
+    dates = {v.document.slug: v.effective_date.isoformat() if v.effective_date else None for v in versions}
+    results = [
+        {"doc": h.doc, "number": h.number, "snippet": h.snippet, "score": round(h.score, 4),
+         "title": h.title, "version": dates.get(h.doc), **({"part": h.part} if h.part else {})}
+        for h in hits
+    ]
+    return {"results": results, "ranking": "hybrid" if cached.semantic is not None else "lexical",
+            "understood": understood(cached.index, query)}

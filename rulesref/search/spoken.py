@@ -1,0 +1,82 @@
+"""Spoken rewriting: a judge's own words found in a question ("walker", "DQ'd", "Blood Moon") and
+the question re-said in the rules' words, as the sentence model reads it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from rulesref.search.records import SearchIndex
+
+_TOKEN = re.compile(r"[0-9A-Za-z]+")
+_APOSTROPHES = "'’"
+
+
+@lru_cache(maxsize=8)
+def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], int]:
+    """Each key's words (letters and digits, lower case) -> the key, and the longest key in words."""
+    table: dict[tuple[str, ...], str] = {}
+    for k in keys:   # "grafdigger's cage" is also typed "grafdiggers cage"
+        for form in (k.replace("'", "").replace("’", ""), k):
+            table[tuple(w.lower() for w in _TOKEN.findall(form))] = k
+    table.pop((), None)
+    return table, max(map(len, table), default=0)
+
+
+def spoken_matches(keys: Iterable[str], query: str) -> list[tuple[int, int, str]]:
+    """(begin, end, key) for each key found in `query`: whole words, longest first, left to right,
+    whatever the punctuation and spacing between a key's words ("DQ'd", "dq’d"); a word glued to an
+    apostrophe ("you'll", "walker's") is not a key's word."""
+    table, longest = _phrase_table(tuple(sorted(keys)))
+    if not table:
+        return []
+    tokens = list(_TOKEN.finditer(query))
+    found: list[tuple[int, int, str]] = []
+    k = 0
+    while k < len(tokens):
+        for size in range(min(longest, len(tokens) - k), 0, -1):
+            key = table.get(tuple(t.group().lower() for t in tokens[k:k + size]))
+            begin, end = tokens[k].start(), tokens[k + size - 1].end()
+            if key is not None and not _glued(query, begin, end):
+                found.append((begin, end, key))
+                k += size
+                break
+        else:
+            k += 1
+    return found
+
+
+def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None) -> str:
+    """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
+    "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
+    A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
+    Mountains)"."""
+    cards = cards or {}
+    out: list[str] = []
+    done = 0
+    for begin, end, key in spoken_matches({*spoken, *cards}, query):
+        out.append(query[done:begin])
+        out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
+        done = end
+    out.append(query[done:])
+    return "".join(out)
+
+
+def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
+    """How the search reads the judge's own words in `query`: each spoken word or card name found,
+    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
+    found = spoken_matches({*index.spoken, *index.card_text}, query)
+    return [
+        {"words": query[begin:end], "means": index.spoken[key], "kind": "spoken"} if key in index.spoken
+        else {"words": query[begin:end], "means": index.card_text[key], "kind": "card"}
+        for begin, end, key in found
+    ]
+
+
+def _glued(text: str, begin: int, end: int) -> bool:
+    """Whether text[begin:end] is part of a longer word through an apostrophe ("you'll", "walker's")."""
+    before = begin >= 2 and text[begin - 1] in _APOSTROPHES and text[begin - 2].isalnum()
+    after = end + 1 < len(text) and text[end] in _APOSTROPHES and text[end + 1].isalnum()
+    return before or after
+

@@ -1,0 +1,71 @@
+"""The shipped word tables: the judge vocabulary (judge phrase -> rule words), spoken words (the
+judge's word -> the rules' word, for the embedded question) and card descriptions (card name ->
+what it does in the rules' words). `card_descriptions()` is the one place search reads card
+descriptions from: swap it to read them from elsewhere (an imported card table).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from rulesref.search.text import phrase_key, terms
+
+VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
+CARDS_PATH = Path(__file__).with_name("cards.toml")
+
+
+def load_vocabulary(path: Path = VOCABULARY_PATH) -> dict[str, str]:
+    """The judge vocabulary: judge phrase -> rule words, as written in the TOML file."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {str(k): str(v) for k, v in data.get("phrases", {}).items()}
+
+
+def load_spoken(path: Path = VOCABULARY_PATH) -> dict[str, str]:
+    """Spoken words -> rule words for the question the sentence model embeds ([spoken] table)."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {" ".join(str(k).lower().split()): str(v) for k, v in data.get("spoken", {}).items()}
+
+
+def load_cards(path: Path = CARDS_PATH) -> dict[str, str]:
+    """Card names judges type -> what the card does in the rules' words ([cards]); {} without the file."""
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return {" ".join(str(k).lower().replace("’", "'").split()): str(v) for k, v in data.get("cards", {}).items()}
+
+
+
+def load_intent(path: Path = VOCABULARY_PATH) -> list[str]:
+    """Words and phrases that make a question one of tournament policy ([intent] words)."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return [str(w) for w in data.get("intent", {}).get("words", [])]
+
+
+def card_descriptions() -> dict[str, str]:
+    """Card names judges type -> what the card does in the rules' words: what search reads for
+    cards (the index's card words, the embedded question, "Read as" on the page)."""
+    return load_cards()
+
+
+@lru_cache(maxsize=1)
+def shipped_words() -> tuple[dict[str, str], dict[str, str]]:
+    """The shipped spoken words and cards, read once per process: for texts read as a judge's
+    question outside an index (asked-as questions before embedding, snippets to highlight)."""
+    return load_spoken(), card_descriptions()
+
+
+def compile_vocabulary(phrases: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    compiled: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for phrase, expansion in phrases.items():
+        key = phrase_key(phrase)
+        if key:
+            compiled[key] = tuple(terms(expansion))
+    return compiled
+

