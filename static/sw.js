@@ -1,13 +1,26 @@
-/* judgeapp service worker: rules pages a judge has opened, and every guide, stay usable without a network.
-   Network first for pages, guide data and static files alike (a judge must never read a stale rule while
-   online); the stored copy answers only when the network does not. Guides are stored whole ahead of use:
-   the first time a guide page (or the guide list) is opened, the page asks for /guides/, each
-   /guides/<slug>/ and each /api/v1/guides/<slug> (and the files the guide pages use), so any guide runs
-   offline once one has been visited; the worker does the same once when it is first activated. */
+/* judgeapp service worker: the current rules, their search, every guide and the pages a judge has
+   opened stay usable without a network.
+   - The offline pack (rulesref/offline): the current CR, MTR, IPG and JAR with a compact search index,
+     kept whole in its own cache the first time the site is opened, and replaced when the server says a
+     new version was published (checked when a page opens and when the connection returns). Without a
+     network, the number box, the live results and every rules page, contents, glossary and search
+     page that has no stored copy are answered from it (/offline/, static/judgeapp/offline-reader.js).
+   - Network first for pages, guide data and static files alike (a judge must never read a stale rule
+     while online); the stored copy answers only when the network does not. Guides are stored whole
+     ahead of use: the first time a guide page (or the guide list) is opened, the page asks for
+     /guides/, each /guides/<slug>/ and each /api/v1/guides/<slug> (and the files the guide pages use),
+     so any guide runs offline once one has been visited; the worker does the same once when it is
+     first activated. */
 "use strict";
 
+importScripts("/static/judgeapp/offline-search.js");
+
 var CACHE = "judgeapp-offline-v1";   // the same store as before guides: rules kept offline stay kept
-var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|api\/v1\/guides(?:$|\/[^/]+$))/;
+var PACK_CACHE = "judgeapp-pack";     // the offline pack: one version at a time
+var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|search\/|jump\/|offline\/$|manifest\.webmanifest$|cards\/(?!offline\/)|tools\/|events\/\d+\/clock\/$|api\/v1\/guides(?:$|\/[^/]+$))/;
+var SHELL = ["/offline/", "/static/judgeapp/offline-search.js", "/static/judgeapp/offline-reader.js",
+             "/static/judgeapp/app.css", "/static/judgeapp/app.js", "/static/judgeapp/offline.js",
+             "/static/judgeapp/theme.js", "/manifest.webmanifest", "/tools/deck-check/"];
 
 self.addEventListener("install", function () {
   // Nothing is fetched ahead here: rules pages and static files are kept as they are first used.
@@ -16,10 +29,10 @@ self.addEventListener("install", function () {
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
+    return Promise.all(names.filter(function (n) { return n !== CACHE && n !== PACK_CACHE; }).map(function (n) { return caches.delete(n); }));
   }).then(function () { return self.clients.claim(); }).then(function () {
-    // Not waited on: pages are answered while the guides are being stored.
-    keepGuides([]);
+    // Not waited on: pages are answered while the rules and the guides are being stored.
+    syncPack().then(function () { return keepGuides([]); });
   }));
 });
 
@@ -56,7 +69,14 @@ function precacheGuides(assets) {
       if (!Array.isArray(guides)) guides = (guides && guides.results) || [];
       var urls = [];
       guides.forEach(function (g) { urls.push("/guides/" + g.slug + "/", "/api/v1/guides/" + g.slug); });
-      return inTurn(urls);
+      return inTurn(urls).then(function () {
+        // The files a guide page uses beyond the list's (the player picker, the penalty preview).
+        return guides.length ? cache.match("/guides/" + guides[0].slug + "/") : null;
+      }).then(function (hit) { return hit ? hit.text() : ""; }).then(function (html) {
+        var files = [], pattern = /(?:src|href)="(\/static\/[^"]+)"/g, match;
+        while (html && (match = pattern.exec(html))) if (files.indexOf(match[1]) < 0) files.push(match[1]);
+        return inTurn(files);
+      });
     }).catch(function () { /* the guide list is not reachable: each guide is kept as it is opened */ });
   });
 }
@@ -69,11 +89,165 @@ function keepGuides(assets) {
 
 self.addEventListener("message", function (event) {
   var message = event.data || {};
+  if (message.type === "sync-pack") {
+    event.waitUntil(syncPack());
+    return;
+  }
   if (message.type !== "precache-guides") return;
   event.waitUntil(keepGuides(message.assets).then(function () {
     if (event.source) event.source.postMessage({ type: "guides-precached" });
   }));
 });
+
+/* ------------------------------------------------------------------ the offline pack */
+
+var syncing = null;
+var engineFor = { version: null, engine: null };
+
+function tellClients(message) {
+  return self.clients.matchAll({ includeUncontrolled: true }).then(function (clients) {
+    clients.forEach(function (client) { client.postMessage(message); });
+  });
+}
+
+/* Ask the server which pack is current; fetch it when this device's copy is older, then the page
+   that reads it. One pass at a time; offline it changes nothing. */
+function syncPack() {
+  if (syncing) return syncing;
+  var started = Date.now();
+  syncing = Promise.all([fetch("/offline/manifest.json", { cache: "no-store", credentials: "same-origin" }), caches.open(PACK_CACHE)])
+    .then(function (both) {
+      var response = both[0], cache = both[1];
+      if (!response.ok) return null;
+      return response.json().then(function (manifest) {
+        return cache.match("/offline/manifest.json").then(function (stored) {
+          return stored ? stored.json() : null;
+        }).then(function (have) {
+          if (have && have.version === manifest.version) return cache.match("/offline/pack.json").then(function (hit) { return hit ? have : fetchPack(cache, manifest); });
+          return fetchPack(cache, manifest);
+        }).then(function (kept) {
+          if (kept) tellClients({ type: "pack-ready", version: kept.version, documents: kept.documents, synced_at: kept.synced_at, took_ms: Date.now() - started });
+          return syncCards(cache).then(function () { return kept; });
+        });
+      });
+    })
+    .catch(function () { return null; /* offline: the copy kept stays */ })
+    .finally(function () { syncing = null; });
+  return syncing;
+}
+
+function fetchPack(cache, manifest) {
+  return fetch(manifest.url, { credentials: "same-origin" }).then(function (response) {
+    if (!response.ok) return null;
+    return response.arrayBuffer().then(function (body) {
+      var kept = Object.assign({}, manifest, { synced_at: new Date().toISOString(), stored_bytes: body.byteLength });
+      var json = { headers: { "Content-Type": "application/json" } };
+      // The pack first, then the note of its version: a pass cut short leaves the old note, so it is fetched again.
+      return cache.put("/offline/pack.json", new Response(body, json))
+        .then(function () { return keepShell(); })
+        .then(function () { return cache.put("/offline/manifest.json", new Response(JSON.stringify(kept), json)); })
+        .then(function () { engineFor.version = null; engineFor.engine = null; return kept; });
+    });
+  });
+}
+
+/* The cards (cards/offline.py): kept beside the rules, replaced when an import or a new CR changes them. */
+function syncCards(cache) {
+  return fetch("/cards/offline/manifest.json", { cache: "no-store", credentials: "same-origin" }).then(function (response) {
+    if (!response.ok) return null;
+    return response.json().then(function (manifest) {
+      return cache.match("/offline/cards-manifest.json").then(function (stored) { return stored ? stored.json() : null; }).then(function (have) {
+        if (have && have.version === manifest.version) return have;
+        return fetch(manifest.url, { credentials: "same-origin" }).then(function (pack) {
+          if (!pack.ok) return null;
+          return pack.arrayBuffer().then(function (body) {
+            var json = { headers: { "Content-Type": "application/json" } };
+            return cache.put("/offline/cards.json", new Response(body, json)).then(function () {
+              return cache.put("/offline/cards-manifest.json", new Response(JSON.stringify(manifest), json));
+            }).then(function () { tellClients({ type: "cards-ready", version: manifest.version, count: manifest.count }); return manifest; });
+          });
+        });
+      });
+    });
+  }).catch(function () { return null; });
+}
+
+/* The reader page and the files it needs (hashed names in production, read from the page), so that a
+   page never opened can be shown offline. */
+function keepShell() {
+  return caches.open(CACHE).then(function (cache) {
+    var keep = function (url) {
+      return fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (response.ok) return cache.put(url, response);
+      }).catch(function () {});
+    };
+    // Pages first, then every static file they name (hashed names in production).
+    var pages = SHELL.filter(function (url) { return !/^\/static\//.test(url) && !/\.webmanifest$/.test(url); });
+    return Promise.all(pages.map(function (page) {
+      return fetch(page, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) return [];
+        return cache.put(page, response.clone()).then(function () { return response.text(); }).then(function (html) {
+          var files = [], pattern = /(?:src|href)="(\/static\/[^"]+)"/g, match;
+          while ((match = pattern.exec(html))) files.push(match[1]);
+          return files;
+        });
+      }).catch(function () { return []; });
+    })).then(function (lists) {
+      var files = SHELL.filter(function (url) { return pages.indexOf(url) < 0; });
+      lists.forEach(function (list) { list.forEach(function (f) { if (files.indexOf(f) < 0) files.push(f); }); });
+      return Promise.all(files.map(keep));
+    });
+  });
+}
+
+function offlineEngine() {
+  return caches.open(PACK_CACHE).then(function (cache) {
+    return Promise.all([cache.match("/offline/manifest.json"), cache.match("/offline/pack.json")]);
+  }).then(function (found) {
+    if (!found[0] || !found[1]) return null;
+    return found[0].json().then(function (kept) {
+      if (engineFor.engine && engineFor.version === kept.version) return engineFor;
+      return found[1].json().then(function (pack) {
+        engineFor = { version: kept.version, engine: JudgeOfflineSearch.engine(pack), kept: kept };
+        return engineFor;
+      });
+    });
+  });
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }[c]; });
+}
+
+function copyDate(kept) {
+  return (kept.documents || []).map(function (d) { return d.doc.toUpperCase() + " " + d.effective_date; }).join(", ");
+}
+
+/* Results as you type, from the copy on this device (the markup of rulesref/_results.html). */
+function offlineFragment(url) {
+  var query = (url.searchParams.get("q") || "").trim(), doc = url.searchParams.get("doc") || null;
+  return offlineEngine().then(function (found) {
+    if (!found) return new Response("<p class=\"notice offline-note\">Offline, and no copy of the rules is stored on this device yet.</p>", { headers: { "Content-Type": "text/html; charset=utf-8" } });
+    var html = "<p class=\"offline-note muted\">Offline: searching the copy from " + escapeHtml(copyDate(found.kept)) + "</p>";
+    var target = found.engine.resolve(query);
+    if (target && target.number) {
+      var href = "/rules/" + target.doc + "/" + encodeURIComponent(target.number) + "/" + (target.was ? "?was=" + encodeURIComponent(target.was.number) + "&from=" + target.was.date : "");
+      html += "<ul class=\"results jumps\"><li><a class=\"hit jump-hit\" href=\"" + href + "\"><span class=\"where\">Go to</span> <span class=\"num\">" +
+        escapeHtml(target.doc.toUpperCase() + " " + target.number) + "</span>" + (target.was ? " (was " + escapeHtml(target.was.number) + " in " + target.was.date + ")" : "") + "</a></li></ul>";
+    }
+    var hits = found.engine.search(query, { doc: doc, limit: 8 });
+    if (hits.length) {
+      html += "<ul class=\"results\">" + hits.map(function (h) {
+        return "<li><a class=\"hit\" href=\"/rules/" + h.doc + "/" + encodeURIComponent(h.number) + "/\"><span class=\"where\">" + h.doc.toUpperCase() +
+          "</span><span class=\"hit-head\"><span class=\"num\">" + escapeHtml(h.number) + "</span>" + (h.title ? " <span class=\"title\">" + escapeHtml(h.title) + "</span>" : "") +
+          "</span><span class=\"snippet\">" + escapeHtml(h.snippet) + "</span></a></li>";
+      }).join("") + "</ul>";
+    } else if (!target) {
+      html += "<p class=\"muted\">Nothing found for \u201c" + escapeHtml(query) + "\u201d.</p>";
+    }
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "X-Judgeapp-Offline": "1" } });
+  });
+}
 
 function offlinePage() {
   return new Response(
@@ -90,25 +264,39 @@ function stored(cache, request) {
   return cache.match(request).then(function (hit) {
     if (hit) return hit;
     var url = new URL(request.url);
-    if (url.search && /^\/guides\//.test(url.pathname)) return cache.match(url.origin + url.pathname);
+    if (url.search && /^\/(guides|rules)\//.test(url.pathname)) return cache.match(url.origin + url.pathname);
     return undefined;
   });
 }
 
+/* Pages the reader can show from the pack: rules, contents, glossary, search and the number box. */
+var FROM_PACK = /^\/(?:$|rules\/[a-z]+\/(?:[^/]+\/)?$|glossary\/|search\/$|jump\/$|cards\/(?:.+\/)?$)/;
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || !READABLE.test(url.pathname)) return;
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname === "/search/fragment/") {
+    event.respondWith(fetch(request).catch(function () { return offlineFragment(url); }));
+    return;
+  }
+  if (!READABLE.test(url.pathname)) return;
   event.respondWith(fetch(request).then(function (response) {
-    if (response.ok) {
+    if (response.ok && !/^\/(?:search|jump)\/$/.test(url.pathname)) {
       var copy = response.clone();
       caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
     }
     return response;
   }).catch(function () {
     return caches.open(CACHE).then(function (cache) {
-      return stored(cache, request).then(function (hit) {
-        return hit || (request.mode === "navigate" ? offlinePage() : Response.error());
+      // The number box and search always read the pack offline; other pages their stored copy first.
+      var lookup = /^\/(?:search|jump)\/$/.test(url.pathname) ? Promise.resolve(undefined) : stored(cache, request);
+      return lookup.then(function (hit) {
+        if (hit) return hit;
+        if (request.mode === "navigate" && FROM_PACK.test(url.pathname)) {
+          return cache.match("/offline/").then(function (shell) { return shell || offlinePage(); });
+        }
+        return request.mode === "navigate" ? offlinePage() : Response.error();
       });
     });
   }));

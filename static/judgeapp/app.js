@@ -100,8 +100,57 @@
     document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
   }
 
-  /* Offline reading: rules pages already visited stay readable without a network. */
+  /* Offline: the service worker keeps the current rules and their search on this device (sw.js);
+     this page asks it to check for a newer copy whenever it opens online or the connection returns,
+     and says so when it is offline and answering from that copy. */
+  var badge = document.getElementById("offline-badge");
+  var COPY_KEY = "judgeapp-offline-copy";
+  var copy = function () { try { return JSON.parse(localStorage.getItem(COPY_KEY) || "null"); } catch (e) { return null; } };
+  var showBadge = function () {
+    if (!badge) return;
+    var kept = copy();
+    if (navigator.onLine !== false) { badge.hidden = true; return; }
+    badge.hidden = false;
+    if (kept) {
+      badge.textContent = "Offline: searching the copy from " + String(kept.synced_at || "").slice(0, 10);
+      badge.title = (kept.documents || []).map(function (d) { return d.doc.toUpperCase() + " " + d.effective_date; }).join(", ");
+    } else {
+      badge.textContent = "Offline: no copy of the rules on this device yet";
+    }
+  };
+  window.addEventListener("online", showBadge);
+  window.addEventListener("offline", showBadge);
+  showBadge();
+  /* A number quoted from an older version, opened offline through the box: say where it came from. */
+  var params = new URLSearchParams(location.search);
+  var heading = document.querySelector("#main h1");
+  if (params.get("was") && heading && !document.getElementById("offline-reader") && /^\/rules\/([a-z]+)\//.test(location.pathname)) {
+    var note = document.createElement("p");
+    note.className = "notice moved-from";
+    note.textContent = location.pathname.split("/")[2].toUpperCase() + " " + params.get("was") + (params.get("from") ? " in the version of " + params.get("from") : "") + " is now " + decodeURIComponent(location.pathname.split("/")[3]) + ".";
+    heading.parentNode.insertBefore(note, heading.nextSibling);
+  }
   if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* no offline copy */ });
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var message = event.data || {};
+      if (message.type !== "pack-ready") return;
+      try { localStorage.setItem(COPY_KEY, JSON.stringify({ version: message.version, documents: message.documents, synced_at: message.synced_at })); } catch (e) { /* private mode */ }
+      document.documentElement.dataset.offlineCopy = message.version;
+      showBadge();
+    });
+    var sync = function () {
+      if (navigator.onLine === false) return;
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.active) registration.active.postMessage({ type: "sync-pack" });
+      });
+    };
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(sync).catch(function () { /* no offline copy */ });
+    window.addEventListener("online", sync);
+    // Until a first copy is kept (a server busy or a connection lost mid-download), ask again now and then.
+    var tries = 0;
+    var retry = setInterval(function () {
+      if (copy() || ++tries > 20) { clearInterval(retry); return; }
+      sync();
+    }, 10000);
   }
 })();

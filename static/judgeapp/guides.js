@@ -1,7 +1,10 @@
 /* judgeapp guides on a tablet: walks the guide embedded in the page (#guide-data, the API's shape) one
    question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
    far) and say so when there is no connection; a conclusion can be saved as a call to an event through
-   offline.js's queue. Without this script the page walks the guide on the server (?a=...). */
+   offline.js's queue. Without this script the page walks the guide on the server (?a=...).
+   One piece past 400 lines because the walk, the event and its REL, the conclusion and the save form
+   share one state (answers, the chosen event, the step shown); the stateless parts live beside it:
+   words.js (results in words, IPG parts), players.js (player picker), penalty.js (penalty preview). */
 (function () {
   "use strict";
 
@@ -56,8 +59,28 @@
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
-  /* REL: from the chosen event, else the last one used on this device, else the URL. */
-  function rel() { return relSelect ? relSelect.value : "competitive"; }
+  /* The event comes first (chosen at the top, remembered on this tablet): its REL is the REL, and a guide's
+     own REL question is answered from it. With no event the REL is asked once: by the guide's question
+     when it has one, else by the REL menu. An answer that disagrees with the event's REL is never
+     overridden: the page says so and the call cannot be saved until the judge walks again. */
+  var chosenEvent = null;
+  var relQuestions = {};      // id of each question whose answers set the fact "rel" -> true
+  Object.keys(guide.nodes).forEach(function (id) {
+    var node = guide.nodes[id];
+    if (node.kind === "question" && (node.answers || []).some(function (a) { return a.set && a.set.rel; })) relQuestions[id] = true;
+  });
+  var asksRel = Object.keys(relQuestions).length > 0;
+  function rel() {
+    if (chosenEvent) return chosenEvent.rel;
+    if (asksRel) return (current && current.facts && current.facts.rel) || (relSelect ? relSelect.value : "competitive");
+    return relSelect ? relSelect.value : "competitive";
+  }
+  function relLabel(value) { return (RELS.filter(function (p) { return p[0] === value; })[0] || [value, value])[1]; }
+  function autoRelAnswer(node) {
+    if (!chosenEvent || !relQuestions[node.id]) return null;
+    for (var k = 0; k < node.answers.length; k++) if (node.answers[k].set && node.answers[k].set.rel === chosenEvent.rel) return k;
+    return null;
+  }
   try {
     var remembered = localStorage.getItem("judgeapp-guide-rel");
     if (remembered && relSelect && !new URLSearchParams(location.search).get("rel")) relSelect.value = remembered;
@@ -149,6 +172,7 @@
      (and switch steps whose facts this page cannot know), which the server walks. */
   function settle(raw) {
     var given = raw.slice(), id = guide.start, i = 0, trail = [], result = null, serverNode = null, guard = 0;
+    var auto = {}, mismatch = null;
     var facts = JSON.parse(JSON.stringify(guide.facts || {}));
     function askServer() {
       var prefix = given.slice(0, i);
@@ -167,13 +191,19 @@
         var node = guide.nodes[id];
         if (!node) throw new Error("unknown step " + id);
         if (node.kind === "question" || node.kind === "input") {
-          if (i >= given.length) break;
+          if (i >= given.length) {
+            var fromEvent = autoRelAnswer(node);
+            if (fromEvent === null) break;
+            given.push(fromEvent);
+            auto[i] = true;
+          }
           var value = given[i] = typedAnswer(node, given[i]);
           if (node.kind === "question") {
             var answer = node.answers[value];
             if (!answer) throw new Error("no answer " + value + " at " + id);
             Object.keys(answer.set || {}).forEach(function (name) { facts[name] = fill(answer.set[name], facts); });
-            trail.push({ question: node.text, answer: answer.label });
+            if (relQuestions[id] && chosenEvent && answer.set.rel !== chosenEvent.rel) mismatch = { index: i, rel: answer.set.rel };
+            trail.push({ question: node.text, answer: answer.label + (auto[i] ? " (the event’s REL)" : "") });
             id = answer.next;
           } else {
             facts[node.field] = inputFact(node, value);
@@ -192,7 +222,7 @@
           break;
         }
       }
-      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode, facts: facts });
+      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode, facts: facts, auto: auto, mismatch: mismatch });
     }
     try { return step(); } catch (e) { return Promise.reject(e); }
   }
@@ -219,7 +249,7 @@
       answers = state.answers;
       // A guide that asks the REL itself (an answer sets fact "rel") shows that REL's penalty.
       var asked = state.facts && state.facts.rel;
-      if (relSelect && RELS.some(function (pair) { return pair[0] === asked; }) && relSelect.value !== asked) {
+      if (!chosenEvent && relSelect && RELS.some(function (pair) { return pair[0] === asked; }) && relSelect.value !== asked) {
         relSelect.value = asked;
         pushUrl(false);
       }
@@ -245,11 +275,19 @@
     });
   }
 
+  function realAnswers() {
+    var auto = (current && current.auto) || {};
+    return answers.filter(function (a, k) { return !auto[k]; }).length;
+  }
   function renderNav() {
     clear(navEl);
-    if (!answers.length) return;
+    if (!realAnswers()) return;
     var back = el("button", { type: "button", className: "button back", text: "← Back" });
-    back.addEventListener("click", function () { go(answers.slice(0, -1)); });
+    back.addEventListener("click", function () {
+      var auto = (current && current.auto) || {}, n = answers.length - 1;
+      while (n > 0 && auto[n]) n--;   // an answer taken from the event is not a step back
+      go(answers.slice(0, n));
+    });
     var restart = el("button", { type: "button", className: "button restart", text: "Start again" });
     restart.addEventListener("click", function () { go([]); });
     navEl.appendChild(back);
@@ -268,10 +306,82 @@
     renderTrail();
     renderNav();
     if (current.error) return renderComputeFailure(node, current.error);
+    if (current.mismatch) stepEl.appendChild(relMismatchNotice(current.mismatch));
     if (node.kind === "question") renderQuestion(node);
     else if (node.kind === "input") renderInput(node);
     else if (node.kind === "conclusion") renderConclusion(node, current.result, current.serverNode);
     stepEl.setAttribute("tabindex", "-1");
+    openAtTop(node.kind === "conclusion");
+  }
+
+  /* A new step opens at its top; a conclusion always opens at the ruling, whatever was scrolled before
+     (portrait or landscape). */
+  function openAtTop(always) {
+    var target = stepEl.querySelector(".conclusion") || stepEl;
+    var header = document.querySelector("header.top");
+    var position = header ? getComputedStyle(header).position : "";
+    var covered = position === "sticky" || position === "fixed" ? header.getBoundingClientRect().height : 0;  // the sticky search bar
+    var top = target.getBoundingClientRect().top - covered;
+    if (always || top < 0) window.scrollTo(0, Math.max(0, top + window.pageYOffset - 8));
+  }
+
+  function relMismatchNotice(mismatch) {
+    var box = el("div", { className: "notice warn rel-warning", role: "alert" });
+    box.appendChild(el("p", { text: "You answered " + relLabel(mismatch.rel) + " REL, but " + chosenEvent.name +
+      " is a " + relLabel(chosenEvent.rel) + " REL event. The fix and the penalty differ: this call cannot be saved to that event as it is." }));
+    var again = el("button", { type: "button", className: "big use-event-rel", text: "Walk again at " + relLabel(chosenEvent.rel) + " REL" });
+    again.addEventListener("click", function () { go(answers.slice(0, mismatch.index)); });
+    box.appendChild(again);
+    return box;
+  }
+
+  /* The event chooser at the top of the page; the REL menu shows only when no event is chosen and the
+     guide does not ask the REL itself. */
+  var relForm = relSelect ? relSelect.closest("form") : null;
+  var eventBox = el("div", { className: "guide-event" });
+  var eventSelect = el("select", { id: "call-event", name: "event" });
+  var relFixed = el("span", { className: "rel-fixed", id: "guide-rel-fixed" });
+  function setupEvents() {
+    if (app.dataset.signedIn !== "yes" || !events.length) return;
+    eventSelect.appendChild(el("option", { value: "", text: "No event (the call is not saved)" }));
+    var last = "";
+    try { last = localStorage.getItem("judgeapp-call-event") || ""; } catch (e) { /* private mode */ }
+    events.forEach(function (event) {
+      var option = el("option", { value: String(event.id), text: event.name + (event.date ? " (" + event.date + ")" : "") + " · " + relLabel(event.rel) + " REL" });
+      if (String(event.id) === last) option.selected = true;
+      eventSelect.appendChild(option);
+    });
+    eventBox.appendChild(el("label", { for: "call-event", text: "Event" }));
+    eventBox.appendChild(eventSelect);
+    eventBox.appendChild(relFixed);
+    (relForm || trailEl).parentNode.insertBefore(eventBox, relForm || trailEl);
+    eventSelect.addEventListener("change", function () {
+      try { localStorage.setItem("judgeapp-call-event", eventSelect.value); } catch (e) { /* private mode */ }
+      chooseEvent();
+      pushUrl(false);
+      show();
+    });
+    chooseEvent();
+  }
+  function chooseEvent() {
+    chosenEvent = events.filter(function (e) { return String(e.id) === eventSelect.value; })[0] || null;
+    if (chosenEvent) JudgePlayersSafe().roster(chosenEvent.id);
+    updateRelControls();
+  }
+  function updateRelControls() {
+    relFixed.textContent = chosenEvent ? "REL: " + relLabel(chosenEvent.rel) + " (the event’s)" : "";
+    relFixed.hidden = !chosenEvent;
+    if (relForm) relForm.hidden = !!chosenEvent || asksRel;
+  }
+  function JudgePlayersSafe() {
+    return window.JudgePlayers || { roster: function () { return Promise.resolve([]); }, remember: function (id, n) { return n || []; } };
+  }
+
+  // A citation as a judge says it: the server's label ("CR 729.4", "JAR: A player accidentally draws ...");
+  // the JAR has no numbers, so its internal ones are never shown.
+  function citationLabel(c, max) {
+    var text = c.label || (c.doc === "jar" ? "JAR: " + (c.title || "") : c.doc.toUpperCase() + " " + c.number);
+    return max && text.length > max ? text.slice(0, max - 1) + "…" : text;
   }
 
   function helpAndRefs(node) {
@@ -281,7 +391,7 @@
     if (cited.length) {
       var line = el("p", { className: "step-refs muted" }, [document.createTextNode("Rules: ")]);
       cited.forEach(function (c) {
-        line.appendChild(el("a", { className: "chip", href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", title: c.title || "", text: c.doc.toUpperCase() + " " + c.number }));
+        line.appendChild(el("a", { className: "chip", href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", title: c.title || "", text: citationLabel(c, 48) }));
       });
       parts.push(line);
     }
@@ -348,61 +458,83 @@
   }
   window.addEventListener("online", function () { if (current && current.error && !current.error.refused) show(); });
 
-  function resultField(result, name) {
-    var value = result;
-    name.split(".").forEach(function (part) { value = value && typeof value === "object" ? value[part] : undefined; });
-    return value;
-  }
+  /* Results in words and IPG citations by their parts: static/judgeapp/words.js. */
+  function shownLines(node, result, serverNode) { return JudgeWords.shownLines(node, result, serverNode); }
+  function citationItem(c) { return JudgeWords.citationItem(c); }
+
+  var preview = null;   // {row, base, node}: the highlighted penalty row of the conclusion shown
 
   function renderConclusion(node, result, serverNode) {
     var box = el("div", { className: "ruling conclusion" });
     box.appendChild(el("h2", { text: node.ruling }));
     var table = el("table", { className: "by-rel" });
+    var currentRow = null;
     RELS.forEach(function (pair) {
       var row = el("tr", { "data-rel": pair[0] }, [el("th", { text: pair[1] }), el("td", { text: (node.penalty || {})[pair[0]] || "" })]);
-      if (pair[0] === rel()) row.className = "current";
+      if (pair[0] === rel()) { row.className = "current"; currentRow = row; }
       table.appendChild(row);
     });
     box.appendChild(table);
+    preview = { row: currentRow, base: (node.penalty || {})[rel()] || "", node: node };
+    if (node.infraction && app.dataset.signedIn === "yes" && events.length) {
+      box.appendChild(el("p", { className: "muted preview-hint", text: chosenEvent
+        ? "The highlighted penalty is checked against the player's earlier penalties at " + chosenEvent.name + " once the player penalised is chosen below."
+        : "Choose the event at the top to check the player's earlier penalties: a repeat can upgrade this penalty." }));
+    }
     box.appendChild(el("h3", { text: "Fix" }));
     box.appendChild(el("p", { className: "fix", text: node.fix || "" }));
-    (node.show_result || []).forEach(function (name) {
-      var value = result ? resultField(result, name) : undefined;
-      if (value === undefined || value === null || value === "") return;
-      var label = name.replace(/_/g, " ");
-      var title = el("strong", { text: label.charAt(0).toUpperCase() + label.slice(1) + ": " });
-      if (Array.isArray(value)) {
-        var items = el("ul");
-        value.forEach(function (v) { items.appendChild(el("li", { text: typeof v === "string" ? v : JSON.stringify(v) })); });
-        box.appendChild(el("div", { className: "result" }, [title, items]));
+    if ((node.upgrades || []).length) {
+      box.appendChild(el("h3", { text: "Upgrades and downgrades" }));
+      var ups = el("ul", { className: "upgrades" });
+      node.upgrades.forEach(function (u) { ups.appendChild(el("li", { text: u })); });
+      box.appendChild(ups);
+    }
+    var handOver = (serverNode && serverNode.see_also) || node.see_also;
+    if (handOver) {
+      var query = handOver.answers.map(function (a) { return "a=" + a; }).join("&");
+      box.appendChild(el("p", { className: "see-also" }, [el("a", { className: "button", href: "/guides/" + handOver.guide + "/?" + query, text: "Other calls: " + handOver.title + " — " + handOver.text })]));
+    }
+    shownLines(node, result, serverNode).forEach(function (item) {
+      var title = el("strong", { text: item.label + ": " });
+      if (item.lines.length === 1) {
+        box.appendChild(el("p", { className: "result", "data-field": item.name }, [title, document.createTextNode(item.lines[0])]));
       } else {
-        box.appendChild(el("p", { className: "result" }, [title, document.createTextNode(typeof value === "string" ? value : JSON.stringify(value))]));
+        var list = el("ul");
+        item.lines.forEach(function (line) { list.appendChild(el("li", { text: line })); });
+        box.appendChild(el("div", { className: "result", "data-field": item.name }, [title, list]));
       }
     });
     var citations = (serverNode && serverNode.citations) || node.citations || [];
     if (citations.length) {
       box.appendChild(el("h3", { text: "Show the players" }));
       var list = el("ul", { className: "citations" });
-      citations.forEach(function (c) {
-        var item = el("li");
-        if (c.number) {
-          item.appendChild(el("a", { href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", text: c.doc.toUpperCase() + " " + c.number }));
-          if (c.title) item.appendChild(document.createTextNode(" — " + c.title));
-          item.appendChild(el("br"));
-          var text = (c.text || "").split(/\s+/);
-          item.appendChild(el("span", { className: "muted", text: text.slice(0, 60).join(" ") + (text.length > 60 ? " …" : "") }));
-        } else {
-          item.appendChild(el("span", { className: "muted", text: c.doc.toUpperCase() + ": " + (c.text || "") }));
-        }
-        list.appendChild(item);
-      });
+      citations.forEach(function (c) { list.appendChild(citationItem(c)); });
       box.appendChild(list);
     }
     stepEl.appendChild(box);
     stepEl.appendChild(saveForm(node));
   }
 
-  /* Save the call: event, table, round, players -> the call log (queued while offline). */
+  /* The penalty with the event's history applied, in the highlighted row, once the event and the player
+     penalised are known (the server answers players/{name}?guide=&conclusion=). */
+  var previewSerial = 0;
+  function refreshPreview(player) {
+    if (!preview || !preview.row || !window.JudgePenalty) return;
+    var mine = ++previewSerial;
+    JudgePenalty.show(preview.row, preview.base, null, "");
+    if (!chosenEvent || !player || !preview.node.infraction || current.mismatch) return;
+    preview.row.dataset.preview = "loading";
+    JudgePenalty.fetchNext(chosenEvent.id, player, { guide: guide.slug, conclusion: preview.node.id }).then(function (next) {
+      if (mine === previewSerial) JudgePenalty.show(preview.row, preview.base, next, "checked");
+    }, function (error) {
+      if (mine !== previewSerial) return;
+      JudgePenalty.show(preview.row, preview.base, null, "offline",
+        error.refused ? "not checked against the player's earlier penalties (" + error.message + ")" : undefined);
+    });
+  }
+
+  /* Save the call: table, round, time extension, players from the event's list -> the call log (queued
+     while offline). The event and its REL are chosen at the top of the page. */
   function saveForm(node) {
     var section = el("section", { className: "save-call" });
     section.appendChild(el("h3", { text: "Save this call" }));
@@ -414,25 +546,36 @@
       section.appendChild(el("p", { className: "muted", text: "You are not a judge of any event yet: the head judge adds you to one." }));
       return section;
     }
+    if (!chosenEvent) {
+      var pick = el("button", { type: "button", className: "button choose-event", text: "Choose the event at the top of the page" });
+      pick.addEventListener("click", function () { window.scrollTo(0, 0); eventSelect.focus(); });
+      section.appendChild(el("p", { className: "muted", text: "Choose the event to save this call and to see the penalty with the player's earlier penalties." }));
+      section.appendChild(pick);
+      return section;
+    }
+    if (current.mismatch) {
+      section.appendChild(el("p", { className: "notice warn", text: "Not saved: the REL answered is not " + chosenEvent.name + "'s (see above)." }));
+      return section;
+    }
+    if (!window.JudgePlayers) {
+      section.appendChild(el("p", { className: "notice warn", text: "Saving calls needs this page's player list script, not yet kept on this tablet: open the page once with a connection." }));
+      return section;
+    }
     var form = el("form", { className: "save-form" });
-    var select = el("select", { name: "event", id: "call-event", required: "" });
-    var lastEvent = "";
-    try { lastEvent = localStorage.getItem("judgeapp-call-event") || ""; } catch (e) { /* private mode */ }
-    events.forEach(function (event) {
-      var option = el("option", { value: String(event.id), text: event.name + (event.date ? " (" + event.date + ")" : "") });
-      if (String(event.id) === lastEvent) option.selected = true;
-      select.appendChild(option);
-    });
-    select.addEventListener("change", function () {
-      var chosen = events.filter(function (e) { return String(e.id) === select.value; })[0];
-      if (chosen && chosen.rel && relSelect) { relSelect.value = chosen.rel; pushUrl(false); render(); }
-    });
+    var offender = JudgePlayers.picker({ label: "Player penalised", name: "offender", required: true });
+    var opponent = JudgePlayers.picker({ label: "Opponent (optional)", name: "opponent" });
+    var eventId = chosenEvent.id;
+    var kept = JudgePlayers.remember(eventId, []);
+    offender.setRoster(kept); opponent.setRoster(kept);
+    JudgePlayers.roster(eventId).then(function (names) { offender.setRoster(names); opponent.setRoster(names); });
+    offender.onChange(refreshPreview);
     var fields = el("div", { className: "fields" }, [
-      el("label", {}, [document.createTextNode("Event"), select]),
       el("label", {}, [document.createTextNode("Table"), el("input", { name: "table", type: "text", inputmode: "numeric", autocomplete: "off", required: "" })]),
       el("label", {}, [document.createTextNode("Round"), el("input", { name: "round", type: "number", min: "1", max: "99", inputmode: "numeric", required: "" })]),
-      el("label", { className: "players" }, [document.createTextNode("Players, the penalised one first (comma between names)"), el("input", { name: "players", type: "text", autocomplete: "off", required: "" })])
+      el("label", {}, [document.createTextNode("Time extension (minutes)"), el("input", { name: "time_extension", type: "number", min: "0", max: "120", inputmode: "numeric" })])
     ]);
+    var who = el("div", { className: "fields players" }, [offender.element, opponent.element]);
+    form.appendChild(who);
     form.appendChild(fields);
     form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));
     var status = el("p", { className: "save-status", role: "status" });
@@ -442,18 +585,22 @@
       if (!form.reportValidity()) return;
       var button = form.querySelector("button[type=submit]");
       button.disabled = true;
-      try { localStorage.setItem("judgeapp-call-event", select.value); } catch (e) { /* private mode */ }
+      var players = [offender.value(), opponent.value()].filter(Boolean);
       var body = {
         client_id: window.JudgeOffline.uuid(),
         guide: guide.slug,
         answers: answers.slice(),
         table: String(form.elements.table.value).trim(),
         round: Number(form.elements.round.value),
-        players: form.elements.players.value.split(/[,\n]/).map(function (p) { return p.trim(); }).filter(Boolean),
+        time_extension: form.elements.time_extension.value ? Number(form.elements.time_extension.value) : null,
+        players: players,
+        offender: players[0],
+        rel: rel(),
         conclusion: current.id,
         created_at: new Date().toISOString()
       };
-      var url = app.dataset.callsUrl.replace("{id}", encodeURIComponent(select.value));
+      var url = app.dataset.callsUrl.replace("{id}", encodeURIComponent(eventId));
+      JudgePlayers.remember(eventId, players);
       window.JudgeOffline.enqueue(url, body).then(function (outcome) {
         status.className = "save-status" + (outcome.sent ? " ok" : "");
         status.textContent = outcome.sent ? "Saved to the event."
@@ -477,6 +624,8 @@
 
   /* Start where the URL says (a reload, or a link with answers). */
   answers = new URLSearchParams(location.search).getAll("a");
+  setupEvents();
+  updateRelControls();
   app.classList.add("enhanced");
   pushUrl(false);
   show();

@@ -1,0 +1,28 @@
+"""python manage.py import_cards ORACLE_CARDS.json RULINGS.json"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from cards import scryfall, services
+
+
+class Command(BaseCommand):
+    help = "Import Scryfall's Oracle-cards and rulings bulk files (JSON, as Scryfall publishes them). The card table changes only if both read whole."
+
+    def add_arguments(self, parser):
+        parser.add_argument("cards", type=Path, help="the oracle_cards bulk file")
+        parser.add_argument("rulings", type=Path, help="the rulings bulk file")
+
+    def handle(self, *args, **options):
+        try:
+            outcome = services.import_bulk(options["cards"], options["rulings"])
+        except scryfall.BulkError as exc:
+            raise CommandError(str(exc)) from None
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{options['cards'].name} or {options['rulings'].name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except OSError as exc:
+            raise CommandError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+        self.stdout.write(f"cards: {outcome.cards} ({outcome.added} new, {outcome.updated} changed, {outcome.removed} gone), {outcome.rulings} rulings")

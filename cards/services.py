@@ -1,0 +1,206 @@
+"""Cards: import Scryfall's bulk files, find a card from what a judge types, and the rules it cites.
+
+The card table changes in one transaction per import, after both files were read whole, so a bad or
+truncated download leaves the cards as they were; the CardSync row says how far an import got and,
+when it failed, why, in words an admin can act on.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards import keywords, names, scryfall
+from cards.models import Card, CardRuling, CardSync
+from rulesref.models import Rule, Version
+
+_PROGRESS_EVERY = 2000
+
+
+class CardNotFound(LookupError):
+    def __init__(self, query: str, close: list[str]) -> None:
+        super().__init__(f"No card is named {query!r}.")
+        self.query, self.close = query, close
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    sync: CardSync
+    cards: int
+    rulings: int
+    added: int
+    updated: int
+    removed: int
+
+
+def _progress(sync: CardSync, **fields) -> None:
+    for key, value in fields.items():
+        setattr(sync, key, value)
+    CardSync.objects.filter(pk=sync.pk).update(**fields)
+
+
+def _read(path: Path, reader: Callable, sync: CardSync, counter: str) -> list:
+    records = []
+    with path.open(encoding="utf-8-sig", errors="strict") as stream:
+        for record in reader(stream, path.name):
+            records.append(record)
+            if len(records) % _PROGRESS_EVERY == 0:
+                _progress(sync, **{counter: len(records)})
+    _progress(sync, **{counter: len(records)})
+    return records
+
+
+def import_bulk(cards_path: Path, rulings_path: Path, *, source: str = "", bulk_updated_at: str = "",
+                sync: CardSync | None = None) -> ImportOutcome:
+    """Read both bulk files whole, then replace the card table with them in one transaction.
+
+    Raises scryfall.BulkError (naming the file, line and item) or UnicodeDecodeError/OSError; the
+    CardSync row then says failed with that message and no card changes."""
+    sync = sync or CardSync.objects.create(source=source or str(cards_path), bulk_updated_at=bulk_updated_at)
+    try:
+        _progress(sync, stage=f"reading {cards_path.name}")
+        records = _read(cards_path, scryfall.read_cards, sync, "cards_read")
+        _progress(sync, stage=f"reading {rulings_path.name}")
+        rulings = _read(rulings_path, scryfall.read_rulings, sync, "rulings_read")
+        _progress(sync, stage="storing")
+        added, updated, removed = _store(records, rulings)
+    except (scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
+        _progress(sync, status=CardSync.Status.FAILED, stage="", message=f"Cards not changed: {exc}", finished_at=timezone.now())
+        raise
+    _progress(sync, status=CardSync.Status.SUCCEEDED, stage="", added=added, updated=updated, removed=removed,
+              message=f"{len(records)} cards ({added} new, {updated} changed, {removed} gone) and {len(rulings)} rulings.",
+              finished_at=timezone.now())
+    forget_names()
+    return ImportOutcome(sync, len(records), len(rulings), added, updated, removed)
+
+
+_FIELDS = ("name", "name_key", "face_keys", "layout", "mana_cost", "type_line", "oracle_text", "colour_identity",
+           "keywords", "legalities", "faces", "scryfall_uri")
+
+
+def _row(record: scryfall.CardRecord) -> dict:
+    face_keys = [names.name_key(f.name) for f in record.faces if names.name_key(f.name) != names.name_key(record.name)]
+    return {
+        "name": record.name, "name_key": names.name_key(record.name), "face_keys": face_keys, "layout": record.layout,
+        "mana_cost": record.mana_cost, "type_line": record.type_line, "oracle_text": record.oracle_text,
+        "colour_identity": list(record.colour_identity), "keywords": list(record.keywords), "legalities": record.legalities,
+        "faces": [{"name": f.name, "mana_cost": f.mana_cost, "type_line": f.type_line, "oracle_text": f.oracle_text} for f in record.faces],
+        "scryfall_uri": record.scryfall_uri,
+    }
+
+
+@transaction.atomic
+def _store(records: list[scryfall.CardRecord], rulings: list[scryfall.RulingRecord]) -> tuple[int, int, int]:
+    wanted = {r.oracle_id: _row(r) for r in records}
+    existing = {str(c.oracle_id): c for c in Card.objects.all()}
+    new = [Card(oracle_id=oid, **row) for oid, row in wanted.items() if oid not in existing]
+    changed = []
+    for oid, row in wanted.items():
+        card = existing.get(oid)
+        if card is not None and any(getattr(card, f) != row[f] for f in _FIELDS):
+            for f in _FIELDS:
+                setattr(card, f, row[f])
+            changed.append(card)
+    gone = [c.pk for oid, c in existing.items() if oid not in wanted]
+    Card.objects.filter(pk__in=gone).delete()
+    Card.objects.bulk_create(new, batch_size=1000)
+    Card.objects.bulk_update(changed, _FIELDS, batch_size=500)
+    ids = dict(Card.objects.values_list("oracle_id", "pk"))
+    ids = {str(k): v for k, v in ids.items()}
+    CardRuling.objects.all().delete()
+    CardRuling.objects.bulk_create(
+        [CardRuling(card_id=ids[r.oracle_id], published_at=r.published_at, source=r.source, comment=r.comment)
+         for r in rulings if r.oracle_id in ids], batch_size=2000)
+    return len(new), len(changed), len(gone)
+
+
+# ------------------------------------------------------------------------------- finding a card
+
+_lock = threading.Lock()
+_names: dict[str, object] = {}
+
+
+def forget_names() -> None:
+    _names.clear()
+
+
+def _name_table() -> dict[str, int]:
+    """Name key (and each face's) -> card id; read once per import."""
+    latest = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).values_list("pk", flat=True).first()
+    stamp = (latest, Card.objects.count())
+    if _names.get("stamp") != stamp:
+        with _lock:
+            table: dict[str, int] = {}
+            for pk, key, faces in Card.objects.values_list("pk", "name_key", "face_keys"):
+                table.setdefault(key, pk)
+                for face in faces:
+                    table.setdefault(face, pk)
+            _names.update(stamp=stamp, table=table)
+    return _names["table"]  # type: ignore[return-value]
+
+
+def find_card(query: str) -> Card:
+    """The card a judge means ("thassas oracle", "Delver", "lightening bolt"); CardNotFound with close names."""
+    table = _name_table()
+    match = names.match_name(query, table)
+    if match.found is None:
+        cards = Card.objects.in_bulk([table[k] for k in match.close])
+        close = list(dict.fromkeys(cards[table[k]].name for k in match.close if table[k] in cards))
+        raise CardNotFound(query, close)
+    return Card.objects.prefetch_related("rulings").get(pk=table[match.found])
+
+
+def search_cards(query: str, *, limit: int = 20) -> list[Card]:
+    """Cards whose name holds the words typed, then cards whose Oracle text does."""
+    key = names.name_key(query)
+    if not key:
+        return []
+    by_name = list(Card.objects.filter(name_key__contains=key)[:limit])
+    if len(by_name) < limit:
+        more = Card.objects.filter(oracle_text__icontains=query.strip()).exclude(pk__in=[c.pk for c in by_name])
+        by_name += list(more[: limit - len(by_name)])
+    return by_name
+
+
+_keyword_rules: dict[int, list[keywords.KeywordRule]] = {}
+
+
+def keyword_rules(version: Version) -> list[keywords.KeywordRule]:
+    """The CR's keyword actions (701.x) and abilities (702.x) in `version`, by their titles."""
+    found = _keyword_rules.get(version.pk)
+    if found is None:
+        found = []
+        for number, title, text in Rule.objects.filter(version=version, number__regex=r"^70[12]\.[0-9]+$").values_list("number", "title", "text"):
+            name = (title or text).strip().rstrip(".")
+            if name and len(name.split()) <= 4:
+                found.append(keywords.KeywordRule(number=number, title=name, kind="action" if number.startswith("701") else "ability"))
+        _keyword_rules.clear()
+        _keyword_rules[version.pk] = found
+    return found
+
+
+def card_rules(card: Card) -> list[dict]:
+    """[{"doc": "cr", "number", "title"}]: the rules of the current CR its keywords and actions cite."""
+    current = Version.objects.filter(document__slug="cr", is_current=True).first()
+    if current is None:
+        return []
+    cited = keywords.cited_rules(card.keywords, card.oracle_text, keyword_rules(current))
+    return [{"doc": "cr", "number": r.number, "title": r.title} for r in cited]
+
+
+def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Card name -> what the card does (its Oracle text without reminder text), for search to read a
+    named card as what it does. A one-word name that is also an ordinary word ("Exile", "Opt",
+    "Fog") is left out: a judge typing "exile" asks about the rule, not the card."""
+    out = {}
+    for name, key, text in Card.objects.values_list("name", "name_key", "oracle_text"):
+        if " " not in key and key in common_words:
+            continue
+        out[name] = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    return out

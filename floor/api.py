@@ -1,0 +1,32 @@
+"""GET/POST /api/v1/events/{id}/clock: the event's round clock (any of its judges reads; head judges act)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from calllog import services as calllog
+from floor import services
+from judgeapp.api_errors import ApiError
+
+
+class ClockView(APIView):
+    permission_classes: ClassVar[list] = [IsAuthenticated]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = calllog.event_for(request.user, event_id)
+        return Response(services.state_of(services.current(event)))
+
+    def post(self, request: Request, event_id: int) -> Response:
+        event = calllog.event_for(request.user, event_id)
+        body = request.data if isinstance(request.data, dict) else {}
+        try:
+            state = services.act(request.user, event, body.get("action"), round_number=body.get("round"), minutes=body.get("minutes"),
+                                 started_at=body.get("started_at"))
+        except services.ClockError as exc:
+            raise ApiError("invalid", str(exc), details={exc.field: [exc.message]}) from None
+        return Response(state)

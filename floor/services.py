@@ -1,0 +1,118 @@
+"""Round clocks: the head judge starts, pauses, resumes, extends and ends them; every judge of the
+event reads them. The call log's time extensions are shown per table beside the clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from calllog import services as calllog
+from calllog.models import Call, Event
+from floor import clock
+from floor.models import RoundClock
+
+ACTIONS = ("start", "pause", "resume", "add", "end")
+
+
+class ClockError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field, self.message = field, message
+
+
+def current(event: Event) -> RoundClock | None:
+    return event.clocks.order_by("-started_at", "-id").first()
+
+
+def extensions_for(event: Event, round_number: int | None) -> list[dict]:
+    """Time extensions the call log gave in a round, per table: [{"table", "minutes"}], most first.
+    A round's clock runs for every table; a table given extra minutes plays that much longer."""
+    if round_number is None:
+        return []
+    totals: dict[str, int] = {}
+    for table, minutes in Call.objects.filter(event=event, round=round_number, time_extension__gt=0).values_list("table", "time_extension"):
+        key = table.strip() or "?"
+        totals[key] = totals.get(key, 0) + minutes
+    return [{"table": t, "minutes": m} for t, m in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def state_of(found: RoundClock | None, now=None) -> dict:
+    now = now or timezone.now()
+    if found is None:
+        return {"state": "none", "round": None, "minutes": None, "seconds_left": None, "ends_at": None, "warning": None,
+                "started_at": None, "server_time": now.isoformat(), "warnings": list(clock.WARNINGS)}
+    s = clock.clock_state(minutes=found.minutes, started_at=found.started_at, now=now, paused_at=found.paused_at,
+                          paused_seconds=found.paused_seconds, ended_at=found.ended_at)
+    return {"state": s.state, "round": found.round, "minutes": found.minutes, "seconds_left": round(s.seconds_left, 1),
+            "ends_at": s.ends_at.isoformat() if s.ends_at else None, "warning": s.warning,
+            "started_at": found.started_at.isoformat(), "server_time": now.isoformat(), "warnings": list(clock.WARNINGS),
+            "extensions": extensions_for(found.event, found.round)}
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ClockError(field, f"a whole number from {low} to {high}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise ClockError(field, f"a whole number from {low} to {high}") from None
+    if not low <= number <= high:
+        raise ClockError(field, f"a whole number from {low} to {high}")
+    return number
+
+
+def _started_at(value: Any, now):
+    """When a round was started on a tablet that was offline at the time (its queued request says)."""
+    if value in (None, ""):
+        return now
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None or timezone.is_naive(moment):
+        raise ClockError("started_at", "a time with its zone, like 2026-11-24T10:00:00Z")
+    if moment > now + dt.timedelta(minutes=5) or moment < now - dt.timedelta(hours=4):
+        raise ClockError("started_at", "within the last four hours")
+    return moment
+
+
+def act(user, event: Event, action: Any, *, round_number: Any = None, minutes: Any = None, started_at: Any = None) -> dict:
+    """A head judge's action on the event's clock; the clock's state after it. A start may carry the
+    time it was made on a tablet that was offline then (`started_at`)."""
+    calllog.require_head(user, event, "run the round clock")
+    if action not in ACTIONS:
+        raise ClockError("action", f"one of {', '.join(ACTIONS)}")
+    now = timezone.now()
+    with transaction.atomic():
+        found = RoundClock.objects.select_for_update().filter(event=event).order_by("-started_at", "-id").first()
+        if action == "start":
+            last = found.round if found else 0
+            number = last + 1 if round_number in (None, "") else _whole(round_number, "round", 1, 99)
+            length = 50 if minutes in (None, "") else _whole(minutes, "minutes", 1, 240)
+            begun = _started_at(started_at, now)
+            same = RoundClock.objects.filter(event=event, round=number, started_at=begun).first()
+            if same is not None:     # the same queued start sent twice
+                return state_of(same, now)
+            found = RoundClock.objects.create(event=event, round=number, minutes=length, started_at=begun, started_by=user)
+            return state_of(found, now)
+        if found is None:
+            raise ClockError("action", "no round clock is started at this event")
+        running = state_of(found, now)["state"]
+        if action == "pause":
+            if running != "running":
+                raise ClockError("action", f"the clock is {running}, not running")
+            found.paused_at = now
+        elif action == "resume":
+            if running != "paused":
+                raise ClockError("action", f"the clock is {running}, not paused")
+            found.paused_seconds += (now - found.paused_at).total_seconds()
+            found.paused_at = None
+        elif action == "add":
+            if running in ("ended",):
+                raise ClockError("action", "the round's clock was ended")
+            found.minutes += _whole(1 if minutes in (None, "") else minutes, "minutes", 1, 60)
+        elif action == "end":
+            found.ended_at = now
+        found.save()
+    return state_of(found, now)

@@ -1,0 +1,1 @@
+"""The copy of the current documents that tablets keep for reading and searching offline."""

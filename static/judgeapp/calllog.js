@@ -1,0 +1,155 @@
+/* judgeapp call log on the event page: "Record an infraction" — the infraction's penalty by REL from the
+   current IPG (#infraction-data), players picked from the event's list (players.js), the penalty with the
+   player's history applied in the highlighted row before saving (penalty.js), and the call sent through
+   offline.js's queue (kept on the tablet while offline). Without this script the form posts to the page. */
+(function () {
+  "use strict";
+  // offline.js is loaded after this script: start once every deferred script has run.
+  // (deferred scripts run while readyState is "interactive", before DOMContentLoaded).
+  if (window.JudgeOffline) start(); else document.addEventListener("DOMContentLoaded", start);
+
+  /* The list and edit forms post to the server: offline they say so instead of failing. */
+  document.addEventListener("submit", function (event) {
+    var target = event.target;
+    if (!target.matches || !target.matches("form.needs-network") || navigator.onLine) return;
+    event.preventDefault();
+    var note = target.querySelector(".offline-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "notice warn offline-note";
+      note.setAttribute("role", "alert");
+      target.appendChild(note);
+    }
+    note.textContent = "This needs the network: nothing was changed. Try again once the tablet is back online.";
+  }, true);
+
+  function start() {
+  var form = document.getElementById("record-form");
+  var data = document.getElementById("infraction-data");
+  if (!form || !data || !window.JudgePlayers || !window.JudgeOffline) return;
+
+  var catalogue = JSON.parse(data.textContent);
+  var eventId = form.dataset.event;
+  var eventRel = form.dataset.rel;
+  var select = document.getElementById("record-infraction");
+  var table = document.getElementById("record-penalties");
+  var upgradeNote = document.getElementById("record-upgrade");
+  var status = form.querySelector(".save-status");
+  var slot = document.getElementById("record-players");
+  var serial = 0;
+
+  var offender = JudgePlayers.picker({ label: "Player penalised", name: "offender", required: true });
+  var opponent = JudgePlayers.picker({ label: "Opponent (optional)", name: "opponent" });
+  while (slot.firstChild) slot.removeChild(slot.firstChild);
+  slot.appendChild(offender.element);
+  slot.appendChild(opponent.element);
+  var initial = JSON.parse((document.getElementById("roster-data") || { textContent: "[]" }).textContent || "[]");
+  JudgePlayers.remember(eventId, initial);
+  offender.setRoster(initial); opponent.setRoster(initial);
+  JudgePlayers.roster(eventId).then(function (names) { offender.setRoster(names); opponent.setRoster(names); });
+
+  function chosen() {
+    return catalogue.filter(function (i) { return i.number === select.value; })[0] || null;
+  }
+  function currentRow() { return table.querySelector('tr[data-rel="' + eventRel + '"]'); }
+
+  function refresh() {
+    var infraction = chosen();
+    table.hidden = !infraction;
+    upgradeNote.hidden = !infraction;
+    if (!infraction) return;
+    table.querySelectorAll("tr").forEach(function (row) {
+      row.querySelector("td").textContent = infraction.penalty[row.dataset.rel] || "";
+    });
+    upgradeNote.textContent = [infraction.count_upgrade, infraction.upgrade ? "IPG: " + infraction.upgrade : ""].filter(Boolean).join(" ");
+    var player = offender.value();
+    var base = infraction.penalty[eventRel];
+    var row = currentRow();
+    JudgePenalty.show(row, base, null, "");
+    if (!player) return;
+    var mine = ++serial;
+    row.dataset.preview = "loading";
+    JudgePenalty.fetchNext(eventId, player, { infraction: infraction.number }).then(function (next) {
+      if (mine === serial) JudgePenalty.show(row, base, next, "checked");
+    }, function (error) {
+      if (mine !== serial) return;
+      // A player not yet on the server's list has no history there; offline, nothing can be checked.
+      if (error.refused) JudgePenalty.show(row, base, { penalty: base, upgraded: false, reason: "" }, "checked");
+      else JudgePenalty.show(row, base, null, "offline");
+    });
+  }
+  /* The saved call at the top of the event's list of calls, without reloading the page. */
+  function listCall(reply) {
+    var heading = document.getElementById("calls");
+    var list = heading && heading.nextElementSibling;
+    if (!list || list.tagName !== "UL") return;
+    list.querySelectorAll("li.muted").forEach(function (li) { li.remove(); });
+    var link = document.createElement("a");
+    link.className = "row call-row";
+    link.href = "/events/" + eventId + "/calls/" + reply.id + "/";
+    [["num", "#" + reply.id], ["", reply.table ? "Table " + reply.table + (reply.round ? " · R" + reply.round : "") : ""],
+     ["strong", reply.infraction], ["penalty-tag" + (reply.upgraded ? " upgraded" : ""), reply.penalty + (reply.upgraded ? " (upgraded)" : "")],
+     ["", reply.offender || ""], ["tag time-extension", reply.time_extension ? "+" + reply.time_extension + " min" : ""]]
+      .forEach(function (part) {
+        if (!part[1]) return;
+        var span = document.createElement(part[0] === "strong" ? "strong" : "span");
+        if (part[0] && part[0] !== "strong") span.className = part[0];
+        span.textContent = part[1];
+        link.appendChild(span);
+      });
+    var item = document.createElement("li");
+    item.appendChild(link);
+    list.insertBefore(item, list.firstChild);
+    heading.textContent = "Calls (" + list.querySelectorAll("li").length + ")";
+  }
+
+  select.addEventListener("change", refresh);
+  offender.onChange(refresh);
+
+  form.addEventListener("submit", function (submitEvent) {
+    submitEvent.preventDefault();
+    if (!form.reportValidity()) return;
+    var infraction = chosen();
+    var players = [offender.value(), opponent.value()].filter(Boolean);
+    var body = {
+      client_id: JudgeOffline.uuid(),
+      infraction: infraction.number,
+      rel: eventRel,
+      table: String(form.elements.table.value).trim(),
+      round: form.elements.round.value ? Number(form.elements.round.value) : null,
+      time_extension: form.elements.time_extension.value ? Number(form.elements.time_extension.value) : null,
+      players: players,
+      offender: players[0],
+      created_at: new Date().toISOString()
+    };
+    var button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    status.className = "save-status";
+    status.textContent = "Saving…";
+    JudgeOffline.enqueue(form.dataset.callsUrl, body).then(function (outcome) {
+      button.disabled = false;
+      var reply = outcome.reply || {};
+      status.className = "save-status" + (outcome.sent ? " ok" : "");
+      status.textContent = outcome.sent
+        ? "Saved: " + reply.infraction + " — " + reply.penalty + " for " + reply.offender + "."
+        : outcome.error ? "Not sent yet (" + outcome.error + "): kept on this tablet and tried again."
+        : "No connection: the call is kept on this tablet and sent when the connection returns.";
+      var names = JudgePlayers.remember(eventId, players);
+      offender.setRoster(names); opponent.setRoster(names);
+      if (outcome.sent) {
+        form.reset();
+        offender.input.value = ""; opponent.input.value = "";
+        refresh();
+        if (reply.id) listCall(reply);
+        if (reply.id) {
+          var link = document.createElement("a");
+          link.href = "/events/" + eventId + "/calls/" + reply.id + "/";
+          link.textContent = " Open call #" + reply.id;
+          status.appendChild(link);
+        }
+      }
+    });
+  });
+  refresh();
+  }
+})();

@@ -1,0 +1,375 @@
+/* judgeapp offline search: answers the number box and lexical search from the offline pack that the
+   server builds (rulesref/offline/pack.py), with the server's BM25F ranking over the same index:
+   rule fields, asked-as questions (the best question per rule), judge phrases, card names, rule
+   names, glossary terms and quoted phrases. Typo correction and the sentence model stay on the
+   server. Runs in pages, in the service worker (importScripts) and under node (the tests).
+
+   var engine = JudgeOfflineSearch.engine(pack);
+   engine.search("deck out", {doc: null, limit: 10}) -> [{doc, number, title, snippet, score}]
+   engine.resolve("725.3") -> {doc, number, was: {number, date} | null} or {choices: [...]} or null */
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.JudgeOfflineSearch = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var DOCS = ["cr", "mtr", "ipg", "jar"];
+  var WORD = /[a-z0-9]+(?:\/[a-z0-9]+)?/g;
+  var PT = /([+-]?)(\d+|x)\/([+-]?)(\d+|x)/g;
+  var QUOTED = /["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]/g;
+  var SNIPPET = 180;
+
+  /* rulesref.search.words: lower-case word forms, curly quotes folded, apostrophes dropped. */
+  function words(text) {
+    text = String(text || "").normalize("NFKC").toLowerCase();
+    text = text.replace(/[\u2019'\u2018]/g, "").replace(/\u2013/g, "-").replace(/\u2014/g, " ").replace(/\u2212/g, "-");
+    text = text.replace(PT, function (m, s1, a, s2, b) {
+      return (s1 === "+" ? "p" : s1 === "-" ? "m" : "") + a + "/" + (s2 === "+" ? "p" : s2 === "-" ? "m" : "") + b;
+    });
+    return text.match(WORD) || [];
+  }
+
+  var stems = {};
+  /* rulesref.search.stem: plurals, -ing, -ed, -ly, final e/y. */
+  function stem(word) {
+    var hit = stems[word];
+    if (hit !== undefined) return hit;
+    var w = word;
+    if (w.length > 3 && /^[a-z]+$/.test(w)) {
+      if (/ies$/.test(w) && w.length > 4) w = w.slice(0, -3) + "i";
+      else if (/(sses|ches|shes)$/.test(w) || (/es$/.test(w) && "sxz".indexOf(w.charAt(w.length - 3)) >= 0 && w.length > 4)) w = w.slice(0, -2);
+      else if (/s$/.test(w) && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+      var suffixes = ["ingly", "edly", "ing", "ed"];
+      for (var k = 0; k < suffixes.length; k++) {
+        var suffix = suffixes[k];
+        if (w.slice(-suffix.length) === suffix && w.length - suffix.length >= 3 && /[aeiouy]/.test(w.slice(0, -suffix.length))) {
+          w = w.slice(0, -suffix.length);
+          if (w.length > 3 && w.charAt(w.length - 1) === w.charAt(w.length - 2) && "lsz".indexOf(w.charAt(w.length - 1)) < 0) w = w.slice(0, -1);
+          break;
+        }
+      }
+      if (/ly$/.test(w) && w.length > 5) w = w.slice(0, -2);
+      if (/e$/.test(w) && w.length > 3) w = w.slice(0, -1);
+      else if (/y$/.test(w) && w.length > 3) w = w.slice(0, -1) + "i";
+    }
+    stems[word] = w;
+    return w;
+  }
+
+  /* rulesref.parsing.common.normalize_rule_number, for the shapes judges type. */
+  var SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz";
+  var PREFIX = /^\s*(?:(?:cr|mtr|ipg|jar|comprehensive\s+rules?)(?![a-z])[\s:#\u00a7.-]*)?(?:(?:rules?|sections?|\u00a7)\s*)?/i;
+  function normalizeNumber(raw, doc) {
+    var compact = String(raw).normalize("NFKC").replace(PREFIX, "").replace(/\s+/g, "").replace(/\.+$/, "");
+    var text = compact.toLowerCase();
+    if (!text) return null;
+    var m = /^(\d{3})(?:\.(\d+)(?:\.?([a-z]))?)?$/.exec(text);
+    if (!m && doc === "cr") m = /^(\d{3})(\d+)([a-z])?$/.exec(text);
+    if (m) {
+      if (parseInt(m[1], 10) < 100) return null;
+      if (m[2] === undefined) return m[3] === undefined ? m[1] : null;
+      if (parseInt(m[2], 10) === 0 || (m[3] !== undefined && SUBRULE_LETTERS.indexOf(m[3]) < 0)) return null;
+      return m[1] + "." + parseInt(m[2], 10) + (m[3] || "");
+    }
+    if (/^\d$/.test(text)) return text;
+    if (/^\d{1,2}(?:\.\d{1,3})*$/.test(text) && (doc !== "cr" || text.indexOf(".") >= 0)) return text;
+    var appendix = /^(?:appendix([a-z])|([A-Z]))$/i.exec(compact);
+    if (appendix && doc !== "cr" && (appendix[1] || /^[A-Z]$/.test(compact))) return (appendix[1] || appendix[2]).toUpperCase();
+    return null;
+  }
+
+  /* rulesref.search.parent_number: "702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; null at the top. */
+  function parentNumber(number) {
+    if (/^\d+\.\d+[a-z]$/.test(number)) return number.slice(0, -1);
+    var dot = number.lastIndexOf(".");
+    return dot >= 0 ? number.slice(0, dot) : null;
+  }
+
+  function engine(pack) {
+    var e = pack.entries, p = pack.params, q = pack.questions;
+    var n = e.number.length;
+    var stop = {};
+    pack.stopwords.forEach(function (w) { stop[w] = true; });
+    var byNumber = {}, children = {};
+    var parts = e.part || [];
+    var policy = {};
+    (pack.policy_docs || []).forEach(function (d) { policy[d] = true; });
+    for (var i = 0; i < n; i++) {
+      // A rule is its whole entry; an IPG infraction's parts (definition, philosophy ...) lead to it.
+      if (!parts[i] && byNumber[e.doc[i] + " " + e.number[i]] === undefined) byNumber[e.doc[i] + " " + e.number[i]] = i;
+    }
+    for (i = 0; i < n; i++) {
+      if (parts[i]) continue;
+      var parent = parentNumber(e.number[i]);
+      if (parent !== null && byNumber[e.doc[i] + " " + parent] !== undefined) (children[e.doc[i] + " " + parent] = children[e.doc[i] + " " + parent] || []).push(i);
+    }
+    var idf = {}, qidf = {}, qn = q.norm.length;
+    Object.keys(pack.postings).forEach(function (s) {
+      var df = pack.postings[s].length / 2;
+      idf[s] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    Object.keys(q.postings).forEach(function (s) {
+      var df = q.postings[s].length / 2;
+      qidf[s] = Math.log(1 + (qn - df + 0.5) / (df + 0.5));
+    });
+    var vocabularyWords = {};
+    Object.keys(pack.vocabulary).forEach(function (key) { key.split(" ").forEach(function (s) { vocabularyWords[s] = true; }); });
+    var textStems = [];
+
+    function stemsOf(i) {
+      if (!textStems[i]) textStems[i] = words(e.title[i] + " " + e.text[i]).map(stem);
+      return textStems[i];
+    }
+
+    /* Non-overlapping matches of `table`'s keys (stems joined by spaces) in `tokens`, longest first. */
+    function findPhrases(tokens, table) {
+      var found = [], k = 0;
+      while (k < tokens.length) {
+        var matched = false;
+        for (var size = Math.min(6, tokens.length - k); size > 0; size--) {
+          var value = table[tokens.slice(k, k + size).join(" ")];
+          if (value !== undefined) { found.push([k, k + size, value]); k += size; matched = true; break; }
+        }
+        if (!matched) k++;
+      }
+      return found;
+    }
+
+    function parse(query) {
+      var phrases = [], m;
+      QUOTED.lastIndex = 0;
+      while ((m = QUOTED.exec(query))) {
+        var phrase = words(m[1]).map(stem);
+        if (phrase.length) phrases.push(phrase);
+      }
+      var sequence = [], isStop = [];
+      words(query).forEach(function (form) { sequence.push(stem(form)); isStop.push(!!stop[form]); });
+      var tokens = sequence.filter(function (s, k) { return !isStop[k]; });
+      var weights = {}, consumed = {};
+      var add = function (list, weight) { list.forEach(function (s) { if (!(weights[s] >= weight)) weights[s] = weight; }); };
+      var take = function (a, b) { for (var k = a; k < b; k++) consumed[k] = true; };
+      var free = function (a, b) { for (var k = a; k < b; k++) if (consumed[k]) return false; return true; };
+      findPhrases(sequence, pack.cards).forEach(function (f) { take(f[0], f[1]); add(f[2], p.w_card); });
+      findPhrases(sequence, pack.vocabulary).forEach(function (f) {
+        if (free(f[0], f[1])) { take(f[0], f[1]); add(f[2], p.w_expansion); }
+      });
+      sequence.forEach(function (s, k) { if (!consumed[k] && !isStop[k]) add([s], 1); });
+      findPhrases(sequence, pack.obsolete).forEach(function (f) { add(f[2], p.w_obsolete); });
+      var cited = [];
+      findPhrases(tokens, pack.glossary_refs).forEach(function (f) {
+        var df = Infinity;
+        tokens.slice(f[0], f[1]).forEach(function (s) { df = Math.min(df, (pack.postings[s] || []).length / 2); });
+        if (df <= Math.max(1, p.glossary_max_df * n)) cited.push(f[2]);
+      });
+      var named = [];
+      findPhrases(tokens, pack.names).forEach(function (f) { named = named.concat(f[2]); });
+      var asked = {};
+      tokens.forEach(function (s) { asked[s] = 1; });
+      var intent = findPhrases(sequence, pack.intent || {}).map(function (f) { return f[2]; });
+      var shown = {};
+      if (phrases.length) phrases.forEach(function (ph) { ph.forEach(function (s) { shown[s] = true; }); });
+      else { Object.keys(weights).forEach(function (s) { shown[s] = true; }); tokens.forEach(function (s) { shown[s] = true; }); }
+      return { weights: weights, phrases: phrases, glossary: cited.slice(0, 3), named: named, asked: asked, shown: shown, intent: intent };
+    }
+
+    function questionScores(asked) {
+      var perQuestion = {}, best = {};
+      Object.keys(asked).forEach(function (s) {
+        var w = qidf[s];
+        if (w === undefined) return;
+        var list = q.postings[s];
+        for (var k = 0; k < list.length; k += 2) {
+          var tf = list[k + 1];
+          perQuestion[list[k]] = (perQuestion[list[k]] || 0) + asked[s] * w * tf * (p.k1 + 1) / (tf + q.norm[list[k]]);
+        }
+      });
+      Object.keys(perQuestion).forEach(function (k) {
+        var owner = q.owner[k];
+        if (perQuestion[k] > (best[owner] || 0)) best[owner] = perQuestion[k];
+      });
+      return best;
+    }
+
+    function contains(seq, phrase) {
+      outer: for (var k = 0; k + phrase.length <= seq.length; k++) {
+        for (var j = 0; j < phrase.length; j++) if (seq[k + j] !== phrase[j]) continue outer;
+        return true;
+      }
+      return false;
+    }
+
+    function scores(parsed, doc) {
+      var out = {};
+      Object.keys(parsed.weights).forEach(function (s) {
+        var w = idf[s];
+        if (w === undefined) return;
+        var list = pack.postings[s];
+        for (var k = 0; k < list.length; k += 2) {
+          var i = list[k], tf = list[k + 1];
+          out[i] = (out[i] || 0) + parsed.weights[s] * w * tf * (p.k1 + 1) / (tf + e.norm[i]);
+        }
+      });
+      var fromQuestions = questionScores(parsed.asked);
+      Object.keys(fromQuestions).forEach(function (i) { out[i] = (out[i] || 0) + p.w_asked * fromQuestions[i]; });
+      Object.keys(out).forEach(function (i) {
+        if (doc && e.doc[i] !== doc) delete out[i];
+        else if (e.heading_only[i]) out[i] *= p.heading_only;
+      });
+      var top = 0;
+      Object.keys(out).forEach(function (i) { if (out[i] > top) top = out[i]; });
+      if (parsed.glossary.length && top > 0 && (!doc || doc === "cr")) {
+        var lifted = {};
+        parsed.glossary.forEach(function (refs) {
+          refs.forEach(function (number) {
+            var cited = byNumber["cr " + number];
+            if (cited === undefined) return;
+            var share = p.glossary_cited * (e.heading_only[cited] ? p.heading_only : 1);
+            lifted[cited] = Math.max(lifted[cited] || 0, share * top);
+            (children["cr " + number] || []).forEach(function (j) {
+              if ((out[j] || 0) > 0) lifted[j] = Math.max(lifted[j] || 0, p.glossary_child * top);
+            });
+          });
+        });
+        Object.keys(lifted).forEach(function (i) { out[i] = (out[i] || 0) + lifted[i]; });
+      }
+      if (parsed.named.length && top > 0) {
+        parsed.named.forEach(function (i) {
+          if ((!doc || e.doc[i] === doc) && !e.heading_only[i]) out[i] = (out[i] || 0) + p.named * top;
+        });
+      }
+      if (parsed.phrases.length) {
+        Object.keys(out).forEach(function (i) {
+          if (parsed.phrases.every(function (ph) { return contains(stemsOf(i), ph); })) out[i] *= p.phrase_boost;
+        });
+      }
+      return out;
+    }
+
+    /* rulesref.search._snippet: about 180 characters where the query's words are densest. */
+    function snippet(i, shown) {
+      var text = (e.text[i] || "").split(/\s+/).join(" ").trim() || e.title[i] || (e.examples[i][0] || "");
+      if (text.length <= SNIPPET) return text;
+      var hits = [], re = /[A-Za-z0-9\u2019'+\/-]+/g, m;
+      while ((m = re.exec(text))) {
+        if (shown[stem(m[0].toLowerCase().replace(/[\u2019']/g, ""))]) hits.push(m.index);
+      }
+      var start = 0, best = 0, last = 0;
+      for (var k = 0; k < hits.length; k++) {
+        while (last < hits.length && hits[last] - hits[k] < Math.floor(SNIPPET * 2 / 3)) last++;
+        if (last - k > best) { start = hits[k]; best = last - k; }
+      }
+      var begin = Math.max(0, start - Math.floor(SNIPPET / 3));
+      if (begin > 0) {
+        var space = text.indexOf(" ", begin);
+        begin = space >= 0 && space < start ? space + 1 : begin;
+      }
+      var end = Math.min(text.length, begin + SNIPPET);
+      if (end < text.length) {
+        var back = text.lastIndexOf(" ", end - 1);
+        end = back >= begin && back > start ? back : end;
+      }
+      return (begin > 0 ? "\u2026" : "") + text.slice(begin, end) + (end < text.length ? "\u2026" : "");
+    }
+
+    function hit(i, score, shown) {
+      return { doc: e.doc[i], number: e.number[i], title: e.title[i] || e.section[i], snippet: snippet(i, shown), score: score, part: parts[i] || "" };
+    }
+
+    function descendants(doc, number) {
+      var out = [];
+      (children[doc + " " + number] || []).forEach(function (j) { out.push(j); out = out.concat(descendants(doc, e.number[j])); });
+      return out;
+    }
+
+    function numberHits(query, doc) {
+      var named = /^\s*(cr|mtr|ipg|jar)(?![a-z])/i.exec(query);   // "mtr 4.2" is the MTR's, not the IPG's 4.2
+      var docs = doc ? [doc] : named ? [named[1].toLowerCase()] : DOCS;
+      for (var k = 0; k < docs.length; k++) {
+        var number = normalizeNumber(query, docs[k]);
+        if (number === null) continue;
+        var i = byNumber[docs[k] + " " + number];
+        if (i !== undefined) return [i].concat(descendants(docs[k], number));
+      }
+      return [];
+    }
+
+    function search(query, options) {
+      options = options || {};
+      var doc = options.doc || null, limit = options.limit === undefined ? 10 : options.limit;
+      query = String(query || "").trim();
+      if (!query || limit <= 0) return [];
+      var numbered = numberHits(query, doc);
+      if (numbered.length) return numbered.slice(0, limit).map(function (i, rank) { return hit(i, 1000 - rank, {}); });
+      var parsed = parse(query);
+      var found = scores(parsed, doc);
+      if (!doc && parsed.intent.length) {
+        // A question in tournament words, no document chosen: the tournament documents gain a share of
+        // the best score (rulesref.search.ranking._lift_policy).
+        var top = 0;
+        Object.keys(found).forEach(function (i) { if (found[i] > top) top = found[i]; });
+        Object.keys(found).forEach(function (i) { if (policy[e.doc[i]]) found[i] += p.intent * top; });
+      }
+      var ranked = Object.keys(found).map(Number).filter(function (i) { return found[i] > 0; });
+      ranked.sort(function (a, b) { return found[b] - found[a] || a - b; });
+      var seen = {}, out = [];
+      for (var k = 0; k < ranked.length && out.length < limit; k++) {   // each rule once: the best of it and its parts
+        var key = e.doc[ranked[k]] + " " + e.number[ranked[k]];
+        if (seen[key]) continue;
+        seen[key] = true;
+        out.push(hit(ranked[k], found[ranked[k]], parsed.shown));
+      }
+      return out;
+    }
+
+    /* What the number box opens: a rule of a current document, an old number's rule where it
+       stands now (`was` says where it came from), several choices, or null (then: search). */
+    function resolve(query) {
+      var m = /^\s*(cr|mtr|ipg|jar)(?![a-z])[\s:.#-]*(.*)$/i.exec(query);
+      var docs = m ? [m[1].toLowerCase()] : DOCS, rest = m ? m[2].trim() : String(query).trim();
+      var choices = [];
+      docs.forEach(function (doc) {
+        var number = normalizeNumber(rest, doc);
+        if (number === null) return;
+        if (byNumber[doc + " " + number] !== undefined) choices.push({ doc: doc, number: number, was: null });
+        else if (pack.moved[doc] && pack.moved[doc][number]) {
+          var now = pack.moved[doc][number];
+          choices.push({ doc: doc, number: now[0], was: { number: number, date: now[1] } });
+        }
+      });
+      if (choices.length === 1) return choices[0];
+      if (choices.length > 1) return { choices: choices };
+      var lower = rest.toLowerCase();
+      for (var i = 0; i < n && lower.length > 1; i++) {
+        if (docs.indexOf(e.doc[i]) < 0) continue;
+        if ((e.title[i] && e.title[i].toLowerCase() === lower) || e.aliases[i].some(function (a) { return a.toLowerCase() === lower; })) {
+          return { doc: e.doc[i], number: e.number[i], was: null };
+        }
+      }
+      return null;
+    }
+
+    function rule(doc, number) {
+      var i = byNumber[doc + " " + number];
+      if (i === undefined) return null;
+      return {
+        doc: doc, number: number, title: e.title[i], section: e.section[i], text: e.text[i], examples: e.examples[i],
+        children: (children[doc + " " + number] || []).map(function (j) { return e.number[j]; }),
+        parent: parentNumber(number)
+      };
+    }
+
+    function documents() { return pack.documents; }
+    function outline(doc) {
+      var out = [];
+      for (var i = 0; i < n; i++) {
+        if (e.doc[i] === doc && byNumber[doc + " " + parentNumber(e.number[i])] === undefined) out.push({ number: e.number[i], title: e.title[i] || e.text[i] });
+      }
+      return out;
+    }
+
+    return { search: search, resolve: resolve, rule: rule, documents: documents, outline: outline, glossary: pack.glossary, version: pack.version };
+  }
+
+  return { words: words, stem: stem, normalizeNumber: normalizeNumber, parentNumber: parentNumber, engine: engine };
+});

@@ -1,0 +1,224 @@
+"""Importing cards, finding them, the rules they cite, the API and the pages (cards/)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
+
+from tests.cards.conftest import CARDS, RULINGS
+
+pytestmark = pytest.mark.django_db
+
+
+def current_rule_titled(title: str, prefix: str) -> str:
+    from rulesref.models import Rule
+
+    rule = Rule.objects.filter(version__is_current=True, version__document__slug="cr", number__startswith=prefix).filter(
+        text__iexact=title).exclude(number__contains=" ").order_by("position").first() or Rule.objects.filter(
+        version__is_current=True, version__document__slug="cr", number__startswith=prefix, title__iexact=title).first()
+    assert rule is not None, title
+    return rule.number
+
+
+class ImportTests:
+    def test_import_counts_and_is_idempotent(self, imported):
+        from cards import services
+        from cards.models import Card, CardRuling, CardSync
+
+        assert imported.cards == Card.objects.count() == 17 and imported.rulings == CardRuling.objects.count() == 6
+        assert imported.sync.status == CardSync.Status.SUCCEEDED
+        again = services.import_bulk(CARDS, RULINGS)
+        assert (again.added, again.updated, again.removed) == (0, 0, 0)
+
+    def test_a_card_gone_from_the_file_is_removed_and_a_changed_one_updated(self, imported, tmp_path):
+        from cards import services
+        from cards.models import Card
+
+        cards = json.loads(CARDS.read_text(encoding="utf-8"))
+        cards = [c for c in cards if c["name"] != "Opt"]
+        bolt = next(c for c in cards if c["name"] == "Lightning Bolt")
+        bolt["oracle_text"] = "Lightning Bolt deals 3 damage to any target. (edited)"
+        path = tmp_path / "cards.json"
+        path.write_text(json.dumps(cards))
+        outcome = services.import_bulk(path, RULINGS)
+        assert (outcome.added, outcome.updated, outcome.removed) == (0, 1, 1)
+        assert not Card.objects.filter(name="Opt").exists()
+        assert Card.objects.get(name="Lightning Bolt").oracle_text.endswith("(edited)")
+
+    def test_a_bad_file_changes_nothing_and_says_why(self, imported, tmp_path):
+        from cards.models import Card, CardSync
+
+        before = sorted(Card.objects.values_list("name", "oracle_text"))
+        truncated = tmp_path / "oracle-cards.json"
+        truncated.write_text(CARDS.read_text(encoding="utf-8")[:5000])
+        with pytest.raises(CommandError, match=r"oracle-cards.json, line \d+"):
+            call_command("import_cards", str(truncated), str(RULINGS))
+        assert sorted(Card.objects.values_list("name", "oracle_text")) == before
+        failed = CardSync.objects.first()
+        assert failed.status == CardSync.Status.FAILED and failed.message.startswith("Cards not changed: oracle-cards.json, line")
+
+    def test_the_command_prints_one_line(self, db, capsys):
+        call_command("import_cards", str(CARDS), str(RULINGS))
+        assert capsys.readouterr().out.strip() == "cards: 17 (17 new, 0 changed, 0 gone), 6 rulings"
+
+
+class RulesOfACardTests:
+    def test_keywords_and_actions_lead_to_the_current_crs_rules(self, imported):
+        from cards import services
+
+        trample = current_rule_titled("Trample", "702.")
+        assert {"doc": "cr", "number": trample, "title": "Trample"} in services.card_rules(services.find_card("Colossal Dreadmaw"))
+        ephemerate = {r["title"] for r in services.card_rules(services.find_card("Ephemerate"))}
+        assert {"Exile", "Rebound"} <= ephemerate and "Cast" not in ephemerate   # "cast" is only in its reminder text
+        assert "Scry" in {r["title"] for r in services.card_rules(services.find_card("Opt"))}
+        assert {"Reveal", "Discard"} <= {r["title"] for r in services.card_rules(services.find_card("Thoughtseize"))}
+
+    def test_numbers_follow_the_current_version(self, imported):
+        from cards import services
+        from rulesref import services as rules
+        from rulesref.models import Version
+
+        current = Version.objects.get(document__slug="cr", is_current=True)
+        older = Version.objects.get(document__slug="cr", effective_date="2022-04-29")
+        in_2025 = services.card_rules(services.find_card("Colossal Dreadmaw"))
+        rules.publish_version(older)
+        try:
+            in_2022 = services.card_rules(services.find_card("Colossal Dreadmaw"))
+            assert [r["title"] for r in in_2022] == [r["title"] for r in in_2025]
+            assert in_2022[0]["number"] == current_rule_titled("Trample", "702.")
+        finally:
+            rules.publish_version(current)
+
+
+class CardApiTests:
+    @pytest.fixture
+    def api(self):
+        return APIClient()
+
+    @pytest.mark.parametrize("typed", ["Thassa's Oracle", "thassas oracle", "THASSA’S ORACLE", "thasas oracle", "Thassa"])
+    def test_names_are_matched_tolerantly(self, api, imported, typed):
+        body = api.get(f"/api/v1/cards/{typed}").json()
+        assert body["name"] == "Thassa's Oracle"
+        assert body["mana_cost"] == "{U}{U}" and body["type_line"] == "Creature — Merfolk Wizard"
+        assert body["rulings"] == [{"date": "2020-01-24", "text": body["rulings"][0]["text"], "source": "wotc"}]
+
+    def test_a_face_name_finds_its_card(self, api, imported):
+        assert api.get("/api/v1/cards/Insectile Aberration").json()["name"] == "Delver of Secrets // Insectile Aberration"
+        assert api.get("/api/v1/cards/ice").json()["name"] == "Fire // Ice"
+
+    def test_rulings_in_date_order_and_rules(self, api, imported):
+        body = api.get("/api/v1/cards/platinum angel").json()
+        assert [r["date"] for r in body["rulings"]] == ["2004-10-04", "2020-08-07"]
+        assert {"doc": "cr", "number": current_rule_titled("Flying", "702."), "title": "Flying"} in body["rules"]
+
+    def test_unknown_name_is_404_with_close_names(self, api, imported):
+        response = api.get("/api/v1/cards/Angel")
+        assert response.status_code == 404
+        error = response.json()["error"]
+        assert error["code"] == "not_found" and "Serra Angel" in error["details"]["close"]
+        assert api.get("/api/v1/cards/Lightning").json()["name"] == "Lightning Bolt"   # the one card it starts
+
+    def test_bad_input_is_400_json(self, api, imported):
+        assert api.get("/api/v1/cards/a%00b").status_code == 400
+        assert api.get("/api/v1/cards/" + "x" * 300).json()["error"]["code"] == "invalid"
+        assert api.get("/api/v1/cards?q=").status_code == 400
+
+    def test_search(self, api, imported):
+        body = api.get("/api/v1/cards?q=angel").json()
+        assert {r["name"] for r in body["results"]} == {"Platinum Angel", "Serra Angel"}
+        assert "Walking Ballista" in {r["name"] for r in api.get("/api/v1/cards?q=counter from").json()["results"]}
+
+
+class CardPageTests:
+    def test_card_page_with_rulings_and_rule_links(self, client, imported):
+        page = client.get("/cards/Platinum Angel/").content.decode()
+        assert "You can&#x27;t lose the game" in page and "2004-10-04" in page
+        assert f'href="/rules/cr/{current_rule_titled("Flying", "702.")}/"' in page
+
+    def test_a_tolerant_name_redirects_to_the_card(self, client, imported):
+        response = client.get("/cards/platinum angle/")
+        assert response.status_code == 302 and response["Location"] == "/cards/Platinum%20Angel/"
+
+    def test_unknown_card_page_offers_close_names(self, client, imported):
+        response = client.get("/cards/Angel/")
+        assert response.status_code == 404 and "Serra Angel" in response.content.decode()
+
+
+class SyncTests:
+    """sync_cards against a local HTTP server that answers as Scryfall's bulk-data API does."""
+
+    @pytest.fixture
+    def scryfall(self, tmp_path, settings):
+        import gzip
+        import http.server
+        import threading
+
+        served = tmp_path / "served"
+        served.mkdir()
+        shutil.copy(RULINGS, served / "rulings.json")
+        (served / "oracle-cards.json.gz").write_bytes(gzip.compress(CARDS.read_bytes()))
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            updated = "2026-11-24T10:00:00+00:00"
+
+            def do_GET(self):
+                port = self.server.server_address[1]
+                if self.path == "/bulk-data":
+                    body = json.dumps({"object": "list", "data": [
+                        {"object": "bulk_data", "type": "oracle_cards", "updated_at": Handler.updated,
+                         "download_uri": f"http://127.0.0.1:{port}/oracle-cards.json"},
+                        {"object": "bulk_data", "type": "rulings", "updated_at": Handler.updated,
+                         "download_uri": f"http://127.0.0.1:{port}/rulings.json"}]}).encode()
+                    encoding = None
+                elif self.path == "/oracle-cards.json":
+                    body, encoding = (served / "oracle-cards.json.gz").read_bytes(), "gzip"
+                elif self.path == "/rulings.json":
+                    body, encoding = (served / "rulings.json").read_bytes(), None
+                else:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                if encoding:
+                    self.send_header("Content-Encoding", encoding)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        settings.JUDGEAPP_SCRYFALL_BULK_URL = f"http://127.0.0.1:{server.server_address[1]}/bulk-data"
+        yield Handler
+        server.shutdown()
+
+    def test_sync_imports_then_skips_files_it_has(self, scryfall, capsys):
+        from cards.models import Card, CardSync
+
+        call_command("sync_cards")
+        assert Card.objects.count() == 17
+        assert "succeeded" in capsys.readouterr().out
+        call_command("sync_cards")
+        assert CardSync.objects.first().status == CardSync.Status.UNCHANGED
+        scryfall.updated = "2026-11-25T10:00:00+00:00"
+        from cards import tasks
+
+        tasks.sync_cards()          # the daily beat task
+        assert CardSync.objects.first().status == CardSync.Status.SUCCEEDED
+
+    def test_an_unreachable_scryfall_changes_nothing(self, db, settings):
+        from cards.models import CardSync
+
+        settings.JUDGEAPP_SCRYFALL_BULK_URL = "http://127.0.0.1:9/bulk-data"
+        with pytest.raises(CommandError, match="card sync failed, cards not changed"):
+            call_command("sync_cards")
+        assert CardSync.objects.first().status == CardSync.Status.FAILED
+
+    def test_the_daily_task_is_scheduled(self, settings):
+        assert any(entry["task"] == "cards.sync_cards" for entry in settings.CELERY_BEAT_SCHEDULE.values())

@@ -1,0 +1,87 @@
+"""The offline search engine (static/judgeapp/offline-search.js) against the server's own search:
+the same words, stems and rule numbers, and the same ranking over the same index."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulesref import search
+from rulesref.offline import service
+from rulesref.parsing.common import normalize_rule_number
+from rulesref.search import service as search_service
+from tests.rulesref.offline.node_engine import needs_node, run_engine
+
+pytestmark = [needs_node]
+QUESTIONS = Path(__file__).resolve().parents[3] / "bench" / "search_questions.toml"
+
+
+class WordsTests:
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC’'-—–+/0123456789 .,\"“”éX", max_size=40), min_size=20, max_size=60))
+    def test_words_and_stems_are_the_servers(self, texts):
+        calls = [("words", [t]) for t in texts]
+        answers = run_engine(calls)
+        assert answers == [search.words(t) for t in texts]
+        forms = sorted({w for t in texts for w in search.words(t)})
+        assert run_engine([("stem", [w]) for w in forms]) == [search.stem(w) for w in forms]
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(st.tuples(st.from_regex(r"\A(?:(?:CR|cr|mtr|IPG) ?)?[0-9]{1,4}(?:\.[0-9]{0,3}(?: ?[a-zA-Z])?)?\.?\Z"),
+                              st.sampled_from(["cr", "mtr", "ipg", "jar"])), min_size=1, max_size=30))
+    def test_rule_numbers_are_read_as_the_server_reads_them(self, pairs):
+        answers = run_engine([("normalizeNumber", [raw, doc]) for raw, doc in pairs])
+        assert answers == [normalize_rule_number(raw, doc) for raw, doc in pairs]
+
+
+@pytest.mark.django_db
+class RankingTests:
+    @pytest.fixture
+    def pack(self):
+        service.forget_packs()
+        return json.loads(service.current_pack().body)
+
+    def test_ranking_is_the_servers_lexical_ranking(self, pack):
+        """Every judge question of the tuning set gets the same ten rules in the same order as the
+        server's lexical search with typo correction off (the one thing the device does not do)."""
+        questions = [q["q"] for q in tomllib.loads(QUESTIONS.read_text())["question"]]
+        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
+        expected = [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=10)] for q in questions]
+        answers = run_engine([("search", [q, {"limit": 10}]) for q in questions], pack)
+        got = [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers]
+        same = sum(a == b for a, b in zip(got, expected))
+        top = sum(a[:1] == b[:1] for a, b in zip(got, expected))
+        # Scores are written with four significant digits: a near tie may swap places further down.
+        assert top == len(questions), [(q, a[:3], b[:3]) for q, a, b in zip(questions, got, expected) if a[:1] != b[:1]]
+        assert same >= 0.97 * len(questions)
+
+    def test_snippets_are_the_servers(self, pack):
+        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
+        queries = ["deck out", "trample damage assignment", "loop shortcut iterations", "missed trigger remedy"]
+        answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
+        for q, hits in zip(queries, answers):
+            assert [h["snippet"] for h in hits] == [h.snippet for h in search.search(index, q, limit=5)], q
+
+    def test_a_judge_finds_a_rule_offline(self, pack):
+        deck_out, numbered, rule = run_engine([("search", ["deck out", {"limit": 5}]), ("search", ["729.3", {"limit": 3}]),
+                                               ("rule", ["cr", "702.19"])], pack)
+        assert {"121.4", "704.5b"} <= {h["number"] for h in deck_out[:3]}
+        assert [h["number"] for h in numbered] == ["729.3", "729.3a", "729.3b"][: len(numbered)]
+        assert rule["title"] == "Trample" or "Trample" in rule["text"]
+        assert rule["children"][:2] == ["702.19a", "702.19b"]
+
+    def test_the_number_box_reads_old_numbers_and_document_names(self, pack):
+        old, current, mtr, name, nothing = run_engine(
+            [("resolve", ["725.3"]), ("resolve", ["cr 729.3"]), ("resolve", ["mtr 4.2"]), ("resolve", ["Game Rule Violation"]),
+             ("resolve", ["what happens on a draw"])], pack)
+        assert old == {"doc": "cr", "number": "729.3", "was": {"number": "725.3", "date": "2022-04-29"}}
+        assert current == {"doc": "cr", "number": "729.3", "was": None}
+        assert mtr["doc"] == "mtr" and mtr["number"] == "4.2"
+        assert name["doc"] == "ipg"
+        assert nothing is None
