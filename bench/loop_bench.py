@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judgeapp.engines import loops  # noqa: E402  (after the path set-up above)
+from engines import loops  # noqa: E402  (after the path set-up above)
 
 TARGET_MS = 1.0
 

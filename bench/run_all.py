@@ -15,6 +15,7 @@ SCRIPTS = [
     ("diff two full CR versions (target < 2 s)", ["diff_bench.py"]),
     ("loop engine (target < 1 ms)", ["loop_bench.py"]),
     ("shuffle analysis", ["shuffle_bench.py"]),
+    ("offline kit: bytes kept, first copy on Fast 3G, on-device search", ["offline_bench.py"]),
     ("job round trip with a real worker on Redis (target p50 < 100 ms)", ["job_bench.py"]),
 ]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judgeapp.engines import shuffles  # noqa: E402  (after the path set-up above)
+from engines import shuffles  # noqa: E402  (after the path set-up above)
 
 
 def cold() -> None:
@@ -54,6 +54,16 @@ def main() -> None:
         lambda: shuffles.estimate_pattern_p_value(60, 24, rare, max_samples=shuffles.DEFAULT_MAX_SAMPLES, seed=1))
     print(f"    exact {float(shuffles.pattern_p_value_exact(60, 24, rare)):.2e}; Monte Carlo {p:.2e} "
           f"+/- {se:.1e} (95% {interval[0]:.1e}..{interval[1]:.1e}), {samples} samples")
+    for label, seen in (("mana-woven top 21 (LSS x7)", "LSS" * 7), ("ten lands on top", "L" * 10)):
+        finding = timed(f"60 cards / 24 lands, {label}: exact test in both directions",
+                        lambda seen=seen: shuffles.pattern_finding(60, 24, seen))
+        one_sided = shuffles.one_sided_p_values(60, 24, seen)
+        print(f"    p {float(finding[0]):.2e} ({finding[1].value if finding[1] else 'neither'}); one-sided: "
+              + ", ".join(f"{k} {float(v):.2e}" for k, v in one_sided.items())
+              + f"; this exact sequence {float(shuffles.pattern_probability(60, 24, seen)):.2e}")
+        estimates = timed("  the three one-sided p-values by Monte Carlo to the cap",
+                          lambda seen=seen: shuffles.estimate_run_p_values(60, 24, seen, max_samples=shuffles.DEFAULT_MAX_SAMPLES, seed=1))
+        print("    " + ", ".join(f"{k} {e[0]:.2e} +/- {e[1]:.1e} ({e[3]} samples)" for k, e in estimates.items()))
     request = shuffles.validate_shuffle_request({
         "deck_size": 60, "procedure": [{"method": "riffle", "times": 7}, {"method": "pile", "piles": 7}],
         "observed": {"pattern": pattern, "lands": 24}})

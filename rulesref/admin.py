@@ -39,7 +39,7 @@ class StaffOnlyAdmin(admin.ModelAdmin):
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(help_text="The Comprehensive Rules .txt, or an MTR, IPG or JAR .html rendering.")
+    file = forms.FileField(help_text="The Comprehensive Rules .txt, or the MTR, IPG or JAR as the PDF Wizards publishes (or an .html rendering).")
     document = forms.ChoiceField(
         required=False,
         choices=[("", "Detect from the text")] + [(slug, f"{slug.upper()} — {title}") for slug, title in services.DOC_TITLES.items()],

@@ -236,7 +236,7 @@ def pair_document(document_id: int) -> int:
     """Compute and store every pairing that pages and references need for one document: each pair of
     consecutive stored versions, and each version that a pinned reference names with the current one.
     Returns how many pairings were computed (stored ones are skipped)."""
-    from rulesref import curation, references
+    from rulesref import citing, references
 
     versions = list(Version.objects.filter(document_id=document_id).filter(LIVE).exclude(effective_date=None)
                     .select_related("document").order_by("effective_date"))
@@ -246,7 +246,7 @@ def pair_document(document_id: int) -> int:
     current = next((v for v in versions if v.is_current), None)
     if current is not None:
         slug = current.document.slug
-        pinned_dates = {references.parse_ref(ref).pinned_date for ref in curation.known_references()
+        pinned_dates = {references.parse_ref(ref).pinned_date for ref in citing.known_references()
                         if ref.startswith(f"{slug}@")}
         wanted += [(v, current) for v in versions if v.effective_date in pinned_dates and v.pk != current.pk]
     stored = set(VersionPairing.objects.filter(old__document_id=document_id).values_list("old_id", "new_id"))

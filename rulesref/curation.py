@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from rulesref import services
 from rulesref.models import Document, Version, VersionEvent
-from rulesref.parsing.documents import detect_kind, parse_document
+from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import DocKind, ParseError
 
 SNIFF_BYTES = 64 * 1024              # enough of a file to tell which document it is
@@ -68,10 +67,10 @@ def choose_document(head: bytes, name: str, requested: str | None = None) -> Doc
                 f"unknown document {requested!r}; use one of {', '.join(services.DOC_TITLES)}", details={"document": requested}
             ) from None
     if kind is None:
-        from rulesref.parsing.common import decode_document
+        from rulesref.parsing.documents import detect_raw_kind
 
         try:
-            kind = detect_kind(decode_document(head, name), name)
+            kind = detect_raw_kind(head, name)  # a PDF by its first page's title
         except ParseError as exc:
             kind = _kind_from_name(name)
             if kind is None:
@@ -107,7 +106,9 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
         raise DuplicateUpload(
             f"{name} is already stored: {same} (version #{same.pk})", details={"version": same.pk, "status": same.status}
         )
-    target = choose_document(raw[:SNIFF_BYTES], name, document)
+    from rulesref.parsing.pdf import is_pdf
+
+    target = choose_document(raw if is_pdf(raw) else raw[:SNIFF_BYTES], name, document)
     with transaction.atomic():
         version = Version(
             document=target, status=Version.Status.PARSING, source_name=name, uploaded_by=_user_or_none(uploaded_by), progress=0
@@ -202,7 +203,7 @@ class VersionReview:
     changed_references: list[dict] = field(default_factory=list)
     references_unavailable: str = ""
     references_checked: int = 0
-    affected_guides: list[dict] = field(default_factory=list)   # judgeapp guide_services.guides_affected
+    affected_guides: list[dict] = field(default_factory=list)   # citing.affected_by: guides.services.guides_affected
 
 
 def baseline_for(version: Version) -> Version | None:
@@ -256,33 +257,17 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
 
 
 def _guides_affected(baseline: Version, version: Version) -> list[dict]:
-    """The judge guides citing rules of this document that moved or changed (judgeapp.guide_services)."""
-    from judgeapp import guide_services
+    """What the registered features (the guides) have that moved or changed (rulesref.citing)."""
+    from rulesref import citing
 
-    return guide_services.guides_affected(baseline, version)
-
-
-_REF_IN_TEXT = re.compile(r"\b(?:cr|mtr|ipg|jar)@\d{4}-\d{2}-\d{2}:[0-9A-Za-z.\-]+")
+    return citing.affected_by(baseline, version)
 
 
 def known_references() -> list[str]:
-    """Every pinned reference the product cites, sorted and without duplicates.
+    """Every pinned reference the product cites, as the features registered them (rulesref.citing)."""
+    from rulesref import citing
 
-    For now collected by scanning the text of the Python modules under judgeapp/engines/ and the
-    files under judgeapp/guides/definitions/ for strings like "cr@2025-02-07:729.4"
-    (rulesref.references.REF_PATTERN); a registry of citations may replace this scan.
-    """
-    from rulesref.references import REF_PATTERN
-
-    root = Path(settings.BASE_DIR) / "judgeapp"
-    files = sorted((root / "engines").rglob("*.py")) + sorted(p for p in (root / "guides" / "definitions").rglob("*") if p.is_file())
-    found: set[str] = set()
-    for path in files:
-        for match in _REF_IN_TEXT.finditer(path.read_text(encoding="utf-8", errors="replace")):
-            ref = match.group(0).rstrip(".-")  # a reference ending a sentence: "... (cr@2025-02-07:729.4)."
-            if REF_PATTERN.match(ref):
-                found.add(ref)
-    return sorted(found)
+    return citing.known_references()
 
 
 # ---------------------------------------------------------------- publishing

@@ -144,7 +144,7 @@ class VersionPairing(models.Model):
 
 class SearchVector(models.Model):
     """A sentence embedding of the text search embeds for one rule, shared by every version whose
-    rule has that text: `key` is sha256(model name + text) (rulesref.search_semantic.vector_key),
+    rule has that text: `key` is sha256(model name + text) (rulesref.search.vectors.vector_key),
     so a new version only computes vectors for rules whose text changed."""
 
     key = models.CharField(max_length=64, unique=True)

@@ -2,6 +2,7 @@
 
 from django.urls import path, re_path
 
+from rulesref.offline import views as offline
 from rulesref.pages import views
 
 urlpatterns = [
@@ -17,4 +18,8 @@ urlpatterns = [
     path("glossary/", views.glossary_index, name="page-glossary"),
     path("glossary/<path:term>/", views.glossary_term, name="page-glossary-term"),
     path("sw.js", views.service_worker, name="service-worker"),
+    path("offline/", offline.reader, name="offline-reader"),
+    path("offline/manifest.json", offline.pack_manifest, name="offline-manifest"),
+    path("offline/pack/<str:version>.json", offline.pack, name="offline-pack"),
+    path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
 ]

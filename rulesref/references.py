@@ -9,12 +9,10 @@ interface judge features use to cite rules; nothing else turns a rule number int
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import asdict, dataclass
 
-# The part after the colon is a rule number, or — for documents without numbers, like the JAR — a
-# section title, matched case-insensitively in the pinned version.
-REF_PATTERN = re.compile(r"^(?P<doc>cr|mtr|ipg|jar)@(?P<date>\d{4}-\d{2}-\d{2}):(?P<number>[^\s:@][^:@]*)$")
+from rulesref.citing import REF_PATTERN  # the pattern lives with the registry, which checks it
+
 _cache: dict[tuple[str, int], ResolvedRef] = {}
 
 
@@ -49,11 +47,30 @@ class ResolvedRef:
         return self.number is not None
 
     def citation(self) -> dict:
-        """The API's citation shape: {"doc", "number"} plus title and text for readers."""
-        return {"doc": self.doc, "number": self.number, "title": self.title, "text": self.text, "ref": self.ref, "status": self.status}
+        """The API's citation shape: {"doc", "number"} plus title and text for readers, and `label`, the
+        citation as a judge says it (see citation_label)."""
+        return {"doc": self.doc, "number": self.number, "title": self.title, "text": self.text, "ref": self.ref,
+                "status": self.status, "label": citation_label(self.doc, self.number, self.title)}
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def citation_label(doc: str, number: str | None, title: str) -> str:
+    """How a citation is shown to people: "CR 729.4", "IPG 2.5". The JAR prints no numbers (rulesref's are
+    given by position and stay internal), so a JAR citation is its own heading: "JAR: A player accidentally
+    draws or has more cards than they were supposed to"; its opening text (stored as "0", titled "Introduction" by the parser) is "JAR: the opening paragraphs"."""
+    if doc == "jar":
+        if number == "0":
+            return "JAR: the opening paragraphs"
+        return f"JAR: {title}" if title else "JAR"
+    return f"{doc.upper()} {number}" if number else doc.upper()
+
+
+def labelled(citations: list[dict]) -> list[dict]:
+    """Stored citations (a call saved before citations had labels) with their `label` filled in."""
+    return [c if c.get("label") else {**c, "label": citation_label(str(c.get("doc", "")), c.get("number"), c.get("title") or "")}
+            for c in citations]
 
 
 def parse_ref(ref: str) -> PinnedRef:
@@ -100,7 +117,8 @@ def citations(refs: list[str]) -> list[dict]:
         except ReferenceError as exc:
             # A document not imported here must not sink the whole answer: say what is missing.
             pinned = parse_ref(ref)
-            out.append({"doc": pinned.doc, "number": None, "ref": ref, "status": "unresolved", "text": str(exc), "title": ""})
+            out.append({"doc": pinned.doc, "number": None, "ref": ref, "status": "unresolved", "text": str(exc), "title": "",
+                        "label": citation_label(pinned.doc, None, "")})
             continue
         key = f"{resolved.doc}:{resolved.number}"
         if key not in seen:

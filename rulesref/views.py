@@ -115,7 +115,7 @@ class SearchView(RulesView):
             raise ApiError("invalid", f"doc must be one of {', '.join(services.DOC_TITLES)}", details={"doc": doc})
         if params.get("version") and doc is None:
             raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
-        from rulesref import search_service
+        from rulesref.search import service as search_service
 
         answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
         return Response({"results": answer["results"], "count": len(answer["results"]), "query": query,

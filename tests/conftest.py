@@ -26,13 +26,14 @@ def rules_dir() -> Path:
 BASE_DOCUMENTS = ("cr/MagicCompRules-20220429.txt", "cr/MagicCompRules-20250207.txt")
 
 
-def optional_documents() -> list[Path]:
-    """The newest MTR, IPG and JAR, when their parsers exist (they are imported and published too)."""
+def policy_documents() -> list[Path]:
+    """The newest MTR, IPG and JAR (imported and published too). Each must be there and must import:
+    a parser that breaks fails the suite's set-up instead of quietly skipping what needs it."""
     found = []
     for kind in ("mtr", "ipg", "jar"):
         files = rules_files(kind)
-        if files:
-            found.append(files[-1])
+        assert files, f"no {kind.upper()} in {RULES_DIR / kind} (set JUDGEAPP_RULES_DIR to the shared rules folder)"
+        found.append(files[-1])
     return found
 
 
@@ -45,6 +46,8 @@ def django_db_setup(django_db_setup, django_db_blocker):
     # No background embedding of the whole CR during the suite: search stays lexical unless a test
     # builds vectors itself (tests/rulesref/test_search_service.py).
     settings.SEARCH_VECTORS = False
+    settings.SEARCH_SHIPPED_VECTORS = False   # nor the vectors shipped in rulesref/search/shipped/
+    settings.SEARCH_INDEX_CACHE = ""          # indexes built in each test session, not kept on disk
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
@@ -53,11 +56,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
         old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
         changes.pairing(old, new)  # stored once for the session: diffs, traces and references reuse it
-        for path in optional_documents():
-            try:
-                services.import_paths([path], publish=True)
-            except Exception as exc:  # a parser still missing must not hide every other test
-                print(f"note: {path.name} not imported: {exc}")
+        services.import_paths(policy_documents(), publish=True)
 
 
 @pytest.fixture
@@ -81,21 +80,18 @@ def rules_loaded(transactional_db):
 
     if not Version.objects.filter(document__slug="cr", is_current=True).exists():
         services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20250207.txt"], publish=True)
-        for path in optional_documents():
-            try:
-                services.import_paths([path], publish=True)
-            except Exception:
-                pass
+        services.import_paths(policy_documents(), publish=True)
 
 
 @pytest.fixture(autouse=True)
 def forget_process_caches():
     """Process caches (current version ids, resolved references) must not outlive a rolled-back test."""
     yield
-    from rulesref import references, services
+    from rulesref import changes, references, services
 
     services.forget_current_versions()
     references.forget_resolutions()
+    changes._records.clear()  # keyed by version id, which a rolled-back test gives out again
 
 
 @pytest.fixture(autouse=True)

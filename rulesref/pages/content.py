@@ -360,7 +360,7 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
     context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact,
                      "term": _glossary_match(query) if doc in (None, "cr") else None}
     try:
-        from rulesref import search_service
+        from rulesref.search import service as search_service
 
         answer = search_service.search_answer(query, doc=doc, limit=limit)
         raw_hits = answer["results"]
@@ -380,7 +380,9 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
         entry = outline.by_number.get(hit["number"]) if outline is not None else None
         hits.append({
             **hit,
-            "url": rule_url(hit["doc"], hit["number"]),
+            # An infraction's part that matched opens the rule page at that part.
+            "url": rule_url(hit["doc"], hit["number"]) + (f"#r-{hit['number']}-{hit['part']}" if hit.get("part") else ""),
+            "part_label": PART_LABELS.get(hit.get("part", ""), ""),
             # The hit's own title ("Trample" for a keyword's rule); the section is shown on its own line.
             "title": "" if entry is None or (section is not None and entry.title == section.title) else entry.title,
             "section": section,
@@ -388,4 +390,23 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
             "snippet_html": highlight(hit.get("snippet", ""), query),
         })
     context["hits"] = hits
+    context["rel_notes"] = rel_notes(hits)
     return context
+
+
+# Which Rules Enforcement Level a tournament document's answer applies at.
+REL_NOTES = {
+    "ipg": "IPG penalties apply at Competitive and Professional REL",
+    "jar": "JAR applies at Regular REL",
+    "mtr": "MTR applies at every REL",
+}
+PART_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
+               "additional_remedy": "Additional remedy", "upgrade": "Upgrade"}
+
+
+def rel_notes(hits: list[dict], *, top: int = 3) -> list[str]:
+    """When the best hit is tournament policy: which REL the policy among the best hits applies to."""
+    if not hits or hits[0]["doc"] not in REL_NOTES:
+        return []
+    docs = dict.fromkeys(h["doc"] for h in hits[:top] if h["doc"] in REL_NOTES)
+    return [REL_NOTES[d] for d in docs]

@@ -53,6 +53,9 @@ def resolve(query: str) -> JumpTarget:
         # documents are tried in order (cr, mtr, ipg, jar) and the others are offered beside it.
         return JumpTarget(url=choices[0].url, choices=tuple(choices))
     if not choices:
+        moved = _old_number(docs, versions, rest)
+        if moved:
+            return JumpTarget(url=moved)
         number = services.canonical_number("cr", rest)
         if "cr" in docs and "cr" in versions and number and _CR_SHAPE.fullmatch(number):
             # A CR-shaped number that does not exist: its page says so and suggests the nearest.
@@ -74,3 +77,16 @@ def _matches(version: Version, rest: str) -> list[JumpChoice]:
             if wanted in (a.casefold() for a in aliases):
                 return [JumpChoice(doc, found_number, title, reverse("page-rule", args=[doc, found_number]), by_number=False)]
     return []
+
+
+def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str:
+    """A number of an earlier version ("725.3" of the 2022 CR) opens the rule it became, saying so."""
+    from rulesref import old_numbers
+    from rulesref.pages import renumbered
+
+    for doc in docs:
+        number = services.canonical_number(doc, rest) if doc in versions else None
+        now = old_numbers.where_now(versions[doc], number) if number else None
+        if now:
+            return renumbered.url(doc, now["number"], versions[doc], number)
+    return ""

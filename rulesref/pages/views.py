@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from rulesref import services
 from rulesref.models import Version
-from rulesref.pages import content, jump
+from rulesref.pages import content, jump, renumbered
 from rulesref.pages.outline import outline_for
 
 MAX_QUERY = 300
@@ -85,11 +85,15 @@ def rule(request: HttpRequest, doc: str, number: str) -> HttpResponse:
         version = _version(request, doc.lower())
         found = services.find_rule(version, number)
     except services.RulesError as exc:
+        now = exc.details.get("now") if version is not None else None
+        if now:  # an old number: open the rule it became, saying so
+            return redirect(renumbered.url(doc.lower(), now["number"], version, number))
         return _problem(request, exc, doc=doc.lower(), version=version, number=number)
     if found.number != number or doc != doc.lower():
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(reverse("page-rule", args=[doc.lower(), found.number]) + query)
-    return render(request, "rulesref/rule.html", content.rule_page(request, version, found))
+    return render(request, "rulesref/rule.html", {**content.rule_page(request, version, found),
+                                                  "renumbered": renumbered.line(request, version, found)})
 
 
 def _switch_version(request: HttpRequest, doc: str, number: str, source_date: str, target_date: str) -> HttpResponse:

@@ -8,9 +8,10 @@ import json
 from collections import deque
 from typing import Any
 
-from judgeapp import guide_services, services
-from judgeapp.guides import runner
-from judgeapp.guides.schema import Guide, Node, NodeKind
+from guides import runner
+from guides import services as guide_services
+from guides.schema import Guide, Node, NodeKind
+from jobs import services
 
 
 def input_candidates(node: Node) -> list[Any]:

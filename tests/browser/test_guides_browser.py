@@ -8,6 +8,7 @@ Skipped when Playwright or the browser is missing. The browser is JUDGEAPP_CHROM
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -69,7 +70,7 @@ def judge(rules_loaded, live_server):
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from judgeapp.calllog import services as calllog
+    from calllog import services as calllog
 
     user = User.objects.create_user("tablet-judge", password="pw-tablet-judge")
     event = calllog.open_event(user, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive")
@@ -79,14 +80,58 @@ def judge(rules_loaded, live_server):
     return {"user": user, "event": event, "cookie": cookie, "url": live_server.url}
 
 
+class RequestsInFlight:
+    """The live server's requests between Django's request_started and request_finished."""
+
+    def __init__(self):
+        import threading
+
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def started(self, **kwargs):
+        with self.changed:
+            self.count += 1
+
+    def finished(self, **kwargs):
+        with self.changed:
+            self.count = max(0, self.count - 1)
+            self.changed.notify_all()
+
+    def wait_until_idle(self, timeout: float = 15.0) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.count == 0, timeout=timeout)
+
+
+@contextlib.contextmanager
+def tablet_page(browser, url: str, *, cookie: dict | None = None, service_workers: str = "allow", timeout: int = 15000):
+    """A tablet-size page on the live server. On the way out the context is closed and the server is
+    left to answer what the page had asked for: a request still being handled when the test database
+    is flushed holds a lock on it, the flush fails and the next test finds the last one's rows."""
+    from django.core.signals import request_finished, request_started
+
+    in_flight = RequestsInFlight()
+    request_started.connect(in_flight.started, weak=False)
+    request_finished.connect(in_flight.finished, weak=False)
+    context = browser.new_context(viewport=TABLET, base_url=url, service_workers=service_workers)
+    if cookie:
+        context.add_cookies([cookie])
+    tab = context.new_page()
+    tab.set_default_timeout(timeout)
+    try:
+        yield tab
+    finally:
+        context.set_offline(True)  # a service worker still storing pages asks for nothing more
+        context.close()
+        in_flight.wait_until_idle()
+        request_started.disconnect(in_flight.started)
+        request_finished.disconnect(in_flight.finished)
+
+
 @pytest.fixture
 def page(browser, judge):
-    context = browser.new_context(viewport=TABLET, base_url=judge["url"], service_workers="allow")
-    context.add_cookies([judge["cookie"]])
-    tab = context.new_page()
-    tab.set_default_timeout(15000)
-    yield tab
-    context.close()
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"]) as tab:
+        yield tab
 
 
 def settled(page, answered: int) -> dict:
@@ -117,20 +162,29 @@ def give(page, guide, answers: list) -> dict:
     return step
 
 
+def pick_player(page, field: str, name: str) -> None:
+    """Type a player into a picker (players.js); a name not on the event's list needs "New player"."""
+    page.fill(f"input[name={field}]", name)
+    picker = page.locator(f".player-picker:has(input[name={field}])")
+    if picker.get_attribute("data-state") == "unknown":
+        picker.locator("button.new-player").click()
+    assert picker.get_attribute("data-state") in ("listed", "new")
+
+
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
 def expected_rel(slug: str, answers: list, default: str) -> str:
     """The REL a conclusion highlights: the one the guide asked for (fact "rel"), else the page's."""
-    from judgeapp import guide_services
+    from guides import services as guide_services
 
     asked = guide_services.walk(slug, answers)["facts"].get("rel")
     return asked if asked in ("regular", "competitive", "professional") else default
 
 
 def all_guides():
-    from judgeapp import guide_services
+    from guides import services as guide_services
 
     return guide_services.guides()
 
@@ -199,15 +253,17 @@ class GuideWalkTests:
         page.screenshot(path=str(SHOTS / "dark-conclusion.png"), full_page=False)
 
     def test_a_call_saved_online_is_stored_with_the_events_penalty(self, page, judge):
-        from judgeapp.models import Call
+        from calllog.models import Call
 
         guide = all_guides()["shortcut-disputes"]
         node_id, answers = max(conclusion_paths(guide).items(), key=lambda item: len(item[1]))
         page.goto("/guides/shortcut-disputes/")
+        page.select_option("#call-event", str(judge["event"].pk))
         give(page, guide, answers)
         page.fill(".save-form input[name=table]", "7")
         page.fill(".save-form input[name=round]", "2")
-        page.fill(".save-form input[name=players]", "Cy Park, Di Lu")
+        pick_player(page, "offender", "Cy Park")
+        pick_player(page, "opponent", "Di Lu")
         page.click(".save-form button[type=submit]")
         page.wait_for_selector(".save-status:not(:empty)")
         assert page.inner_text(".save-status").startswith("Saved to the event.")
@@ -221,6 +277,8 @@ class GuideWalkTests:
 class OfflineTests:
     def wait_for_precache(self, page, slugs: list[str]) -> None:
         urls = ["/guides/"] + [f"/guides/{s}/" for s in slugs] + [f"/api/v1/guides/{s}" for s in slugs]
+        # The guide pages' own scripts (player picker, penalty preview), kept with the guides.
+        urls += ["/static/judgeapp/players.js", "/static/judgeapp/penalty.js", "/static/judgeapp/words.js"]
         script = """urls => caches.keys().then(names => Promise.all(names.map(n => caches.open(n)))).then(stores =>
             Promise.all(urls.map(u => Promise.all(stores.map(s => s.match(u))).then(hits => hits.some(Boolean)))))
             .then(found => found.every(Boolean))"""
@@ -232,7 +290,7 @@ class OfflineTests:
         raise AssertionError("the service worker did not store every guide")
 
     def test_guides_work_offline_and_a_call_saved_offline_arrives_once(self, page, judge):
-        from judgeapp.models import Call
+        from calllog.models import Call
 
         guides = all_guides()
         page.goto("/guides/")
@@ -245,8 +303,10 @@ class OfflineTests:
         page.context.set_offline(True)
         page.goto("/rules/cr/729.4/")  # ... reads the same offline
         assert page.inner_text("main") == rule_text
-        # A page never opened has no copy: the service worker says so (the browser really is offline).
-        page.goto("/glossary/")
+        # A page never opened that the offline copy of the rules does not cover says so (the browser
+        # really is offline); rules, glossary and search pages are read from that copy instead
+        # (tests/browser/test_offline_browser.py).
+        page.goto("/changes/cr/")
         assert "Offline" in page.inner_text("h1")
 
         # A guide reloaded with its answers in the address, offline, returns to the same step.
@@ -262,7 +322,8 @@ class OfflineTests:
         page.select_option("#call-event", str(judge["event"].pk))
         page.fill(".save-form input[name=table]", "12")
         page.fill(".save-form input[name=round]", "3")
-        page.fill(".save-form input[name=players]", "Ana Costa, Ben Ito")
+        pick_player(page, "offender", "Ana Costa")
+        pick_player(page, "opponent", "Ben Ito")
         page.click(".save-form button[type=submit]")
         page.wait_for_selector(".save-status:not(:empty)")
         assert page.inner_text("#call-queue").startswith("1 call waiting to be sent")

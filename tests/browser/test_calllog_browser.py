@@ -1,0 +1,272 @@
+"""The call log as a floor judge uses it on a 768x1024 tablet (Chromium through Playwright, issue 13):
+the upgraded penalty in the penalty table before a call is saved, the REL asked once, conclusions that
+open at the ruling and speak in words, calls edited with their history, players picked from the list.
+
+Skipped, like tests/browser/test_guides_browser.py, where Playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.browser.guide_paths import conclusion_paths
+from tests.browser.test_guides_browser import (  # noqa: F401  (pytestmark: the same skips)
+    SHOTS,
+    TABLET,
+    all_guides,
+    no_horizontal_scroll,
+    pick_player,
+    pytestmark,
+    settled,
+    tablet_page,
+)
+
+LANDSCAPE = {"width": 1024, "height": 768}
+
+
+@pytest.fixture
+def page(browser, judge):
+    """A tablet-size page without the service worker: these tests need no stored guides (the offline
+    call queue is offline.js's, in localStorage), and a worker storing every guide in the background
+    would still be fetching from the live server when the test database is flushed."""
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block") as tab:
+        yield tab
+
+
+def record(page, infraction: str, offender: str, *, table: str = "5", minutes: str = "") -> None:
+    page.select_option("#record-infraction", infraction)
+    pick_player(page, "offender", offender)
+    page.fill("#record-form input[name=table]", table)
+    page.fill("#record-form input[name=round]", "2")
+    if minutes:
+        page.fill("#record-form input[name=time_extension]", minutes)
+
+
+def current_row(page, scope: str) -> str:
+    page.wait_for_selector(f'{scope} tr.current[data-preview="checked"], {scope} tr.current[data-preview="upgraded"]')
+    return page.inner_text(f"{scope} tr.current td").strip()
+
+
+def walk(page, answers: list, *, start: int = 0) -> dict:
+    """Answer from a step already settled after `start` answers (some taken from the event)."""
+    step = settled(page, start)
+    for i, answer in enumerate(answers):
+        if step["kind"] == "question":
+            page.click(f'#guide-step button.answer[data-index="{answer}"]')
+        else:
+            page.fill("#guide-input", str(answer))
+            page.click("#guide-step button[type=submit]")
+        step = settled(page, start + i + 1)
+    return step
+
+
+class RecordInfractionTests:
+    def test_second_slow_play_shows_game_loss_in_the_penalty_table_before_it_is_saved(self, page, judge):
+        from calllog.models import Call
+
+        event = judge["event"]
+        page.goto(f"/events/{event.pk}/")
+        record(page, "3.3", "Ana Costa", minutes="3")
+        # The IPG's penalty at each REL; the event's (Competitive) highlighted, checked against her history.
+        assert page.inner_text('#record-penalties tr[data-rel="professional"] td').strip() == "Warning"
+        assert current_row(page, "#record-penalties").startswith("Warning")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok")
+        assert "Slow Play — Warning for Ana Costa" in page.inner_text("#record-form .save-status")
+        first = Call.objects.get()
+        assert (first.infraction, first.penalty, first.time_extension, first.offender) == ("Slow Play", "Warning", 3, "Ana Costa")
+
+        # A second Slow Play for her, picked from the list this time: Game Loss on screen, nothing saved yet.
+        page.select_option("#record-infraction", "3.3")
+        page.fill("#record-form input[name=offender]", "ana costa")
+        page.locator("#record-form input[name=round]").click()
+        row = current_row(page, "#record-penalties")
+        assert row.startswith("Game Loss — upgraded:"), row
+        assert "IPG 3" in row
+        assert page.locator("#record-penalties tr.current").bounding_box()["height"] >= 40
+        assert Call.objects.count() == 1
+        assert no_horizontal_scroll(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "record-second-slow-play.png"), full_page=True)
+        page.fill("#record-form input[name=table]", "5")
+        page.fill("#record-form input[name=round]", "3")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok:has-text('Game Loss')")
+        assert Call.objects.count() == 2
+        second = Call.objects.order_by("id").last()
+        assert (second.penalty, second.upgraded, second.offender) == ("Game Loss", True, "Ana Costa")
+
+    def test_the_guides_conclusion_shows_the_upgrade_once_event_and_player_are_chosen(self, page, judge):
+        from calllog import recording
+
+        recording.record_call(
+            judge["user"], judge["event"],
+            {"client_id": "6d1b7f7e-51c6-4a56-9d8a-0d3c8c6f7a11", "infraction": "Slow Play", "players": ["Ana Costa"]},
+        )
+        guide = all_guides()["loop-resolution"]
+        answers = conclusion_paths(guide)["slow-play"]
+        page.goto("/guides/loop-resolution/")
+        page.select_option("#call-event", str(judge["event"].pk))
+        walk(page, answers)
+        assert page.inner_text("#guide-step tr.current td").strip() == guide.nodes["slow-play"].penalty.competitive
+        page.fill(".save-form input[name=offender]", "Ana Costa")
+        row = current_row(page, "#guide-step")
+        assert row.startswith("Game Loss — upgraded:") and "Slow Play" in row, row
+        page.screenshot(path=str(SHOTS / "guide-upgrade-before-save.png"), full_page=False)
+
+
+class RelOnceTests:
+    def test_the_events_rel_answers_the_guides_rel_question(self, page, judge):
+        from calllog import services
+
+        regular = services.open_event(judge["user"], name="FNM", date=dt.date(2026, 11, 20), rel="regular")
+        page.goto("/guides/drawing-and-mulligans/")
+        # No event: the guide's own question asks the REL, and no second REL menu is shown.
+        assert settled(page, 0)["node"] == "rel"
+        assert page.locator("#guide-rel").is_hidden()
+        page.select_option("#call-event", str(judge["event"].pk))
+        step = settled(page, 1)
+        assert step["node"] == "when"  # Competitive taken from the event, not asked
+        assert "Competitive (the event’s REL)" in page.inner_text("#guide-trail")
+        assert page.inner_text("#guide-rel-fixed") == "REL: Competitive (the event’s)"
+        assert page.locator("#guide-rel").is_hidden()
+        page.select_option("#call-event", str(regular.pk))
+        # The walk keeps its first answer (Competitive), which this Regular event disagrees with: said
+        # plainly, nothing silently changed, and the judge walks again at the event's REL.
+        settled(page, 1)
+        assert "You answered Competitive REL, but FNM is a Regular REL event" in page.inner_text(".rel-warning")
+        page.click(".rel-warning button.use-event-rel")
+        assert settled(page, 1)["node"] == "regular-when"
+
+    def test_a_regular_answer_cannot_be_saved_to_a_competitive_event(self, page, judge):
+        from calllog.models import Call
+
+        guide = all_guides()["drawing-and-mulligans"]
+        node_id, answers = next((n, a) for n, a in sorted(conclusion_paths(guide).items()) if a[0] == 0 and guide.nodes[n].infraction)
+        query = "&".join(f"a={a}" for a in answers)
+        page.goto("/guides/drawing-and-mulligans/")
+        page.select_option("#call-event", str(judge["event"].pk))
+        page.goto(f"/guides/drawing-and-mulligans/?{query}")
+        step = settled(page, len(answers))
+        assert step["node"] == node_id
+        assert page.locator(".rel-warning").is_visible()
+        assert page.locator(".save-form").count() == 0
+        assert "Not saved" in page.inner_text(".save-call")
+        assert Call.objects.count() == 0
+
+
+class ConclusionTests:
+    def open_at_ruling(self, page, viewport) -> None:
+        page.set_viewport_size(viewport)
+        guide = all_guides()["loop-resolution"]
+        answers = conclusion_paths(guide)["shortcut"]
+        page.goto("/guides/loop-resolution/")
+        walk(page, answers[:-1])
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        walk(page, answers[-1:], start=len(answers) - 1)
+        top = page.evaluate("document.querySelector('#guide-step .conclusion h2').getBoundingClientRect().top")
+        # Below the sticky search bar, not under it, and at the top of what is seen.
+        bar = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
+        assert bar <= top <= bar + 60, f"the ruling is at {top}px (search bar to {bar}px) in a {viewport} viewport"
+        assert page.evaluate("window.scrollY") > 0, "the walk should have been long enough to scroll"
+        return guide
+
+    def test_a_conclusion_opens_at_the_ruling_in_portrait_and_landscape(self, page, judge):
+        self.open_at_ruling(page, TABLET)
+        page.screenshot(path=str(SHOTS / "conclusion-portrait.png"))
+        self.open_at_ruling(page, LANDSCAPE)
+        page.screenshot(path=str(SHOTS / "conclusion-landscape.png"))
+
+    def test_results_are_in_words_and_ipg_citations_by_their_parts(self, page, judge):
+        self.open_at_ruling(page, TABLET)
+        shown = page.inner_text("#guide-step .conclusion")
+        assert "{" not in shown and '":' not in shown
+        final = page.inner_text('#guide-step .result[data-field="final_state"]')
+        assert final.startswith("Final state:") and " life" in final, final
+        guide = all_guides()["loop-resolution"]
+        page.goto("/guides/loop-resolution/")
+        walk(page, conclusion_paths(guide)["slow-play"])
+        labels = page.eval_on_selector_all(
+            "#guide-step .citations .ipg-part dt", "items => items.map(i => i.textContent)"
+        )
+        assert labels[:2] == ["Definition", "Penalty"] and "Philosophy" in labels and "Additional Remedy" in labels
+        penalty = page.inner_text('#guide-step .ipg-part[data-part="Penalty"] dd')
+        assert penalty.strip() == "Warning"
+
+
+class EditAndPlayersTests:
+    def test_a_judge_edits_a_call_and_the_change_is_kept_with_their_name(self, page, judge):
+        from calllog import recording
+
+        call, _ = recording.record_call(
+            judge["user"], judge["event"],
+            {"client_id": "0f0e5a4c-7d5b-4f0e-9a51-3b7f3f4f2c01", "infraction": "3.3", "players": ["Ana Costa"], "table": "4"},
+        )
+        page.goto(f"/events/{judge['event'].pk}/calls/{call.pk}/")
+        page.click("#edit-call")
+        page.fill("#edit-call-form input[name=table]", "14")
+        page.fill("#edit-call-form input[name=time_extension]", "2")
+        page.fill("#edit-call-form input[name=reason]", "wrong table")
+        page.click("#edit-call-form button[type=submit]")
+        page.wait_for_selector("#revisions .revisions li")
+        history = page.inner_text("#revisions")
+        assert "tablet-judge" in history and "wrong table" in history and "4 → 14" in history
+        call.refresh_from_db()
+        assert (call.table, call.time_extension) == ("14", 2)
+        page.goto(f"/events/{judge['event'].pk}/")
+        assert "+2" in page.inner_text("#time-extensions + table")
+
+    def test_the_picker_offers_the_listed_spelling_and_a_rename_follows_into_calls(self, page, judge):
+        from calllog import players
+        from calllog.models import Call
+
+        players.add_player(judge["user"], judge["event"], "Ana Costa")
+        page.goto(f"/events/{judge['event'].pk}/")
+        page.select_option("#record-infraction", "2.2")
+        page.fill("#record-form input[name=offender]", "Ana Cotsa")
+        picker = page.locator(".player-picker:has(input[name=offender])")
+        assert picker.get_attribute("data-state") == "unknown"
+        assert not page.evaluate("document.getElementById('record-form').checkValidity()")
+        suggestion = picker.locator("button.pick")
+        assert suggestion.inner_text() == "Ana Costa"
+        assert suggestion.bounding_box()["height"] >= 44
+        suggestion.click()
+        assert page.input_value("#record-form input[name=offender]") == "Ana Costa"
+        assert picker.get_attribute("data-state") == "listed"
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok")
+        assert Call.objects.get().offender == "Ana Costa"
+        # The head judge corrects the name on the list: the call follows.
+        page.goto(f"/events/{judge['event'].pk}/players/Ana Costa/")
+        page.fill(".rename-player input[name=new_name]", "Ana Maria Costa")
+        page.click(".rename-player button[type=submit]")
+        page.wait_for_selector("h1:has-text('Ana Maria Costa')")
+        assert Call.objects.get().offender == "Ana Maria Costa"
+
+
+class OfflineRecordTests:
+    def test_an_infraction_recorded_offline_waits_on_the_tablet_and_arrives_once(self, page, judge):
+        from calllog.models import Call, Player
+
+        event = judge["event"]
+        page.goto(f"/events/{event.pk}/")
+        page.context.set_offline(True)
+        record(page, "3.3", "Ana Costa", minutes="1")
+        # No connection: the Competitive row says plainly that her history was not checked.
+        page.wait_for_selector('#record-penalties tr.current[data-preview="unchecked"]')
+        assert "not checked" in page.inner_text("#record-penalties tr.current td")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('No connection')")
+        assert page.inner_text("#call-queue").startswith("1 call waiting to be sent")
+        assert Call.objects.count() == 0
+        # The list's forms post to the server: offline they say so and change nothing.
+        page.fill(".add-player input[name=name]", "Walk In")
+        page.click(".add-player button[type=submit]")
+        assert "needs the network" in page.inner_text(".add-player .offline-note")
+        page.context.set_offline(False)
+        page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        call = Call.objects.get()
+        assert (call.ipg_section, call.offender, call.time_extension) == ("3.3", "Ana Costa", 1)
+        assert list(Player.objects.values_list("name", flat=True)) == ["Ana Costa"]
