@@ -26,6 +26,7 @@ Ranking, in order of application:
 from __future__ import annotations
 
 import heapq
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
@@ -55,9 +56,22 @@ _INTENT = 0.3
 POLICY_DOCS = frozenset({"mtr", "ipg", "jar"})
 
 
+# Which document a bare number ("4.2") is looked up in first; a named one ("IPG 4.2") is that document's.
+_NUMBER_ORDER = ("cr", "mtr", "ipg", "jar")
+_NAMED_DOC = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])", re.IGNORECASE)
+
+
 def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
-    """Entries for a query that is a rule number: the rule, then its subrules in order."""
-    docs = [doc] if doc else sorted({e.doc for e in index.entries})
+    """Entries for a query that is a rule number: the rule, then its subrules in order. A number
+    that names its document ("MTR 4.2") is that document's, never another's 4.2."""
+    named = _NAMED_DOC.match(query)
+    present = {e.doc for e in index.entries}
+    if doc:
+        docs = [doc]
+    elif named:
+        docs = [named.group(1).lower()]
+    else:
+        docs = [d for d in _NUMBER_ORDER if d in present] + sorted(present - set(_NUMBER_ORDER))
     for d in docs:
         number = normalize_rule_number(query, d)
         if number is None:

@@ -61,6 +61,19 @@ class RankingTests:
         assert top == len(questions), [(q, a[:3], b[:3]) for q, a, b in zip(questions, got, expected) if a[:1] != b[:1]]
         assert same >= 0.97 * len(questions)
 
+    def test_numbers_are_looked_up_as_the_server_looks_them_up(self, pack):
+        """Every policy section asked by its number, bare and named ("4.2", "MTR 4.2"): the device
+        opens what the server opens, and a named document is never another's section."""
+        index = search_service.index_for(service.current_versions())
+        numbers = sorted({(e.doc, e.number) for e in index.entries if e.doc != "cr"})
+        queries = [q for d, n in numbers for q in (n, f"{d.upper()} {n}", f"{d} {n}")]
+        answers = run_engine([("search", [q, {"limit": 1}]) for q in queries], pack)
+        got = [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers]
+        assert got == [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=1)] for q in queries]
+        named = [(f"{d}:{n}", hits) for (d, n), found in zip(numbers, zip(got[1::3], got[2::3], strict=True), strict=True)
+                 for hits in found]
+        assert all(hits == [want] for want, hits in named), [(w, h) for w, h in named if h != [w]]
+
     def test_snippets_are_the_servers(self, pack):
         index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
         queries = ["deck out", "trample damage assignment", "loop shortcut iterations", "missed trigger remedy"]
