@@ -99,6 +99,8 @@ def build_pack(
         "names": _joined(index.names or {}),
         "intent": {" ".join(key): word for key, word in sorted(getattr(index, "intent", {}).items()) if key},
         "policy_docs": sorted(policy_docs),
+        "remedy": sorted(getattr(index, "remedy", ())),
+        "regular": {" ".join(key): word for key, word in sorted(getattr(index, "regular", {}).items()) if key},
         "glossary": [{"term": g.term, "definition": g.definition, "references": list(g.references)} for g in glossary],
         "moved": {doc: {old: list(new) for old, new in sorted(found.items())} for doc, found in sorted((moved or {}).items())},
         "params": {k: _num(v) for k, v in sorted(params.items())},

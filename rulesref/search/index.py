@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
 from rulesref.search.records import SearchEntry, SearchIndex
 from rulesref.search.text import STOPWORDS, phrase_key, stem, terms, words
-from rulesref.search.vocabulary import card_descriptions, compile_vocabulary, load_intent, load_spoken, load_vocabulary
+from rulesref.search.vocabulary import card_descriptions, compile_vocabulary, load_intent, load_remedy, load_spoken, load_vocabulary
 
 # BM25 saturation and length normalisation (the usual defaults measured best on the dev questions).
 K1 = 1.2
@@ -108,6 +108,7 @@ def build_index(
     spoken: Mapping[str, str] | None = None,
     cards: Mapping[str, str] | None = None,
     intent: Iterable[str] | None = None,
+    remedy: tuple[Iterable[str], Iterable[str]] | None = None,
 ) -> SearchIndex:
     """Index `entries` (any mix of documents) for `search`.
 
@@ -115,10 +116,12 @@ def build_index(
     judge phrases to rule words, and `spoken` spoken words to the rules' words for the embedded
     question; default for both: the shipped vocabulary.toml. `cards` maps card names to what
     they do in rule words; default: `vocabulary.card_descriptions()`. `intent` lists the words that
-    make a question one of tournament policy ("penalty", "deck check"); default: [intent] of the
-    shipped vocabulary.toml.
+    make a question one of tournament policy ("penalty", "deck check"); `remedy` is (those of them
+    that ask for a penalty or a fix, the words that place a question at Regular REL); default for
+    both: [intent] of the shipped vocabulary.toml.
     """
     entries = list(entries)
+    remedy_words, regular_words = load_remedy() if remedy is None else remedy
     # A rule's parts (SearchEntry.part) lead to the rule: looked up by number is the whole rule.
     by_number: dict[tuple[str, str], int] = {}
     for i, e in enumerate(entries):
@@ -223,6 +226,8 @@ def build_index(
         card_text=card_text,
         doc_entries={d: [i for i, e in enumerate(entries) if e.doc == d] for d in dict.fromkeys(e.doc for e in entries)},
         intent={key: w for w in (load_intent() if intent is None else intent) if (key := phrase_key(w))},
+        remedy=frozenset(remedy_words),
+        regular={key: w for w in regular_words if (key := phrase_key(w))},
         **asked,
     )
 

@@ -37,6 +37,7 @@ class ParsedQuery:
     named: tuple[int, ...] = ()          # entries whose title or alias the question names
     asked: Mapping[str, float] = field(default_factory=dict)  # the judge's own words (typos fixed), for asked-as questions
     intent: tuple[str, ...] = ()         # words that make it a question of tournament policy ([intent])
+    regular: bool = False                # it names Regular REL ("fnm", "casual"): the JAR answers its penalties and fixes
 
 
 @lru_cache(maxsize=1)
@@ -152,6 +153,7 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     for s, weight in zip(tokens, token_weight, strict=True):
         asked[s] = max(asked.get(s, 0.0), weight)
     intent = tuple(word for _, _, word in find_phrases(sequence, index.intent))
+    regular = bool(find_phrases(sequence, index.regular)) if index.regular else False
     return ParsedQuery(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,
-                       named=named, asked=asked, intent=intent)
+                       named=named, asked=asked, intent=intent, regular=regular)
 

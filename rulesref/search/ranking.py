@@ -53,6 +53,9 @@ _CANDIDATES = 50
 # A question in tournament words, no document chosen: share of the best score added to the
 # tournament documents' entries (measured on the tuning sets and the held-out asked-as questions).
 _INTENT = 0.3
+# A question asking for a penalty or a fix ([intent] remedy): the document that gives them gains
+# this share more than the others: the IPG, or the JAR when the question names Regular REL.
+_REMEDY = 0.15
 POLICY_DOCS = frozenset({"mtr", "ipg", "jar"})
 
 
@@ -121,20 +124,23 @@ def search(
     scores = _lexical_scores(index, parsed, doc)
     if semantic is not None and not parsed.phrases:
         scores = _blend(index, scores, semantic(parsed.semantic_text), doc)
-    if doc is None and parsed.intent:
-        _lift_policy(index, scores)
+    if doc is None and (parsed.intent or parsed.regular):
+        remedy = parsed.regular or any(word in index.remedy for word in parsed.intent)
+        _lift_policy(index, scores, remedy=("jar" if parsed.regular else "ipg") if remedy else None)
     ranked = _one_per_rule(index, sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i)), limit)
     return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
 
 
-def _lift_policy(index: SearchIndex, scores: dict[int, float]) -> None:
+def _lift_policy(index: SearchIndex, scores: dict[int, float], *, remedy: str | None = None) -> None:
     """A question in tournament words ("penalty", "deck check") with no document chosen: the
     tournament documents' entries gain a share of the best score, so a CR rule that shares its game
-    words does not bury the policy that answers it."""
+    words does not bury the policy that answers it. One that asks for a penalty or a fix lifts the
+    document that gives them (`remedy`: the IPG, or the JAR at Regular REL) a little more."""
     top = max(scores.values(), default=0.0)
     for i in scores:
-        if index.entries[i].doc in POLICY_DOCS:
-            scores[i] += _INTENT * top
+        doc = index.entries[i].doc
+        if doc in POLICY_DOCS:
+            scores[i] += (_INTENT + (_REMEDY if doc == remedy else 0.0)) * top
 
 
 def _one_per_rule(index: SearchIndex, ranked: Sequence[int], limit: int) -> list[int]:

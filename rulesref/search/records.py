@@ -58,4 +58,6 @@ class SearchIndex:
     card_text: dict[str, str] = field(default_factory=dict)   # card name -> what it does, as written, for the embedded question
     doc_entries: dict[str, list[int]] = field(default_factory=dict)  # document -> its entry indexes, in order
     intent: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed policy word -> the word ([intent])
+    remedy: frozenset[str] = frozenset()   # the [intent] words that ask for a penalty or a fix ([intent] remedy)
+    regular: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Regular REL -> the word
 

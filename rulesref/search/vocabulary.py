@@ -48,6 +48,15 @@ def load_intent(path: Path = VOCABULARY_PATH) -> list[str]:
     return [str(w) for w in data.get("intent", {}).get("words", [])]
 
 
+def load_remedy(path: Path = VOCABULARY_PATH) -> tuple[list[str], list[str]]:
+    """Of the [intent] words, those that ask for a penalty or a fix ([intent] remedy), and the words
+    that place a question at Regular REL ([intent] regular)."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    found = data.get("intent", {})
+    return [str(w) for w in found.get("remedy", [])], [str(w) for w in found.get("regular", [])]
+
+
 def card_descriptions() -> dict[str, str]:
     """Card names judges type -> what the card does in the rules' words: what search reads for
     cards (the index's card words, the embedded question, "Read as" on the page)."""

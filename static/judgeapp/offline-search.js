@@ -95,6 +95,8 @@
     var parts = e.part || [];
     var policy = {};
     (pack.policy_docs || []).forEach(function (d) { policy[d] = true; });
+    var remedyWords = {};
+    (pack.remedy || []).forEach(function (w) { remedyWords[w] = true; });
     for (var i = 0; i < n; i++) {
       // A rule is its whole entry; an IPG infraction's parts (definition, philosophy ...) lead to it.
       if (!parts[i] && byNumber[e.doc[i] + " " + e.number[i]] === undefined) byNumber[e.doc[i] + " " + e.number[i]] = i;
@@ -167,10 +169,11 @@
       var asked = {};
       tokens.forEach(function (s) { asked[s] = 1; });
       var intent = findPhrases(sequence, pack.intent || {}).map(function (f) { return f[2]; });
+      var regular = findPhrases(sequence, pack.regular || {}).length > 0;
       var shown = {};
       if (phrases.length) phrases.forEach(function (ph) { ph.forEach(function (s) { shown[s] = true; }); });
       else { Object.keys(weights).forEach(function (s) { shown[s] = true; }); tokens.forEach(function (s) { shown[s] = true; }); }
-      return { weights: weights, phrases: phrases, glossary: cited.slice(0, 3), named: named, asked: asked, shown: shown, intent: intent };
+      return { weights: weights, phrases: phrases, glossary: cited.slice(0, 3), named: named, asked: asked, shown: shown, intent: intent, regular: regular };
     }
 
     function questionScores(asked) {
@@ -303,12 +306,16 @@
       if (numbered.length) return numbered.slice(0, limit).map(function (i, rank) { return hit(i, 1000 - rank, {}); });
       var parsed = parse(query);
       var found = scores(parsed, doc);
-      if (!doc && parsed.intent.length) {
+      if (!doc && (parsed.intent.length || parsed.regular)) {
         // A question in tournament words, no document chosen: the tournament documents gain a share of
-        // the best score (rulesref.search.ranking._lift_policy).
-        var top = 0;
+        // the best score; one asking for a penalty or a fix lifts the document that gives them a little
+        // more: the IPG, or the JAR at Regular REL (rulesref.search.ranking._lift_policy).
+        var top = 0, remedy = null;
+        if (parsed.regular || parsed.intent.some(function (w) { return remedyWords[w]; })) remedy = parsed.regular ? "jar" : "ipg";
         Object.keys(found).forEach(function (i) { if (found[i] > top) top = found[i]; });
-        Object.keys(found).forEach(function (i) { if (policy[e.doc[i]]) found[i] += p.intent * top; });
+        Object.keys(found).forEach(function (i) {
+          if (policy[e.doc[i]]) found[i] += (p.intent + (e.doc[i] === remedy ? (p.remedy || 0) : 0)) * top;
+        });
       }
       var ranked = Object.keys(found).map(Number).filter(function (i) { return found[i] > 0; });
       ranked.sort(function (a, b) { return found[b] - found[a] || a - b; });

@@ -105,6 +105,38 @@ class IntentTests:
         assert [n for d, n, _ in lifted if d != "cr"][:3] and lifted[0][0] != "cr"
 
 
+class RemedyTests:
+    """A question asking for a penalty or a fix lifts the document that gives them: the IPG, or the
+    JAR when the question names Regular REL; the MTR and the CR keep their scores."""
+
+    def scores(self, index, q):
+        return {(h.doc, h.number): h.score for h in search(index, q, limit=1000)}
+
+    @pytest.mark.parametrize(("q", "lifted"), [
+        ("opponent forgot his upkeep trigger, what's the fix", "ipg"),
+        ("what's the penalty for looking at an extra card", "ipg"),
+        ("at fnm my opponent forgot his upkeep trigger, what's the fix", "jar"),
+        ("casual event, opponent drew an extra card, what happens", "jar"),
+    ])
+    def test_only_the_document_that_gives_the_remedy_gains(self, policy_entries, policy_index, q, lifted):
+        plain = build_index(policy_entries, remedy=([], []))
+        with_remedy, without = self.scores(policy_index, q), self.scores(plain, q)
+        assert with_remedy.keys() == without.keys()
+        gains = {key: with_remedy[key] - without[key] for key in with_remedy}
+        assert all(abs(g) < 1e-9 for (d, _), g in gains.items() if d != lifted), q
+        lifted_gains = {round(g, 9) for (d, _), g in gains.items() if d == lifted}
+        assert len(lifted_gains) == 1 and lifted_gains.pop() > 0, q
+
+    def test_a_question_without_remedy_or_regular_words_is_lifted_as_before(self, policy_entries, policy_index):
+        plain = build_index(policy_entries, remedy=([], []))
+        q = "can a spectator point out a mistake in a match"
+        assert self.scores(policy_index, q) == self.scores(plain, q)
+
+    def test_the_done_means_question_puts_ipg_2_1_first_and_at_fnm_the_jar(self, policy_index):
+        assert search(policy_index, "opponent forgot his upkeep trigger, what's the fix", limit=1)[0].doc == "ipg"
+        assert search(policy_index, "at fnm opponent forgot his upkeep trigger, what's the fix", limit=1)[0].doc == "jar"
+
+
 class HeldOutTests:
     def test_about_one_in_ten_questions_is_held_out_and_the_choice_is_stable(self):
         found = [q for s in asked.load_asked().values() for qs in s.questions.values() for q in qs]

@@ -61,6 +61,16 @@ class RankingTests:
         assert top == len(questions), [(q, a[:3], b[:3]) for q, a, b in zip(questions, got, expected) if a[:1] != b[:1]]
         assert same >= 0.97 * len(questions)
 
+    def test_penalty_and_fix_questions_rank_as_on_the_server(self, pack):
+        """The lift of the document that gives penalties and fixes (the IPG, the JAR at Regular REL)."""
+        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
+        queries = ["opponent forgot his upkeep trigger, what's the fix", "at fnm opponent forgot his upkeep trigger, what's the fix",
+                   "casual event, opponent drew an extra card, what happens", "what is the penalty for a marked sleeve",
+                   "regular rel deck check found a missing card"]
+        answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
+        assert [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers] == [
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in queries]
+
     def test_numbers_are_looked_up_as_the_server_looks_them_up(self, pack):
         """Every policy section asked by its number, bare and named ("4.2", "MTR 4.2"): the device
         opens what the server opens, and a named document is never another's section."""
