@@ -126,10 +126,14 @@
     return {
       element: box, input: input, value: value,
       setRoster: function (list) {
+        // The list may arrive after the judge typed a name (a slow connection): a name that is now on
+        // it is a chosen player, and whoever listens (the penalty preview) is told.
+        var before = value();
         names = (list || []).slice();
         while (datalist.firstChild) datalist.removeChild(datalist.firstChild);
         names.forEach(function (n) { datalist.appendChild(el("option", { value: n })); });
         show();
+        if (value() !== before) changed();
       },
       onChange: function (fn) { listeners.push(fn); }
     };

@@ -117,6 +117,31 @@ class RecordInfractionTests:
         page.screenshot(path=str(SHOTS / "guide-upgrade-before-save.png"), full_page=False)
 
 
+    def test_a_player_list_that_arrives_after_the_name_is_typed_still_checks_the_penalty(self, page, judge):
+        """On a slow connection the judge types the player before the event's list arrives: once it
+        arrives, the name is a listed player and the penalty is checked against the history."""
+        from calllog import recording
+
+        recording.record_call(
+            judge["user"], judge["event"],
+            {"client_id": "0b3c3a3e-7d0a-4c8e-9a51-2f4f0a6c1b22", "infraction": "Slow Play", "players": ["Ana Costa"]},
+        )
+        held = []
+        page.route(f"**/api/v1/events/{judge['event'].pk}/players", lambda route: held.append(route))
+        guide = all_guides()["loop-resolution"]
+        page.goto("/guides/loop-resolution/")
+        page.select_option("#call-event", str(judge["event"].pk))
+        walk(page, conclusion_paths(guide)["slow-play"])
+        page.fill(".save-form input[name=offender]", "Ana Costa")
+        page.wait_for_timeout(300)
+        assert page.get_attribute(".player-picker:has(input[name=offender])", "data-state") == "unknown"
+        assert held, "the player list was asked for"
+        for route in held:
+            route.continue_()
+        row = current_row(page, "#guide-step")
+        assert row.startswith("Game Loss — upgraded:") and "Slow Play" in row, row
+
+
 class RelOnceTests:
     def test_the_events_rel_answers_the_guides_rel_question(self, page, judge):
         from calllog import services
