@@ -13,12 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from cards import keywords, names, scryfall
 from cards.models import Card, CardRuling, CardSync
-from rulesref.models import Rule, Version
+from rulesref.models import GlossaryTerm, Rule, Version
+from rulesref.search import card_source
+from rulesref.search import tasks as search_tasks
+from rulesref.search.query import english_words
+from rulesref.search.text import STOPWORDS, words
 
 _PROGRESS_EVERY = 2000
 
@@ -77,6 +82,7 @@ def import_bulk(cards_path: Path, rulings_path: Path, *, source: str = "", bulk_
               message=f"{len(records)} cards ({added} new, {updated} changed, {removed} gone) and {len(rulings)} rulings.",
               finished_at=timezone.now())
     forget_names()
+    cards_changed()
     return ImportOutcome(sync, len(records), len(rulings), added, updated, removed)
 
 
@@ -196,11 +202,61 @@ def card_rules(card: Card) -> list[dict]:
 
 def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, str]:
     """Card name -> what the card does (its Oracle text without reminder text), for search to read a
-    named card as what it does. A one-word name that is also an ordinary word ("Exile", "Opt",
-    "Fog") is left out: a judge typing "exile" asks about the rule, not the card."""
-    out = {}
-    for name, key, text in Card.objects.values_list("name", "name_key", "oracle_text"):
-        if " " not in key and key in common_words:
-            continue
-        out[name] = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    named card as what it does; a card with faces also under each face's own name, with that face's
+    text. A one-word name that is also an ordinary word ("Exile", "Opt", "Fog") is left out: a judge
+    typing "exile" asks about the rule, not the card."""
+    out: dict[str, str] = {}
+
+    def add(name: str, text: str) -> None:
+        key = names.name_key(name)
+        if not key or (" " not in key and key in common_words) or name in out:
+            return
+        # Reminder text out; lines ("Flying\nVigilance") joined as a list, as the hand-written ones read.
+        lines = (re.sub(r"\s*\([^)]*\)", "", line).strip() for line in text.splitlines())
+        out[name] = "; ".join(line for line in lines if line)
+
+    for name, text, faces in Card.objects.order_by("name").values_list("name", "oracle_text", "faces"):
+        add(name, text)
+        for face in faces or ():
+            if face.get("name") and face.get("name") != name:
+                add(face["name"], face.get("oracle_text", ""))
     return out
+
+
+# ------------------------------------------------------------------------------- what search reads
+
+
+def card_stamp() -> str:
+    """"" while the card table is empty; else a value that changes with every import that changes it
+    (the last successful import, when it finished, and the count): search's card_source stamp."""
+    count = Card.objects.count()
+    if not count:
+        return ""
+    last = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).values_list("pk", "finished_at").first()
+    top = Card.objects.order_by("-pk").values_list("pk", flat=True).first()
+    return f"{last[0] if last else 0}:{last[1].isoformat() if last and last[1] else ''}:{count}:{top}"
+
+
+def common_words() -> frozenset[str]:
+    """Words a one-word card name must not take over in search: English words the search model knows,
+    stopwords, the current CR glossary's words (Sacrifice), and any word of three letters or
+    fewer (Opt, Fog: too short to tell from a word typed in passing)."""
+    glossary = GlossaryTerm.objects.filter(version__document__slug="cr", version__is_current=True).values_list("term", flat=True)
+    found = {w for term in glossary for w in words(term.lower())}
+    short = {key for name_key, face_keys in Card.objects.values_list("name_key", "face_keys")
+             for key in (name_key, *face_keys) if " " not in key and len(key) <= 3}
+    return frozenset(english_words() | STOPWORDS | found | short)
+
+
+def search_card_descriptions() -> dict[str, str]:
+    """What search reads for the card table (the cards app's card_source provider)."""
+    return card_descriptions(common_words())
+
+
+def cards_changed() -> None:
+    """After an import: search reads the new cards at once in this process (other processes within
+    card_source.RECHECK_SECONDS), and the asked-as questions' embedded texts that name cards, now
+    read with the new descriptions, get their vectors computed (search is lexical until then)."""
+    card_source.forget_cards()
+    if getattr(settings, "SEARCH_VECTORS", True):   # off: no vectors are built, so none are looked for
+        transaction.on_commit(search_tasks.schedule_missing_vectors)

@@ -223,9 +223,9 @@ def _investigation(facts: ShuffleFacts, rel: Rel) -> tuple[bool, str, str | None
         return False, (f"The pattern seen is not unusual for a shuffled deck (p = {facts.pattern_p_value:.3g}): neither "
                        "more evenly spread nor more clumped than shuffling leaves cards; it is no reason to suspect intent."), None
     stacked = " The player arranged the deck before shuffling, so" if facts.arranged_before_shuffle else " So"
-    kind = {"too_even": "more evenly spread (as mana weaving leaves it) than", "too_clumped": "more clumped than"}.get(
+    shape = {"too_even": "more evenly spread (as mana weaving leaves it) than", "too_clumped": "more clumped than"}.get(
         facts.pattern_direction or "", "unlike what")
-    return True, (f"The pattern seen is {kind} a shuffled deck shows (p = {facts.pattern_p_value:.3g})."
+    return True, (f"The pattern seen is {shape} a shuffled deck shows (p = {facts.pattern_p_value:.3g})."
                   f"{stacked} investigate (separately from the players) whether the deck was left unrandomized "
                   f"on purpose; if so, this is {kind}. The tool does not decide intent."), ref
 

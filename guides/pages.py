@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
@@ -108,6 +109,8 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
         "result_lines": _result_lines(node, step["result"]),
+        # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the server's threshold.
+        "shuffle_threshold": repr(float(settings.JUDGEAPP_SHUFFLE_THRESHOLD)),
     }
     status = 400 if error else 200
     return render(request, "judgeapp/guides/run.html", context, status=status)

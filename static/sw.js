@@ -20,6 +20,7 @@ var PACK_CACHE = "judgeapp-pack";     // the offline pack: one version at a time
 var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|search\/|jump\/|offline\/$|manifest\.webmanifest$|cards\/(?!offline\/)|tools\/|events\/\d+\/clock\/$|api\/v1\/guides(?:$|\/[^/]+$))/;
 var SHELL = ["/offline/", "/static/judgeapp/offline-search.js", "/static/judgeapp/offline-reader.js",
              "/static/judgeapp/app.css", "/static/judgeapp/app.js", "/static/judgeapp/offline.js",
+             "/static/judgeapp/compute-queue.js",
              "/static/judgeapp/theme.js", "/manifest.webmanifest", "/tools/deck-check/"];
 
 self.addEventListener("install", function () {

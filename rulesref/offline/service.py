@@ -1,6 +1,7 @@
 """Builds the offline pack from the published versions and keeps it per set of current versions.
 
-The pack is rebuilt only when the set of current versions changes (a publish or a rollback), so a
+The pack is rebuilt only when the set of current versions changes (a publish or a rollback) or the
+cards search reads change (a card import: the pack's card words are the server index's), so a
 tablet asking whether its copy is current costs one query. Old numbers come from the pairings
 already stored (never computed on a request path).
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from rulesref import changes, services
 from rulesref.models import GlossaryTerm, Rule, Version
 from rulesref.offline import pack as packing
+from rulesref.search import card_source
 from rulesref.search import index as search_index
 from rulesref.search import query as search_query
 from rulesref.search import ranking as search_ranking
@@ -22,13 +24,13 @@ from rulesref.search import text as search_text
 
 @dataclass(frozen=True)
 class BuiltPack:
-    key: tuple[int, ...]          # the current versions' ids
+    key: tuple[tuple[int, ...], str]   # the current versions' ids and the card stamp
     version: str                  # the pack's content hash
     body: bytes                   # the compact JSON
     documents: tuple[packing.PackDocument, ...]
 
 
-_built: dict[tuple[int, ...], BuiltPack] = {}
+_built: dict[tuple[tuple[int, ...], str], BuiltPack] = {}
 _lock = threading.Lock()
 
 
@@ -54,7 +56,7 @@ def moved_numbers(current: Version) -> dict[str, tuple[str, str]]:
     return moved
 
 
-def _build(versions: list[Version]) -> BuiltPack:
+def _build(versions: list[Version], stamp: str) -> BuiltPack:
     index = search_service.index_for(versions)
     documents = tuple(
         packing.PackDocument(doc=v.document.slug, title=v.document.title,
@@ -72,7 +74,7 @@ def _build(versions: list[Version]) -> BuiltPack:
               if isinstance(value, int | float) and not isinstance(value, bool)}
     built = packing.build_pack(index, documents, glossary, moved, params=params, stopwords=search_text.STOPWORDS,
                                policy_docs=search_ranking.POLICY_DOCS)
-    return BuiltPack(key=tuple(v.pk for v in versions), version=built["version"], body=packing.encode_pack(built),
+    return BuiltPack(key=(tuple(v.pk for v in versions), stamp), version=built["version"], body=packing.encode_pack(built),
                      documents=documents)
 
 
@@ -81,13 +83,14 @@ def current_pack() -> BuiltPack | None:
     versions = current_versions()
     if not versions:
         return None
-    key = tuple(v.pk for v in versions)
+    stamp = card_source.card_stamp()
+    key = (tuple(v.pk for v in versions), stamp)
     found = _built.get(key)
     if found is None:
         with _lock:
             found = _built.get(key)
             if found is None:
-                found = _build(versions)
+                found = _build(versions, stamp)
                 _built.clear()                   # one set of current versions at a time
                 _built[key] = found
     return found

@@ -326,7 +326,7 @@ def highlight(snippet: str, query: str) -> SafeString:
     ("walker" marks "planeswalker")."""
     from rulesref import search
 
-    stems = set(search.terms(query)) | set(search.terms(search.spoken_rewrite(search.shipped_words()[0], query)))
+    stems = set(search.terms(query)) | set(search.terms(search.spoken_rewrite(search.shipped_spoken(), query)))
     out, at = [], 0
     for match in re.finditer(r"[\w’'+/-]+", snippet):
         found = search.terms(match.group(0))     # "+1/+1" is the term "p1/p1", "can't" is "cant"

@@ -29,12 +29,13 @@ from rulesref.search.vocabulary import (
     load_cards,
     load_spoken,
     load_vocabulary,
+    shipped_spoken,
     shipped_words,
 )
 
 __all__ = [
     "SearchEntry", "SearchHit", "SearchIndex", "build_index", "card_descriptions", "compile_vocabulary",
     "english_words", "entries_from_document", "is_heading_text", "load_cards", "load_spoken",
-    "load_vocabulary", "parent_number", "phrase_key", "search", "shipped_words", "spoken_rewrite",
+    "load_vocabulary", "parent_number", "phrase_key", "search", "shipped_spoken", "shipped_words", "spoken_rewrite",
     "stem", "terms", "understood", "words",
 ]

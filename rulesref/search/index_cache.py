@@ -4,7 +4,8 @@ Building the index of the current versions (3,000 CR rules, 17,000 asked-as ques
 neighbourhoods) takes seconds; a new process loads the one built before from a pickle instead.
 A file is named by everything the index is built from: the versions (id and content hash), the
 stored renumbering pairings (they carry asked-as questions into older versions), the search code
-and data files, and the model (vector keys). Anything changed gives another name, so a stale
+and data files, the cards search reads (rulesref.search.card_source.card_stamp: the hand-written list,
+or the card table as of its last import), and the model (vector keys). Anything changed gives another name, so a stale
 index is never read; files of old names are removed when a new one is written.
 
 SEARCH_INDEX_CACHE (setting; env JUDGEAPP_SEARCH_INDEX_CACHE) is the folder; empty turns it off.
@@ -45,14 +46,14 @@ def _folder() -> Path | None:
     return Path(found) if found else None
 
 
-def name_for(versions: list[Version]) -> str | None:
-    """The file name of the index of `versions`; None when it cannot be named safely (a version
-    without a content hash) or the cache is off."""
+def name_for(versions: list[Version], *, cards: str) -> str | None:
+    """The file name of the index of `versions` built with the cards of stamp `cards`; None when it
+    cannot be named safely (a version without a content hash) or the cache is off."""
     if _folder() is None or any(not v.content_hash for v in versions):
         return None
     pairing = VersionPairing.objects.aggregate(last=Max("pk"))["last"] or 0
     digest = hashlib.sha256("\0".join([
-        _code_digest(), model.model_name() if model.model_dir() else "lexical", str(pairing),
+        _code_digest(), model.model_name() if model.model_dir() else "lexical", str(pairing), f"cards={cards}",
         *(f"{v.pk}:{v.content_hash}" for v in sorted(versions, key=lambda v: v.pk)),
     ]).encode()).hexdigest()
     return f"index-{digest[:32]}.pickle"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from rulesref import services
 from rulesref.models import Version
 from rulesref.parsing.records import GlossaryEntry
-from rulesref.search import index_cache, ranking
+from rulesref.search import card_source, index_cache, ranking
 from rulesref.search.entries import entries_for
 from rulesref.search.index import build_index
 from rulesref.search.records import SearchEntry, SearchIndex
@@ -39,7 +39,8 @@ class _Cached:
     checked_at: float = field(default=-1e9)
 
 
-_indexes: dict[tuple[int, ...], _Cached] = {}
+# (version ids, card stamp) -> index: the cards search reads are part of what an index is built from.
+_indexes: dict[tuple[tuple[int, ...], str], _Cached] = {}
 _lock = threading.Lock()
 
 def _attach_semantic(cached: _Cached) -> None:
@@ -66,27 +67,31 @@ def _attach_semantic(cached: _Cached) -> None:
 
 
 def _cached_for(versions: list[Version]) -> _Cached:
-    key = tuple(sorted(v.pk for v in versions))
+    stamp = card_source.card_stamp()
+    key = (tuple(sorted(v.pk for v in versions)), stamp)
     cached = _indexes.get(key)
     if cached is None:
         with _lock:
             cached = _indexes.get(key)
             if cached is None:
-                cached = _load_or_build(versions)
+                cached = _load_or_build(versions, stamp)
+                for old in [k for k in _indexes if k[1] != stamp]:   # built with cards no longer in the table
+                    del _indexes[old]
                 _indexes[key] = cached
     _attach_semantic(cached)
     return cached
 
 
-def _load_or_build(versions: list[Version]) -> _Cached:
+def _load_or_build(versions: list[Version], stamp: str) -> _Cached:
     """The index of `versions` from the disk cache (rulesref.search.index_cache), else built and saved."""
-    name = index_cache.name_for(versions)
+    name = index_cache.name_for(versions, cards=stamp)
     found = index_cache.load(name)
     if found is not None:
         index, keys, question_keys = found
         return _Cached(index=index, keys=keys, question_keys=question_keys)
     cached = _build(versions)
-    index_cache.save(name, (cached.index, cached.keys, cached.question_keys))
+    if card_source.card_stamp() == stamp:   # the cards did not change while it was built: the name is true
+        index_cache.save(name, (cached.index, cached.keys, cached.question_keys))
     return cached
 
 

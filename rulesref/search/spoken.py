@@ -24,11 +24,31 @@ def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], in
     return table, max(map(len, table), default=0)
 
 
+# The phrase tables of the last word tables read, by identity: with a card table of 30,000 names,
+# sorting and hashing the keys again for every question cost about 10 ms a search.
+_TABLES: list[tuple[Mapping[str, str], Mapping[str, str], tuple[dict[tuple[str, ...], str], int]]] = []
+_NO_CARDS: Mapping[str, str] = {}
+
+
+def _table_of(spoken: Mapping[str, str], cards: Mapping[str, str]) -> tuple[dict[tuple[str, ...], str], int]:
+    for known_spoken, known_cards, table in _TABLES:
+        if known_spoken is spoken and known_cards is cards:
+            return table
+    table = _phrase_table(tuple(sorted({*spoken, *cards})))
+    _TABLES.insert(0, (spoken, cards, table))
+    del _TABLES[4:]
+    return table
+
+
 def spoken_matches(keys: Iterable[str], query: str) -> list[tuple[int, int, str]]:
     """(begin, end, key) for each key found in `query`: whole words, longest first, left to right,
     whatever the punctuation and spacing between a key's words ("DQ'd", "dq’d"); a word glued to an
     apostrophe ("you'll", "walker's") is not a key's word."""
-    table, longest = _phrase_table(tuple(sorted(keys)))
+    return _matches(_phrase_table(tuple(sorted(keys))), query)
+
+
+def _matches(phrases: tuple[dict[tuple[str, ...], str], int], query: str) -> list[tuple[int, int, str]]:
+    table, longest = phrases
     if not table:
         return []
     tokens = list(_TOKEN.finditer(query))
@@ -52,10 +72,11 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
     Mountains)"."""
-    cards = cards or {}
+    cards = cards or _NO_CARDS
     out: list[str] = []
     done = 0
-    for begin, end, key in spoken_matches({*spoken, *cards}, query):
+    # Word tables are read as given once built (an index's, or shipped_words() for one batch of questions).
+    for begin, end, key in _matches(_table_of(spoken, cards), query):
         out.append(query[done:begin])
         out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
         done = end
@@ -66,7 +87,7 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
 def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
     """How the search reads the judge's own words in `query`: each spoken word or card name found,
     as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
-    found = spoken_matches({*index.spoken, *index.card_text}, query)
+    found = _matches(_table_of(index.spoken, index.card_text), query)
     return [
         {"words": query[begin:end], "means": index.spoken[key], "kind": "spoken"} if key in index.spoken
         else {"words": query[begin:end], "means": index.card_text[key], "kind": "card"}

@@ -1,7 +1,8 @@
 """The shipped word tables: the judge vocabulary (judge phrase -> rule words), spoken words (the
 judge's word -> the rules' word, for the embedded question) and card descriptions (card name ->
 what it does in the rules' words). `card_descriptions()` is the one place search reads card
-descriptions from: swap it to read them from elsewhere (an imported card table).
+descriptions from: the card table when one holds cards (its provider registered in
+rulesref.search.card_source by the cards app), else the hand-written cards.toml.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from rulesref.search import card_source
 from rulesref.search.text import phrase_key, terms
 
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
@@ -37,8 +39,7 @@ def load_cards(path: Path = CARDS_PATH) -> dict[str, str]:
         return {}
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    return {" ".join(str(k).lower().replace("’", "'").split()): str(v) for k, v in data.get("cards", {}).items()}
-
+    return {card_source.card_key(k): str(v) for k, v in data.get("cards", {}).items()}
 
 
 def load_intent(path: Path = VOCABULARY_PATH) -> list[str]:
@@ -59,15 +60,28 @@ def load_remedy(path: Path = VOCABULARY_PATH) -> tuple[list[str], list[str]]:
 
 def card_descriptions() -> dict[str, str]:
     """Card names judges type -> what the card does in the rules' words: what search reads for
-    cards (the index's card words, the embedded question, "Read as" on the page)."""
+    cards (the index's card words, the embedded question, "Read as" on the page, the offline pack).
+    From the card table when one holds cards, and then only from it; the hand-written cards.toml
+    only where no card table is imported. `card_source.card_stamp()` names which one this is."""
+    table = card_source.table_descriptions()
+    return dict(_hand_written() if table is None else table)
+
+
+@lru_cache(maxsize=1)
+def _hand_written() -> dict[str, str]:
     return load_cards()
 
 
 @lru_cache(maxsize=1)
+def shipped_spoken() -> dict[str, str]:
+    """The shipped spoken words, read once per process."""
+    return load_spoken()
+
+
 def shipped_words() -> tuple[dict[str, str], dict[str, str]]:
-    """The shipped spoken words and cards, read once per process: for texts read as a judge's
-    question outside an index (asked-as questions before embedding, snippets to highlight)."""
-    return load_spoken(), card_descriptions()
+    """The spoken words and the cards search reads now: for texts read as a judge's question
+    outside an index (asked-as questions before embedding)."""
+    return shipped_spoken(), card_descriptions()
 
 
 def compile_vocabulary(phrases: Mapping[str, str]) -> dict[tuple[str, ...], tuple[str, ...]]:

@@ -1,7 +1,10 @@
 /* judgeapp guides on a tablet: walks the guide embedded in the page (#guide-data, the API's shape) one
    question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
-   far) and say so when there is no connection; a conclusion can be saved as a call to an event through
-   offline.js's queue. Without this script the page walks the guide on the server (?a=...).
+   far). Without a connection a step the tablet can work out exactly runs here (the shuffle check's
+   infraction logic: shuffle-check.js); any other is queued on the tablet (compute-queue.js), run once
+   the connection returns and its answer shown when the judge comes back. A conclusion can be saved as
+   a call to an event through offline.js's queue. Without this script the page walks the guide on the
+   server (?a=...).
    One piece past 400 lines because the walk, the event and its REL, the conclusion and the save form
    share one state (answers, the chosen event, the step shown); the stateless parts live beside it:
    words.js (results in words, IPG parts), players.js (player picker), penalty.js (penalty preview). */
@@ -96,10 +99,29 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
-  /* The server's answer to the answers so far: the node it reached after running the computation. */
+  /* The server's answer to the answers so far: the node it reached after running the computation. Without
+     a connection, the answer a queued computation got once the connection returned (kept on the tablet). */
   function computeAt(prefix) {
     var key = JSON.stringify(prefix);
     if (computed[key]) return Promise.resolve(computed[key]);
+    var kept = window.JudgeComputeQueue ? JudgeComputeQueue.answer(JudgeComputeQueue.key(guide.slug, prefix)) : null;
+    // A queued step's answer of the last hours is used as it is: the queue ran it once, that is enough.
+    if (kept && kept.body && Date.now() - Date.parse(kept.at) < 12 * 3600 * 1000) return Promise.resolve(accept(kept.body));
+    return askWalk(prefix).then(accept, function (error) {
+      if (!error.refused && kept && kept.body) return accept(kept.body);
+      if (!error.refused && kept && kept.refused) throw Object.assign(new Error(kept.refused), { refused: true });
+      throw error;
+    });
+    function accept(body) {
+      var node = body.node || body;
+      var id = node.id || body.node_id || body.current;
+      if (!id || !guide.nodes[id]) throw Object.assign(new Error("the server named an unknown step"), { refused: true });
+      var done = { id: id, result: body.result, facts: body.facts || {}, node: node };
+      computed[key] = done;
+      return done;
+    }
+  }
+  function askWalk(prefix) {
     return fetch(app.dataset.walkUrl, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken() },
@@ -113,14 +135,22 @@
         });
       }
       return response.json();
-    }).then(function (body) {
-      var node = body.node || body;
-      var id = node.id || body.node_id || body.current;
-      if (!id || !guide.nodes[id]) throw Object.assign(new Error("the server named an unknown step"), { refused: true });
-      var done = { id: id, result: body.result, facts: body.facts || {}, node: node };
-      computed[key] = done;
-      return done;
     });
+  }
+
+  /* A compute step worked out on this tablet where that is exact (the same answer as the server's engine,
+     tests/engines/test_shuffle_check_js.py): the result, or null when the server must run it. */
+  var threshold = Number(app.dataset.shuffleThreshold || "0.25");
+  function onDevice(node, facts) {
+    if (node.computation !== "shuffle-check" || !window.JudgeShuffleCheck) return null;
+    var answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
+    return answer.result || null;
+  }
+  function queueFor(prefix) {
+    if (!window.JudgeComputeQueue) return false;
+    JudgeComputeQueue.add({ slug: guide.slug, answers: prefix, url: app.dataset.walkUrl, title: guide.title,
+                            page: location.pathname + location.search });
+    return true;
   }
 
   /* Facts as the server's runner keeps them (judgeapp/guides/runner.py): "$fact.path" templates, dotted
@@ -171,7 +201,7 @@
   /* Walk the guide from its start with the given answers: here in the browser, except compute steps
      (and switch steps whose facts this page cannot know), which the server walks. */
   function settle(raw) {
-    var given = raw.slice(), id = guide.start, i = 0, trail = [], result = null, serverNode = null, guard = 0;
+    var given = raw.slice(), id = guide.start, i = 0, trail = [], result = null, serverNode = null, guard = 0, device = false;
     var auto = {}, mismatch = null;
     var facts = JSON.parse(JSON.stringify(guide.facts || {}));
     function askServer() {
@@ -182,6 +212,19 @@
         if (result !== null && result !== undefined) facts.result = result;
         return step();
       }, function (error) {
+        var node = guide.nodes[id];
+        if (!error.refused && node.kind === "compute") {
+          var local = onDevice(node, facts);
+          if (local) {
+            // As the server's runner keeps it (guides/runner.py apply_result): "result" and "results.<id>".
+            result = local; facts.result = local;
+            facts.results = Object.assign({}, facts.results || {});
+            facts.results[node.id] = local;
+            id = branchTarget(node, local); serverNode = null; device = true;
+            return step();
+          }
+          error.queued = queueFor(prefix);
+        }
         error.at = { id: id, trail: trail, answered: i, answers: prefix };
         throw error;
       });
@@ -222,7 +265,7 @@
           break;
         }
       }
-      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode, facts: facts, auto: auto, mismatch: mismatch });
+      return Promise.resolve({ id: id, result: result, trail: trail, answered: i, answers: given.slice(0, i), serverNode: serverNode, facts: facts, auto: auto, mismatch: mismatch, device: device });
     }
     try { return step(); } catch (e) { return Promise.reject(e); }
   }
@@ -301,6 +344,7 @@
     delete stepEl.dataset.busy;
     stepEl.dataset.answered = String(current.answered);
     stepEl.dataset.offline = current.error ? "yes" : "no";
+    stepEl.dataset.computed = current.device ? "device" : "";
     stepEl.dataset.node = current.id;
     stepEl.dataset.kind = node.kind;
     renderTrail();
@@ -448,6 +492,10 @@
     var box = el("div", { className: "needs-network", role: "alert" });
     if (error.refused) {
       box.appendChild(el("p", { text: "The server could not run this step: " + error.message }));
+    } else if (error.queued) {
+      box.appendChild(el("p", { text: "This step runs a computation on the server, so it needs the connection. It is queued on this tablet with your answers: it runs once the tablet is back online, even if this page is closed, and its result is shown here when you come back to this guide." }));
+      var n = window.JudgeComputeQueue ? JudgeComputeQueue.pending().length : 1;
+      box.appendChild(el("p", { className: "queued muted", text: n + (n === 1 ? " computation waiting" : " computations waiting") + " for the connection" }));
     } else {
       box.appendChild(el("p", { text: "This step runs a computation on the server, so it needs the connection. Your answers are kept: it runs as soon as the tablet is back online." }));
     }
@@ -456,7 +504,19 @@
     box.appendChild(retry);
     stepEl.appendChild(box);
   }
-  window.addEventListener("online", function () { if (current && current.error && !current.error.refused) show(); });
+  function waitingHere() {
+    return current && current.error && !current.error.refused && current.error.at ? JudgeComputeQueue.key(guide.slug, current.error.at.answers) : null;
+  }
+  // The queue runs the step when the connection returns (compute-queue.js); once it has, show its answer.
+  if (window.JudgeComputeQueue) JudgeComputeQueue.onChange(function () {
+    var waiting = waitingHere();
+    if (waiting && !JudgeComputeQueue.has(waiting) && JudgeComputeQueue.answer(waiting)) show();
+  });
+  window.addEventListener("online", function () {
+    if (!current || !current.error || current.error.refused) return;
+    if (window.JudgeComputeQueue && JudgeComputeQueue.has(waitingHere())) return;   // the queue runs it once
+    show();
+  });
 
   /* Results in words and IPG citations by their parts: static/judgeapp/words.js. */
   function shownLines(node, result, serverNode) { return JudgeWords.shownLines(node, result, serverNode); }
@@ -467,6 +527,9 @@
   function renderConclusion(node, result, serverNode) {
     var box = el("div", { className: "ruling conclusion" });
     box.appendChild(el("h2", { text: node.ruling }));
+    if (current && current.device) {
+      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's shuffle check." }));
+    }
     var table = el("table", { className: "by-rel" });
     var currentRow = null;
     RELS.forEach(function (pair) {

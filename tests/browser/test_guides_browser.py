@@ -381,3 +381,95 @@ class OfflineTests:
         assert Call.objects.filter(client_id=client_id).count() == 1 == Call.objects.count()
         assert page.evaluate("JudgeOffline.pending().length") == 0
         assert json.loads(json.dumps(call.answers)) == answers
+
+
+def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
+    """Answer from a fresh start until the page stops at a step that needs the server; the step's markers
+    and the answers given before it."""
+    step, given = settled(page, 0), []
+    for answer in answers:
+        if step["offline"] == "yes":
+            break
+        if step["kind"] == "question":
+            page.click(f'#guide-step button.answer[data-index="{answer}"]')
+        else:
+            page.fill("#guide-input", str(answer))
+            page.click("#guide-step button[type=submit]")
+        given.append(answer)
+        step = settled(page, len(given))
+    return step, given
+
+
+class ComputeOfflineTests:
+    """Guide steps that compute, reached without a connection (issue 16): the shuffle check's infraction
+    logic runs on the tablet; any other computation is queued on the tablet, run once the connection
+    returns (after a reload too) and its result shown when the judge comes back to the guide."""
+
+    def test_a_server_step_reached_offline_is_queued_and_its_result_shown_after_a_reload(self, page, judge):
+        from guides import services as guide_services
+
+        loop = all_guides()["loop-resolution"]
+        page.goto("/guides/")
+        OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        answered = []   # walks the server answered (attempts made offline never reach it)
+        page.on("response", lambda r: answered.append(r.url) if r.request.method == "POST" and r.url.endswith("/walk") else None)
+
+        page.context.set_offline(True)
+        page.goto("/guides/loop-resolution/")
+        step, given = walk_until_offline_stop(page, max(conclusion_paths(loop).values(), key=len))
+        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it stops at that step"
+        waiting_at = step["node"]
+        message = page.inner_text("#guide-step .needs-network")
+        assert "needs the connection" in message and "queued on this tablet" in message
+        assert page.inner_text("#guide-step .queued") == "1 computation waiting for the connection"
+        assert page.inner_text("#compute-queue").startswith("1 computation waiting for the connection")
+        queued = page.evaluate("JudgeComputeQueue.pending()")
+        assert [(q["slug"], q["answers"]) for q in queued] == [("loop-resolution", given)]
+        page.screenshot(path=str(SHOTS / "offline-computation-queued.png"), full_page=True)
+
+        # A reload (the tab closed and opened again) keeps it queued: still offline, the same step says so.
+        page.reload()
+        assert settled(page, len(given)) == {"node": waiting_at, "kind": step["kind"], "offline": "yes"}
+        assert page.inner_text("#guide-step .queued") == "1 computation waiting for the connection"
+        assert len(page.evaluate("JudgeComputeQueue.pending()")) == 1
+
+        # Online again: the queue runs it once, and the guide goes on to where the server's walk leads.
+        expected = guide_services.walk("loop-resolution", given)
+        page.context.set_offline(False)
+        page.wait_for_selector('#guide-step[data-offline="no"]:not([data-busy])', timeout=45000)
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.node") == expected["node_id"] != waiting_at
+        page.wait_for_selector("#compute-queue[hidden]", state="attached")
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        assert len(answered) == 1, answered   # run once: the page shows the answer the queue got
+
+        # Offline again, the judge comes back to the guide (the answers are in its address): the result is there.
+        address = page.url
+        page.context.set_offline(True)
+        page.goto("/guides/")
+        page.goto(address)
+        page.wait_for_selector('#guide-step:not([data-busy])')
+        assert page.eval_on_selector("#guide-step", "el => [el.dataset.node, el.dataset.offline]") == [expected["node_id"], "no"]
+        page.screenshot(path=str(SHOTS / "offline-computation-result.png"), full_page=True)
+
+    def test_the_shuffle_check_rules_on_the_tablet_offline(self, page, judge):
+        from guides import services as guide_services
+
+        shuffle = all_guides()["shuffle-infractions"]
+        paths = {node: answers for node, answers in conclusion_paths(shuffle).items()
+                 if "check" in (walked := guide_services.walk(shuffle.slug, answers))["path"]
+                 and not {"analyse", "check-procedure"} & set(walked["path"])}
+        assert paths, "the shuffle guide has conclusions reached through its shuffle check without a procedure"
+        page.goto("/guides/")
+        OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        page.context.set_offline(True)
+        for node_id, answers in sorted(paths.items())[:4]:
+            page.goto("/guides/shuffle-infractions/")
+            assert give(page, shuffle, answers) == {"node": node_id, "kind": "conclusion", "offline": "no"}
+            assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+            assert page.locator(".computed-here").is_visible()
+            server = guide_services.walk(shuffle.slug, answers)
+            text = page.inner_text("#guide-step")
+            assert server["node"]["ruling"] in text
+            assert server["result"]["fix"] in text
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        page.screenshot(path=str(SHOTS / "offline-shuffle-check.png"), full_page=True)

@@ -108,3 +108,38 @@ class RankingTests:
         assert mtr["doc"] == "mtr" and mtr["number"] == "4.2"
         assert name["doc"] == "ipg"
         assert nothing is None
+
+
+@pytest.mark.django_db
+class CardTableRankingTests:
+    """With a card table imported the pack's card words are the table's, and the device still ranks
+    as the server does (rulesref.search.card_source: both read the same cards)."""
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(st.lists(st.tuples(st.sampled_from(["Blood Moon", "Serra Angel", "Colossal Dreadmaw", "Laboratory Maniac",
+                                               "Thassa's Oracle", "Steam Vents", "Platinum Angel", "Pithing Needle"]),
+                              st.sampled_from(["{} and urborg", "does {} stop a loop", "{} blocked by two creatures",
+                                               "my opponent has {} out, can I win"])), min_size=4, max_size=8))
+    def test_card_questions_rank_as_the_servers(self, cards_imported, pairs):
+        questions = [template.format(name) for name, template in pairs]
+        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
+        expected = [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in questions]
+        answers = run_engine([("search", [q, {"limit": 5}]) for q in questions], cards_imported)
+        assert [[f"{h['doc']}:{h['number']}" for h in hits][:1] for hits in answers] == [e[:1] for e in expected]
+
+    @pytest.fixture
+    def cards_imported(self):
+        from cards import services as card_services
+        from rulesref.search import card_source
+        from tests.cards.conftest import CARDS, RULINGS
+
+        card_services.import_bulk(CARDS, RULINGS)
+        service.forget_packs()
+        search_service.forget_indexes()
+        pack = json.loads(service.current_pack().body)
+        assert pack["cards"]["blood moon"] == list(search_service.index_for(service.current_versions()).cards[("blood", "moon")])
+        assert "steam vents" not in pack["cards"]
+        yield pack
+        card_source.forget_cards()
+        service.forget_packs()
+        search_service.forget_indexes()

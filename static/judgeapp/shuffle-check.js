@@ -1,0 +1,233 @@
+/* The judge's shuffle check on the tablet: engines/shuffle_check.py's infraction logic (validate_shuffle_facts,
+   then check_shuffle) for facts with no shuffle procedure described, so the shuffle guide's ruling needs no
+   server. A described procedure (its distance from random is riffle mathematics on the server) is not run
+   here: run() answers {unsupported: true} and the guide queues the step for the server instead.
+   tests/guides/test_shuffle_check_js.py runs this file under node against the Python engine on generated
+   facts: the same result, field for field, or the same refusal.
+   window.JudgeShuffleCheck (node: module.exports) = { run(request, threshold) -> {result} | {refused: field} |
+   {unsupported: true}, formatG3(x), PATTERN_ALPHA, MAX_DECK_SIZE }. */
+(function (root) {
+  "use strict";
+
+  var PATTERN_ALPHA = 0.01;   // engines/shuffles/records.py
+  var MAX_DECK_SIZE = 250;
+  var CITE = {
+    SHUFFLE: "cr@2025-02-07:701.20a", PREGAME: "cr@2025-02-07:103.3", MTR_SHUFFLING: "mtr@2019-06-06:3.9",
+    INSUFFICIENT: "ipg@2021-01-06:3.9", CHEATING: "ipg@2021-01-06:4.8", GRV: "ipg@2021-01-06:2.5",
+    LEC: "ipg@2021-01-06:2.2", TOURNAMENT_ERRORS: "ipg@2021-01-06:3", SEARCH_EXCLUDED: "cr@2025-02-07:701.20b",
+    OBJECTS_GONE: "cr@2025-02-07:701.20c", EMPTY_SET: "cr@2025-02-07:701.20d", SMALL_LIBRARY: "cr@2025-02-07:701.20e",
+    POSITION: "cr@2025-02-07:701.20g", JAR_UNWANTED: "jar@2019-01-21:General Unwanted Behaviors",
+    JAR_SERIOUS: "jar@2019-01-21:Serious Problems", JAR_COMMON: "jar@2019-01-21:Common Issues"
+  };
+  var NAMES = {
+    none: "No infraction",
+    insufficient_shuffling: "Tournament Error - Insufficient Shuffling",
+    game_rule_violation: "Game Play Error - Game Rule Violation",
+    unwanted_behaviour: "Inadequate shuffling (a General Unwanted Behavior at Regular REL)",
+    regular_game_error: "An in-game error at Regular REL",
+    looking_at_extra_cards: "Game Play Error - Looking at Extra Cards"
+  };
+  var FLAGS = {
+    presented_to_opponent: true, searched_without_shuffle: false, card_seen_while_shuffling: false, pattern_seen: false,
+    arranged_before_shuffle: false, repeated_after_education: false, found_cards_shuffled_in: false, put_at_position: false,
+    objects_to_shuffle_missing: false, has_shuffle_trigger: false, cards_could_be_known: false,
+    prior_tournament_error_warning: false, shuffling_opponents_deck: false
+  };
+
+  function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+  function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+  function get(o, k) { return has(o, k) && o[k] !== undefined ? o[k] : null; }
+
+  /* Python's format(x, ".3g") for a finite x >= 0, digit for digit: the exact decimal value of the double
+     (BigInt), rounded half to even at three significant digits, then fixed or exponent notation. */
+  function formatG3(x) {
+    if (x === 0) return "0";
+    var view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    var hi = view.getUint32(0), lo = view.getUint32(4), bits = (hi >>> 20) & 0x7ff;
+    var mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo), e2;
+    if (bits === 0) e2 = -1074; else { mant |= 1n << 52n; e2 = bits - 1075; }
+    var digits, e10;   // x = digits * 10^e10, exactly
+    if (e2 >= 0) { digits = (mant << BigInt(e2)).toString(); e10 = 0; }
+    else { digits = (mant * 5n ** BigInt(-e2)).toString(); e10 = e2; }
+    var exp = digits.length - 1 + e10;   // x = d.ddd... * 10^exp
+    var head = BigInt(digits.slice(0, 3).padEnd(3, "0")), rest = digits.slice(3);
+    var half = rest.length ? rest.charAt(0) : "0";
+    var beyond = /[1-9]/.test(rest.slice(1));
+    if (half > "5" || (half === "5" && (beyond || head % 2n === 1n))) head += 1n;
+    if (head === 1000n) { head = 100n; exp += 1; }
+    var sig = head.toString();
+    if (exp >= -4 && exp < 3) {
+      var text;
+      if (exp >= 0) text = sig.slice(0, exp + 1) + "." + sig.slice(exp + 1);
+      else text = "0." + "0".repeat(-exp - 1) + sig;
+      return text.replace(/\.?0+$/, "").replace(/\.$/, "");
+    }
+    var mantissa = (sig.charAt(0) + "." + sig.slice(1)).replace(/\.?0+$/, "");
+    var sign = exp < 0 ? "-" : "+", size = String(Math.abs(exp));
+    return mantissa + "e" + sign + (size.length < 2 ? "0" + size : size);
+  }
+
+  /* validate_shuffle_facts, for facts without a procedure: the facts, or {refused: field}. */
+  function validate(data) {
+    if (!isObject(data)) return { refused: "body" };
+    var rel = get(data, "rel");
+    if (["regular", "competitive", "professional"].indexOf(rel) < 0) return { refused: "rel" };
+    var size = get(data, "deck_size");
+    if (typeof size !== "number" || !Number.isInteger(size) || size < 0 || size > MAX_DECK_SIZE) return { refused: "deck_size" };
+    var facts = { rel: rel, deck_size: size };
+    var names = Object.keys(FLAGS);
+    for (var k = 0; k < names.length; k++) {
+      var value = has(data, names[k]) && data[names[k]] !== undefined ? data[names[k]] : FLAGS[names[k]];
+      if (typeof value !== "boolean") return { refused: names[k] };
+      facts[names[k]] = value;
+    }
+    var p = get(data, "pattern_p_value"), field = "pattern_p_value", direction = null, analysis = get(data, "analysis");
+    if (analysis !== null) {
+      if (!isObject(analysis)) return { refused: "analysis" };
+      if (p === null) { p = get(analysis, "pattern_p_value"); field = "analysis.pattern_p_value"; }
+      direction = get(analysis, "pattern_direction");
+      if (direction !== null && direction !== "too_even" && direction !== "too_clumped") return { refused: "analysis.pattern_direction" };
+    }
+    if (p !== null && (typeof p !== "number" || !(p >= 0 && p <= 1))) return { refused: field };
+    facts.pattern_p_value = p;
+    facts.pattern_direction = direction;
+    return { facts: facts };
+  }
+
+  function problemsOf(f) {
+    var problems = [];
+    if (f.searched_without_shuffle) problems.push("the library was not shuffled after a search that required it");
+    if (f.cards_could_be_known) problems.push("the judge believes a player could know the position or distribution of one or more cards");
+    if (f.card_seen_while_shuffling && !f.shuffling_opponents_deck) problems.push("a card face was seen while shuffling and the deck was not randomized again");
+    if (!f.presented_to_opponent) problems.push("the deck was not presented to the opponent for further shuffling");
+    return problems;
+  }
+
+  function rulesNotes(f) {
+    var notes = [], refs = [];
+    if (f.found_cards_shuffled_in || f.searched_without_shuffle || f.put_at_position) {
+      notes.push("Cards found by a search that go elsewhere or to a set position are not part of the " +
+                 "shuffle: every other card of the library is shuffled, and shuffle triggers still trigger.");
+      refs.push(CITE.SEARCH_EXCLUDED);
+    }
+    if (f.put_at_position) {
+      notes.push("When a library is shuffled as an object is put at a set position, the result is a " +
+                 "randomized library with that object in that position.");
+      refs.push(CITE.POSITION);
+    }
+    if (f.objects_to_shuffle_missing) {
+      notes.push("An instruction to shuffle objects into a library shuffles the library even if those " +
+                 "objects have left their zone or the set of objects is empty.");
+      refs.push(CITE.OBJECTS_GONE, CITE.EMPTY_SET);
+    }
+    if (f.deck_size <= 1) {
+      notes.push("A library of zero or one card is still shuffled when told to, and abilities that " +
+                 "trigger when a library is shuffled still trigger.");
+      refs.push(CITE.SMALL_LIBRARY);
+    } else if (f.has_shuffle_trigger) {
+      notes.push("Every shuffle of the library triggers abilities that trigger on shuffling, including a " +
+                 "shuffle that excludes found cards.");
+      refs.push(CITE.SEARCH_EXCLUDED);
+    }
+    return { notes: notes, refs: refs };
+  }
+
+  function investigation(f) {
+    if (!f.pattern_seen) return [false, "", null];
+    var ref = f.rel === "regular" ? CITE.JAR_SERIOUS : CITE.CHEATING;
+    var kind = f.rel === "regular" ? "a Serious Problem" : "Unsporting Conduct - Cheating";
+    var p = f.pattern_p_value;
+    if (p === null) {
+      return [false, "A pattern was reported: run the shuffle analysis with the cards seen to learn how " +
+                     "unusual it is before deciding whether to investigate.", null];
+    }
+    if (p > PATTERN_ALPHA) {
+      return [false, "The pattern seen is not unusual for a shuffled deck (p = " + formatG3(p) + "): neither " +
+                     "more evenly spread nor more clumped than shuffling leaves cards; it is no reason to suspect intent.", null];
+    }
+    var stacked = f.arranged_before_shuffle ? " The player arranged the deck before shuffling, so" : " So";
+    var shape = { too_even: "more evenly spread (as mana weaving leaves it) than", too_clumped: "more clumped than" }[f.pattern_direction || ""] || "unlike what";
+    return [true, "The pattern seen is " + shape + " a shuffled deck shows (p = " + formatG3(p) + ")." + stacked +
+                  " investigate (separately from the players) whether the deck was left unrandomized " +
+                  "on purpose; if so, this is " + kind + ". The tool does not decide intent.", ref];
+  }
+
+  function penalties(atIpg, f) {
+    if (atIpg === "none") return { regular: "None", competitive: "None", professional: "None" };
+    var regular = f.repeated_after_education && atIpg === "insufficient_shuffling"
+      ? "Game Loss may be applied: the behaviour continued after education" : "None: educate the player";
+    if (atIpg === "looking_at_extra_cards") regular = "None: shuffle the card seen into the unknown portion of the library";
+    var ipg = "Warning";
+    // IPG 3: a second Tournament Error Warning in the same category is a Game Loss.
+    if (atIpg === "insufficient_shuffling" && f.prior_tournament_error_warning) ipg = "Game Loss (upgraded: a second Tournament Error Warning)";
+    return { regular: regular, competitive: ipg, professional: ipg };
+  }
+
+  function fixOf(f, problems) {
+    if (f.deck_size <= 1) return "No randomizing is needed for a library of one card or none; treat the instruction as a shuffle.";
+    var parts = [];
+    if (f.card_seen_while_shuffling && f.shuffling_opponents_deck) {
+      parts.push("Shuffle the card seen into the unknown portion of the library; the library was already " +
+                 "randomized, so this should not take excessive effort.");
+    }
+    if (f.found_cards_shuffled_in) {
+      parts.push("Fix the search as a game error: the found cards are taken out of the shuffle and put " +
+                 "where the effect says, if that can still be done.");
+    }
+    if (problems.length) {
+      parts.push("Shuffle the unknown part of the library thoroughly, until no player can have any information about the " +
+                 "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently " +
+                 "random. Then present it to the opponent, who may shuffle or cut it further.");
+    }
+    return parts.join(" ") || "Nothing to fix: the deck was shuffled and presented properly.";
+  }
+
+  function check(f, threshold) {
+    var problems = problemsOf(f), rules = rulesNotes(f), refs = rules.refs.slice();
+    var regular = f.rel === "regular", chargedTo = "owner", atIpg, infraction;
+    if (f.card_seen_while_shuffling && f.shuffling_opponents_deck && !problems.length) {
+      // IPG 2.2, example A: a card revealed while shuffling the opponent's library.
+      atIpg = "looking_at_extra_cards";
+      infraction = regular ? "regular_game_error" : atIpg;
+      refs.push(regular ? CITE.JAR_COMMON : CITE.LEC);
+      chargedTo = "shuffler";
+    } else if (problems.length) {
+      atIpg = "insufficient_shuffling";
+      infraction = regular ? "unwanted_behaviour" : atIpg;
+      refs.push(CITE.MTR_SHUFFLING, regular ? CITE.JAR_UNWANTED : CITE.INSUFFICIENT);
+    } else if (f.found_cards_shuffled_in) {
+      atIpg = "game_rule_violation";
+      infraction = regular ? "regular_game_error" : atIpg;
+      refs.push(regular ? CITE.JAR_COMMON : CITE.GRV);
+    } else {
+      atIpg = infraction = "none";
+    }
+    var byRel = penalties(atIpg, f);
+    var upgraded = !regular && byRel.competitive.indexOf("Game Loss") === 0;
+    if (upgraded) refs.push(CITE.TOURNAMENT_ERRORS);
+    var looked = investigation(f);
+    if (looked[2]) refs.push(looked[2]);
+    if (!f.presented_to_opponent) refs.push(CITE.PREGAME);
+    var citations = [];
+    [CITE.SHUFFLE].concat(refs).forEach(function (r) { if (citations.indexOf(r) < 0) citations.push(r); });
+    return {
+      infraction: infraction, infraction_name: NAMES[infraction], penalty: byRel[f.rel], penalties: byRel,
+      fix: fixOf(f, problems), investigate: looked[0], investigation: looked[1], problems: problems, notes: rules.notes,
+      distance_from_random: null, citations: citations, threshold: threshold, model_notes: [], information: [],
+      distance_words: null, upgraded: upgraded, charged_to: chargedTo
+    };
+  }
+
+  /* The "shuffle-check" computation of a guide step, on the tablet when it can be exact. */
+  function run(request, threshold) {
+    if (isObject(request) && get(request, "procedure") !== null) return { unsupported: true };
+    var valid = validate(request);
+    if (valid.refused) return valid;
+    return { result: check(valid.facts, threshold) };
+  }
+
+  var api = { run: run, formatG3: formatG3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  else root.JudgeShuffleCheck = api;
+})(this);
