@@ -23,8 +23,11 @@ def _broker_status() -> str:
     if url.startswith(("redis://", "rediss://")):
         try:
             import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
 
-            redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1).ping()
+            # One try: redis-py's default retries take seconds, and health must answer within one.
+            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5, retry=Retry(NoBackoff(), 0)).ping()
             return "ok"
         except Exception as exc:
             return f"unreachable: {exc.__class__.__name__}"

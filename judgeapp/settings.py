@@ -183,7 +183,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("JUDGEAPP_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("JUDGEAPP_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web process that sends a job to a broker that is down must find out in well under a second
+# (jobs.dispatch leaves the job queued for the re-send); workers keep retrying their own connection.
+CELERY_BROKER_CONNECTION_TIMEOUT = env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 0.5)
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 0.5),
+    # Publishing connects once more at once, then gives up (kombu's default sleeps 2 s in retries).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
     # A job whose worker died unacknowledged goes back to the queue after this many seconds.
     "visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300),
     # How often (seconds) a worker looks for such jobs; kombu scans on the first look, then every tenth.
@@ -210,9 +219,19 @@ JUDGEAPP_SYNC_PAGES = [u.strip() for u in env_str("JUDGEAPP_SYNC_PAGES", "https:
 # Cards: Scryfall's bulk-data list (sync_cards and the daily task read it; tests serve their own).
 JUDGEAPP_SCRYFALL_BULK_URL = env_str("JUDGEAPP_SCRYFALL_BULK_URL", "https://api.scryfall.com/bulk-data")
 JUDGEAPP_CARDS_TIMEOUT = env_int("JUDGEAPP_CARDS_TIMEOUT", 60)
-# Celery beat: the daily card sync (run `celery -A judgeapp beat`; compose's beat service).
+# Jobs: ?wait=N holds a request thread; at most this many per web process wait at once, the others
+# answer 202 at once (jobs.services.wait_for), so the health check is never starved.
+JUDGEAPP_MAX_WAITS = env_int("JUDGEAPP_MAX_WAITS", 4)
+# The re-send of jobs left queued (jobs.dispatch): how often beat runs it, how long a job may wait
+# unsent before it is picked up, and after how long a sent job never started counts as lost.
+JUDGEAPP_RESEND_SECONDS = env_int("JUDGEAPP_RESEND_SECONDS", 30)
+JUDGEAPP_RESEND_GRACE_SECONDS = env_int("JUDGEAPP_RESEND_GRACE_SECONDS", 10)
+JUDGEAPP_RESEND_STALE_SECONDS = env_int("JUDGEAPP_RESEND_STALE_SECONDS", 900)
+# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync and the
+# re-send of jobs that could not be sent. One schedule; add entries here.
 CELERY_BEAT_SCHEDULE = {
     "sync-cards-daily": {"task": "cards.sync_cards", "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600)},
+    "resend-unsent-jobs": {"task": "jobs.resend_unsent_jobs", "schedule": JUDGEAPP_RESEND_SECONDS},
 }
 
 LOGGING = {

@@ -15,7 +15,7 @@ api = [
     path("jobs/game-outcome", views.create_view(Job.Kind.GAME_OUTCOME), name="api-game-outcome"),
     path("jobs/shuffle-analysis", views.create_view(Job.Kind.SHUFFLE_ANALYSIS), name="api-shuffle-analysis"),
     path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
-    path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
+    path("jobs/<uuid:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
     path("", include("rulesref.curation_urls")),
     path("", include("calllog.api_urls")),

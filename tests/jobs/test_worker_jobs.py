@@ -44,7 +44,7 @@ class RealWorkerTests:
         body = response.json()
         assert body["status"] == "succeeded", worker.output()[-2000:]
         assert body["result"]["riffles_needed"] >= 7
-        job = Job.objects.get(pk=body["id"])
+        job = Job.objects.get(public_id=body["id"])
         assert job.worker, "the worker process records its host name when it claims the job"
 
     def test_game_and_loop_jobs_run_on_the_worker(self, worker):
@@ -69,7 +69,7 @@ class WorkerDeathTests:
         purge_queue()
         first = WorkerProcess(env=slow_worker_env, name="doomed").start()
         try:
-            job_id = APIClient().post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json").json()["id"]
+            job_id = Job.objects.get(public_id=APIClient().post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json").json()["id"]).pk
             wait_until(lambda: Job.objects.get(pk=job_id).status == Job.Status.RUNNING, 20, "the job to start")
             first.kill_hard()
         finally:
