@@ -21,15 +21,18 @@ logger = logging.getLogger(__name__)
 # What a broker that is down or unreachable raises while publishing (kombu wraps most into
 # OperationalError; a refused or reset socket can surface as OSError).
 BROKER_ERRORS = (OperationalError, OSError, TimeoutError)
+RUN_JOB = "judgeapp.run_job"   # jobs.tasks.run_job
 
 
 def send_job(job_id: int) -> bool:
     """Publish one job's message now; True when the broker took it. A broker error is logged and
     leaves the job queued and unsent for the re-send."""
-    from jobs import tasks
+    from celery import current_app
 
+    # Looked up by its registered name: jobs.tasks imports this module (the re-send task), not the reverse.
+    run_job = current_app.tasks[RUN_JOB]
     try:
-        tasks.run_job.apply_async(args=[job_id], retry=False)
+        run_job.apply_async(args=[job_id], retry=False)
     except BROKER_ERRORS as exc:
         logger.warning("job %s not sent (broker: %s: %s); it stays queued and is sent again later",
                        job_id, exc.__class__.__name__, exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+from django.views.decorators.http import require_safe
 
 
 def _database_status() -> str:
@@ -34,6 +35,7 @@ def _broker_status() -> str:
     return "configured"
 
 
+@require_safe
 def health(request):
     database = _database_status()
     broker = _broker_status()

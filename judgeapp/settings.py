@@ -100,6 +100,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "judgeapp.api_guard.ApiGuardMiddleware",   # every answer under /api/v1/ is JSON
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",  # big section pages shrink about tenfold
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -137,6 +138,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+CSRF_FAILURE_VIEW = "judgeapp.api_guard.csrf_failure"   # JSON under /api/v1/
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/events/"
 
@@ -168,6 +170,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "judgeapp.api_parsers.GuardedJSONParser",
+        "judgeapp.api_parsers.GuardedFormParser",
+        "judgeapp.api_parsers.GuardedMultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "judgeapp.api_errors.handle_api_exception",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
