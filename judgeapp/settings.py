@@ -89,6 +89,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",   # Swagger UI's files, served from our own static files
     "rulesref",
     "judgeapp.apps.JudgeAppConfig",
     "guides.apps.GuidesConfig",
@@ -176,7 +178,24 @@ REST_FRAMEWORK = {
         "judgeapp.api_parsers.GuardedMultiPartParser",
     ],
     "EXCEPTION_HANDLER": "judgeapp.api_errors.handle_api_exception",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# The OpenAPI schema (judgeapp/openapi/): /api/v1/schema/ and the docs page /api/v1/docs/.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "judgeapp API",
+    "DESCRIPTION": "Rules reference, computations and the call log for Magic: The Gathering judges. "
+                   'Every error is {"error": {"code", "message", "details"}}.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "PREPROCESSING_HOOKS": ["judgeapp.openapi.hooks.api_only"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "judgeapp.openapi.hooks.add_default_errors"],
 }
 
 # Celery: memory:// (the default) runs every task in-process, eagerly.
