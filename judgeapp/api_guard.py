@@ -125,3 +125,15 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
                           "in the X-CSRFToken header, or use basic authentication.", details={"reason": reason})
     return django_csrf_failure(request, reason=reason)
 
+
+
+def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **kwargs) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: too many wrong passwords. JSON 429 under /api/v1/, a plain page elsewhere."""
+    minutes = round(settings.AXES_COOLOFF_TIME * 60)
+    message = f"Too many failed sign-ins: locked out for {minutes} minutes."
+    if is_api(request):
+        response = json_error(429, code="locked_out", message=message, details={"retry_after_seconds": minutes * 60})
+    else:
+        response = HttpResponse(f"<!doctype html><title>Locked out</title><p>{message}</p>", status=429)
+    response["Retry-After"] = str(minutes * 60)
+    return response

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",   # Swagger UI's files, served from our own static files
+    "axes",                      # login throttling: session login, admin, basic auth
     "rulesref",
     "judgeapp.apps.JudgeAppConfig",
     "guides.apps.GuidesConfig",
@@ -111,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",   # last (django-axes): answers a locked-out login
 ]
 
 ROOT_URLCONF = "judgeapp.urls"
@@ -141,6 +143,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 CSRF_FAILURE_VIEW = "judgeapp.api_guard.csrf_failure"   # JSON under /api/v1/
+# Login throttling (django-axes) for every way in: the sign-in page, the admin and the API's basic auth.
+# After JUDGEAPP_LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair is
+# locked out for JUDGEAPP_LOGIN_COOLOFF_MINUTES, the right password included.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_ENABLED = env_bool("JUDGEAPP_LOGIN_THROTTLING", True)
+AXES_FAILURE_LIMIT = env_int("JUDGEAPP_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60   # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
+AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None   # proxies in front that add X-Forwarded-For
+
+# HTTPS, each settable from the environment (off by default for `make run`; on in docker/.env.example,
+# where `manage.py check --deploy` is then clean).
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]   # compose's health check asks over plain HTTP inside the network
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+# Behind a proxy that ends TLS: trust its X-Forwarded-Proto header (only then: a client could send it).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False) else None
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/events/"
 
@@ -225,6 +250,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
 }
 
+# Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
+# about five times the largest real one (the 2025 CR, 0.94 MB).
+JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
 # Where the rules documents live (tests, benchmarks and `setup` read them from here).
 JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "shared" / "rules")))
 # Budgets for engines that search (STYLE 2): an eager task has no time limit of its own.
