@@ -36,8 +36,10 @@ def broker_at(url: str, settings):
     """Send (not run) tasks through the broker at `url`, as the web process of the real stack does."""
     from judgeapp.celery import app
 
-    before = (app.conf.broker_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL)
-    app.conf.broker_url = url
+    # broker_write_url: what the app publishes to (broker_url set from Django settings wins over a
+    # plain assignment to it).
+    before = (app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL)
+    app.conf.broker_write_url = url
     app.conf.task_always_eager = False
     settings.CELERY_BROKER_URL = url
     _reset_pools(app)
@@ -45,4 +47,4 @@ def broker_at(url: str, settings):
         yield app
     finally:
         _reset_pools(app)
-        app.conf.broker_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL = before
+        app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL = before
