@@ -119,7 +119,8 @@ class SearchView(RulesView):
             raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
         from rulesref.search import service as search_service
 
-        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
+        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit),
+                                              include_pending=request.user.is_staff)
         return Response({"results": answer["results"], "count": len(answer["results"]), "query": query,
                          "ranking": answer["ranking"], "understood": answer["understood"]})
 

@@ -134,6 +134,7 @@ class PendingVersionTests:
         for client in (APIClient(), judge):
             assert client.get(f"/api/v1/rules/cr/100.1?version={date}").status_code == 404
             assert client.get(f"/api/v1/diff/cr?from={date}&to=2025-02-07").status_code == 404
+            assert client.get(f"/api/v1/search?q=shortcut&doc=cr&version={date}").status_code == 404
             listed = {v["effective_date"] for d in client.get("/api/v1/documents").json() for v in d["versions"]}
             assert date not in listed
 
@@ -142,6 +143,7 @@ class PendingVersionTests:
         staff = APIClient()
         staff.force_authenticate(people["head_judge"])
         assert staff.get(f"/api/v1/rules/cr/100.1?version={date}").status_code == 200
+        assert staff.get(f"/api/v1/search?q=shortcut&doc=cr&version={date}").status_code == 200
         listed = {v["effective_date"] for d in staff.get("/api/v1/documents").json() for v in d["versions"]}
         assert date in listed
         assert Document.objects.filter(slug="cr").exists()
