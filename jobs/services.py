@@ -67,7 +67,7 @@ def wait_for(job: Job, seconds: float) -> Job:
         deadline = start + seconds
         while job.status in (Job.Status.QUEUED, Job.Status.RUNNING) and time.monotonic() < deadline:
             time.sleep(0.005 if time.monotonic() - start < 1 else 0.05)
-            job.refresh_from_db(fields=["status", "result", "error", "started_at", "finished_at", "attempts", "worker"])
+            job.refresh_from_db(fields=["status", "result", "error", "sent_at", "started_at", "finished_at", "attempts", "worker"])
     finally:
         slots.release()
     return job
