@@ -34,6 +34,8 @@ def document_limit() -> int:
 
 def too_large(name: str, size: int) -> str:
     return f"{name} is {size / 1e6:.1f} MB, more than the {document_limit() / 1e6:.1f} MB a rules document may be"
+
+
 FILENAME_HINTS = (                   # the last resort when the text cannot tell (a binary or truncated file)
     ("comprules", DocKind.CR), ("comprehensive", DocKind.CR), ("tournamentrules", DocKind.MTR),
     ("mtr", DocKind.MTR), ("infraction", DocKind.IPG), ("ipg", DocKind.IPG),
@@ -45,6 +47,12 @@ class UploadRefused(services.RulesError):
     """An upload that is not stored at all (it says which document it is not, or repeats one)."""
 
     code = "invalid_upload"
+
+
+class DocumentTooLarge(UploadRefused):
+    """A file far larger than any rules document: refused before it is parsed or a task is sent."""
+
+    code = "too_large"
 
 
 class DuplicateUpload(UploadRefused):
@@ -106,7 +114,7 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
 
     name = Path(upload.name or "upload").name
     if upload.size is not None and upload.size > document_limit():
-        raise UploadRefused(too_large(name, upload.size), details={"file": name, "limit_bytes": document_limit()})
+        raise DocumentTooLarge(too_large(name, upload.size), details={"file": name, "limit_bytes": document_limit()})
     raw = b"".join(upload.chunks())
     upload.seek(0)
     digest = services.content_hash(raw)

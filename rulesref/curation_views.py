@@ -69,7 +69,9 @@ class StaffView(APIView):
 
     def handle_exception(self, exc):
         if isinstance(exc, services.RulesError):
-            status_code = 404 if isinstance(exc, services.NotFound) else 409 if isinstance(exc, (curation.DuplicateUpload, services.PublishError)) else 400
+            status_code = (404 if isinstance(exc, services.NotFound)
+                           else 409 if isinstance(exc, (curation.DuplicateUpload, services.PublishError))
+                           else 413 if isinstance(exc, curation.DocumentTooLarge) else 400)
             exc = ApiError(exc.code, exc.message, status_code=status_code, details=exc.details)
         return super().handle_exception(exc)
 

@@ -108,8 +108,8 @@ class SizeCapTests:
         upload = SimpleUploadedFile("MagicCompRules-20300101.txt", NEW_CR.read_bytes() + b"x" * 1_000_000)
         before = Version.objects.count()
         response = client.post("/api/v1/admin/versions", {"file": upload}, format="multipart")
-        assert response.status_code == 400, response.content
-        assert "MB" in response.json()["error"]["message"]
+        assert response.status_code == 413, response.content
+        assert response.json()["error"]["code"] == "too_large" and "MB" in response.json()["error"]["message"]
         assert Version.objects.count() == before
 
     def test_the_default_cap_is_about_five_times_the_largest_real_document(self, settings):
