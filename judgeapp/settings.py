@@ -90,7 +90,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
-    "drf_spectacular_sidecar",   # Swagger UI's files, served from our own static files
+    "drf_spectacular_sidecar",   # Swagger UI's files, served from the project's own static files
     "axes",                      # login throttling: session login, admin, basic auth
     "rulesref",
     "judgeapp.apps.JudgeAppConfig",

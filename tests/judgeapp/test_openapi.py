@@ -1,5 +1,5 @@
 """The OpenAPI schema (issue 14): served as JSON and YAML, lists every endpoint of API.md and the
-extensions, documents the error shape, and its docs page uses our own static files."""
+extensions, documents the error shape, and its docs page uses the project's own static files."""
 
 from __future__ import annotations
 
