@@ -8,7 +8,7 @@ PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: install browser-deps run serve setup test test-stack bench lint search-model search-vectors
+.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-vectors
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ test-stack: install browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
 	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q
+
+# The API against its OpenAPI schema on the real stack (PostgreSQL, Redis, gunicorn, a Celery worker):
+# schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,
+# answer outside the schema or undocumented status (.ci/contract.py).
+contract: install
+	$(PY) .ci/contract.py
 
 bench: install
 	$(PY) bench/run_all.py

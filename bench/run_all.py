@@ -17,6 +17,7 @@ SCRIPTS = [
     ("shuffle analysis", ["shuffle_bench.py"]),
     ("offline kit: bytes kept, first copy on Fast 3G, on-device search", ["offline_bench.py"]),
     ("job round trip with a real worker on Redis (target p50 < 100 ms)", ["job_bench.py"]),
+    ("health with 30 ?wait requests pending, gunicorn as docker/ ships it (target < 1 s)", ["wait_bench.py"]),
 ]
 
 

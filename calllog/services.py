@@ -58,6 +58,21 @@ def my_events(user) -> QuerySet[Event]:
     return Event.objects.filter(memberships__judge=user).select_related("head_judge").distinct()
 
 
+def _date_or_none(raw: Any) -> dt.date | None:
+    """A date like 2026-11-22; None for anything else, 2025-02-30 included (parse_date raises on it)."""
+    try:
+        return parse_date(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+
+
+def _datetime_or_none(raw: Any) -> dt.datetime | None:
+    try:
+        return parse_datetime(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+
+
 def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) -> Event:
     """Any signed-in judge opens an event and becomes its head judge."""
     if not getattr(user, "is_authenticated", False):
@@ -66,7 +81,7 @@ def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) 
         raise InvalidCall("name", "the event needs a name")
     if len(name.strip()) > 200:
         raise InvalidCall("name", "at most 200 characters")
-    day = date if isinstance(date, dt.date) else (parse_date(date) if isinstance(date, str) else None)
+    day = date if isinstance(date, dt.date) else _date_or_none(date)
     if day is None:
         raise InvalidCall("date", "a date like 2026-11-22")
     if rel not in Event.Rel.values:
@@ -185,7 +200,7 @@ def read_call_request(body: Any) -> CallRequest:
     created_at = body.get("created_at")
     when = None
     if created_at not in (None, ""):
-        when = parse_datetime(created_at) if isinstance(created_at, str) else None
+        when = _datetime_or_none(created_at)
         if when is None:
             raise InvalidCall("created_at", "an ISO 8601 time, e.g. 2026-11-22T14:05:00Z")
         if timezone.is_naive(when):

@@ -69,7 +69,10 @@ def _started_at(value: Any, now):
     """When a round was started on a tablet that was offline at the time (its queued request says)."""
     if value in (None, ""):
         return now
-    moment = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:   # well formed but not a real time, e.g. 2025-02-30T10:00:00Z
+        moment = None
     if moment is None or timezone.is_naive(moment):
         raise ClockError("started_at", "a time with its zone, like 2026-11-24T10:00:00Z")
     if moment > now + dt.timedelta(minutes=5) or moment < now - dt.timedelta(hours=4):

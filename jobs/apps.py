@@ -12,6 +12,7 @@ class JobsConfig(AppConfig):
     def ready(self) -> None:
         from engines import citations, shuffle_check, shuffles
         from engines.shuffles import records as shuffle_records
+        from jobs import tasks  # noqa: F401  (registers the tasks: jobs.dispatch sends run_job by name)
         from rulesref import citing
 
         # The engines are pure: they hold their pinned references as constants; this app registers them.

@@ -3,7 +3,8 @@ engine, store the result or the error. jobs.tasks calls these; nothing here enqu
 
 from __future__ import annotations
 
-import traceback
+import logging
+import uuid
 
 from django.db.models import F, Q
 from django.utils import timezone
@@ -11,6 +12,7 @@ from django.utils import timezone
 from jobs.computations import COMPUTATIONS, outcome_dict, resolve_citations
 from jobs.models import Job
 
+logger = logging.getLogger(__name__)
 MAX_CLAIMS = 3  # a job redelivered after a worker died is run again, up to this many times
 
 
@@ -40,9 +42,20 @@ def run_claimed_job(job: Job) -> Job:
         computation = COMPUTATIONS[job.kind]()
         outcome = computation.run(computation.validate(job.input))
         result = resolve_citations(outcome_dict(outcome))
-    except Exception as exc:  # stored with the job: a failed job is never lost
-        return finish_job(job, error=f"{exc.__class__.__name__}: {exc}\n{traceback.format_exc(limit=5)}")
+    except Exception as exc:  # stored with the job: a failed job is never lost; the traceback goes to the log only
+        field = getattr(exc, "field", None)
+        if field is not None:  # the engines' request errors name the field: input the engine refused
+            return finish_job(job, error=f"the input was refused: {field}: {getattr(exc, 'message', exc)}")
+        reference = uuid.uuid4().hex[:12]
+        logger.exception("job %s (%s) failed [error id %s]", job.public_id, job.kind, reference)
+        return finish_job(job, error=failure_message(job.kind, reference))
     return finish_job(job, result=result)
+
+
+def failure_message(kind: str, reference: str) -> str:
+    """What a judge reads on a job that broke: no traceback, no server paths; the id finds it in the log."""
+    return (f"The {kind.replace('-', ' ')} computation failed because of an error in the service, not in "
+            f"what you entered. Ask the organiser to check the server log for error id {reference}.")
 
 
 def finish_job(job: Job, *, result: dict | None = None, error: str = "") -> Job:

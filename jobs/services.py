@@ -6,6 +6,7 @@ computation are jobs.computations; their public names are importable from here t
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from jobs import tasks
+from jobs import dispatch
 from jobs.computations import (  # noqa: F401  (re-exported: callers import them from here)
     COMPUTATIONS,
     Computation,
@@ -27,24 +28,56 @@ from jobs.running import MAX_CLAIMS, claim_job, fail_job, finish_job, run_claime
 
 
 def start_job(kind: str, payload: Mapping[str, Any], *, owner=None) -> Job:
-    """Validate, store and enqueue a computation (the task is sent when the transaction commits)."""
+    """Validate, store and enqueue a computation. The row is committed first and its message sent after
+    the commit (jobs.dispatch): when the broker is down the job stays queued and is re-sent later."""
     validate_request(kind, payload)
     user = owner if owner is not None and getattr(owner, "is_authenticated", False) else None
     with transaction.atomic():
         job = Job.objects.create(kind=kind, input=dict(payload), owner=user)
-        tasks.run_job.delay_on_commit(job.pk)
+        dispatch.send_on_commit(job.pk)
     return job
+
+
+_wait_slots: threading.BoundedSemaphore | None = None
+_wait_slots_lock = threading.Lock()
+
+
+def _slots() -> threading.BoundedSemaphore | None:
+    global _wait_slots
+    with _wait_slots_lock:
+        if _wait_slots is None:
+            limit = settings.JUDGEAPP_MAX_WAITS
+            _wait_slots = threading.BoundedSemaphore(limit) if limit > 0 else None
+        return _wait_slots
 
 
 def wait_for(job: Job, seconds: float) -> Job:
     """Poll the job row until it is finished or the time is up (API ?wait=N): every 5 ms for the
-    first second (most jobs finish in tens of milliseconds), then every 50 ms."""
-    start = time.monotonic()
-    deadline = start + seconds
-    while job.status in (Job.Status.QUEUED, Job.Status.RUNNING) and time.monotonic() < deadline:
-        time.sleep(0.005 if time.monotonic() - start < 1 else 0.05)
-        job.refresh_from_db(fields=["status", "result", "error", "started_at", "finished_at", "attempts", "worker"])
+    first second (most jobs finish in tens of milliseconds), then every 50 ms.
+
+    At most JUDGEAPP_MAX_WAITS requests of one process wait at a time; the others answer at once
+    (202, the client polls), so waiting requests never take every thread of a web worker and the
+    health check and other requests are still served."""
+    slots = _slots()
+    if slots is None or not slots.acquire(blocking=False):
+        job.refresh_from_db()
+        return job
+    try:
+        start = time.monotonic()
+        deadline = start + seconds
+        while job.status in (Job.Status.QUEUED, Job.Status.RUNNING) and time.monotonic() < deadline:
+            time.sleep(0.005 if time.monotonic() - start < 1 else 0.05)
+            job.refresh_from_db(fields=["status", "result", "error", "sent_at", "started_at", "finished_at", "attempts", "worker"])
+    finally:
+        slots.release()
     return job
+
+
+def forget_wait_slots() -> None:
+    """Tests: the next wait builds the slots again from the settings."""
+    global _wait_slots
+    with _wait_slots_lock:
+        _wait_slots = None
 
 
 def check_shuffle(facts: Any) -> dict:

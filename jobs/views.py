@@ -45,8 +45,8 @@ class JobCreateView(APIView):
 
 
 class JobDetailView(APIView):
-    def get(self, request, job_id: int):
-        job = Job.objects.filter(pk=job_id).first()
+    def get(self, request, job_id):
+        job = Job.objects.filter(public_id=job_id).first()
         if job is None:
             raise ApiError("not_found", f"no job {job_id}", status_code=404)
         return Response(serializers.job_detail(job, request))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+from django.views.decorators.http import require_safe
 
 
 def _database_status() -> str:
@@ -23,14 +24,18 @@ def _broker_status() -> str:
     if url.startswith(("redis://", "rediss://")):
         try:
             import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
 
-            redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1).ping()
+            # One try: redis-py's default retries take seconds, and health must answer within one.
+            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5, retry=Retry(NoBackoff(), 0)).ping()
             return "ok"
         except Exception as exc:
             return f"unreachable: {exc.__class__.__name__}"
     return "configured"
 
 
+@require_safe
 def health(request):
     database = _database_status()
     broker = _broker_status()

@@ -89,6 +89,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",   # Swagger UI's files, served from the project's own static files
+    "axes",                      # login throttling: session login, admin, basic auth
     "rulesref",
     "judgeapp.apps.JudgeAppConfig",
     "guides.apps.GuidesConfig",
@@ -100,6 +103,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "judgeapp.api_guard.ApiGuardMiddleware",   # every answer under /api/v1/ is JSON
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",  # big section pages shrink about tenfold
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -108,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",   # last (django-axes): answers a locked-out login
 ]
 
 ROOT_URLCONF = "judgeapp.urls"
@@ -137,6 +142,30 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+CSRF_FAILURE_VIEW = "judgeapp.api_guard.csrf_failure"   # JSON under /api/v1/
+# Login throttling (django-axes) for every way in: the sign-in page, the admin and the API's basic auth.
+# After JUDGEAPP_LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair is
+# locked out for JUDGEAPP_LOGIN_COOLOFF_MINUTES, the right password included.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_ENABLED = env_bool("JUDGEAPP_LOGIN_THROTTLING", True)
+AXES_FAILURE_LIMIT = env_int("JUDGEAPP_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60   # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
+AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None   # proxies in front that add X-Forwarded-For
+
+# HTTPS, each settable from the environment (off by default for `make run`; on in docker/.env.example,
+# where `manage.py check --deploy` is then clean).
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]   # compose's health check asks over plain HTTP inside the network
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+# Behind a proxy that ends TLS: trust its X-Forwarded-Proto header (only then: a client could send it).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False) else None
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/events/"
 
@@ -168,8 +197,30 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "judgeapp.api_parsers.GuardedJSONParser",
+        "judgeapp.api_parsers.GuardedFormParser",
+        "judgeapp.api_parsers.GuardedMultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "judgeapp.api_errors.handle_api_exception",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# The OpenAPI schema (judgeapp/openapi/): /api/v1/schema/ and the docs page /api/v1/docs/.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "judgeapp API",
+    "DESCRIPTION": "Rules reference, computations and the call log for Magic: The Gathering judges. "
+                   'Every error is {"error": {"code", "message", "details"}}.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "PREPROCESSING_HOOKS": ["judgeapp.openapi.hooks.api_only"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "judgeapp.openapi.hooks.add_default_errors"],
 }
 
 # Celery: memory:// (the default) runs every task in-process, eagerly.
@@ -183,13 +234,25 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("JUDGEAPP_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("JUDGEAPP_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web process that sends a job to a broker that is down must find out in well under a second
+# (jobs.dispatch leaves the job queued for the re-send); workers keep retrying their own connection.
+CELERY_BROKER_CONNECTION_TIMEOUT = env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 0.5)
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 0.5),
+    # Publishing connects once more at once, then gives up (kombu's default sleeps 2 s in retries).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
     # A job whose worker died unacknowledged goes back to the queue after this many seconds.
     "visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300),
     # How often (seconds) a worker looks for such jobs; kombu scans on the first look, then every tenth.
     "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
 }
 
+# Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
+# about five times the largest real one (the 2025 CR, 0.94 MB).
+JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
 # Where the rules documents live (tests, benchmarks and `setup` read them from here).
 JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "shared" / "rules")))
 # Budgets for engines that search (STYLE 2): an eager task has no time limit of its own.
@@ -210,9 +273,19 @@ JUDGEAPP_SYNC_PAGES = [u.strip() for u in env_str("JUDGEAPP_SYNC_PAGES", "https:
 # Cards: Scryfall's bulk-data list (sync_cards and the daily task read it; tests serve their own).
 JUDGEAPP_SCRYFALL_BULK_URL = env_str("JUDGEAPP_SCRYFALL_BULK_URL", "https://api.scryfall.com/bulk-data")
 JUDGEAPP_CARDS_TIMEOUT = env_int("JUDGEAPP_CARDS_TIMEOUT", 60)
-# Celery beat: the daily card sync (run `celery -A judgeapp beat`; compose's beat service).
+# Jobs: ?wait=N holds a request thread; at most this many per web process wait at once, the others
+# answer 202 at once (jobs.services.wait_for), so the health check is never starved.
+JUDGEAPP_MAX_WAITS = env_int("JUDGEAPP_MAX_WAITS", 4)
+# The re-send of jobs left queued (jobs.dispatch): how often beat runs it, how long a job may wait
+# unsent before it is picked up, and after how long a sent job never started counts as lost.
+JUDGEAPP_RESEND_SECONDS = env_int("JUDGEAPP_RESEND_SECONDS", 30)
+JUDGEAPP_RESEND_GRACE_SECONDS = env_int("JUDGEAPP_RESEND_GRACE_SECONDS", 10)
+JUDGEAPP_RESEND_STALE_SECONDS = env_int("JUDGEAPP_RESEND_STALE_SECONDS", 900)
+# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync and the
+# re-send of jobs that could not be sent. One schedule; add entries here.
 CELERY_BEAT_SCHEDULE = {
     "sync-cards-daily": {"task": "cards.sync_cards", "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600)},
+    "resend-unsent-jobs": {"task": "jobs.resend_unsent_jobs", "schedule": JUDGEAPP_RESEND_SECONDS},
 }
 
 LOGGING = {

@@ -8,14 +8,16 @@ from floor import urls as floor_urls
 from jobs import views
 from jobs.models import Job
 from judgeapp import health
+from judgeapp.openapi import views as openapi_views
 
 api = [
     path("health", health.health, name="health"),
+    path("", include(openapi_views.urlpatterns)),
     path("jobs/loop-outcome", views.create_view(Job.Kind.LOOP_OUTCOME), name="api-loop-outcome"),
     path("jobs/game-outcome", views.create_view(Job.Kind.GAME_OUTCOME), name="api-game-outcome"),
     path("jobs/shuffle-analysis", views.create_view(Job.Kind.SHUFFLE_ANALYSIS), name="api-shuffle-analysis"),
     path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
-    path("jobs/<int:job_id>", views.JobDetailView.as_view(), name="api-job"),
+    path("jobs/<uuid:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
     path("", include("rulesref.curation_urls")),
     path("", include("calllog.api_urls")),

@@ -124,16 +124,19 @@ def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
     return mapping
 
 
-def stored_versions(version: Version) -> list[Version]:
-    """Every readable version of the same document, oldest first."""
-    return list(Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)
-                .select_related("document").order_by("effective_date"))
+def stored_versions(version: Version, *, include_pending: bool = True) -> list[Version]:
+    """Every readable version of the same document, oldest first (without pending ones when asked:
+    what the public reads; the version asked about is always in)."""
+    readable = Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)
+    if not include_pending:
+        readable = readable.filter(Q(status=Version.Status.PUBLISHED) | Q(pk=version.pk))
+    return list(readable.select_related("document").order_by("effective_date"))
 
 
-def trace(version: Version, number: str) -> list[dict]:
+def trace(version: Version, number: str, *, include_pending: bool = True) -> list[dict]:
     """The rule through every stored version, oldest first: [{"effective_date", "number", "text"}];
     number and text are null in versions where the rule does not exist."""
-    versions = stored_versions(version)
+    versions = stored_versions(version, include_pending=include_pending)
     start = next(i for i, v in enumerate(versions) if v.pk == version.pk)
     numbers: list[str | None] = [None] * len(versions)
     numbers[start] = number

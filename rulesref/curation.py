@@ -24,7 +24,18 @@ from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import DocKind, ParseError
 
 SNIFF_BYTES = 64 * 1024              # enough of a file to tell which document it is
-FETCH_LIMIT = 32 * 1024 * 1024       # uploads and fetches: the 2025 CR is under 1 MB, so this is not a rules file
+def document_limit() -> int:
+    """Largest rules document accepted, in bytes (settings.JUDGEAPP_MAX_DOCUMENT_BYTES: about five times
+    the largest real one, the 2025 CR at 0.94 MB). Checked before anything is parsed or enqueued."""
+    from django.conf import settings
+
+    return settings.JUDGEAPP_MAX_DOCUMENT_BYTES
+
+
+def too_large(name: str, size: int) -> str:
+    return f"{name} is {size / 1e6:.1f} MB, more than the {document_limit() / 1e6:.1f} MB a rules document may be"
+
+
 FILENAME_HINTS = (                   # the last resort when the text cannot tell (a binary or truncated file)
     ("comprules", DocKind.CR), ("comprehensive", DocKind.CR), ("tournamentrules", DocKind.MTR),
     ("mtr", DocKind.MTR), ("infraction", DocKind.IPG), ("ipg", DocKind.IPG),
@@ -36,6 +47,12 @@ class UploadRefused(services.RulesError):
     """An upload that is not stored at all (it says which document it is not, or repeats one)."""
 
     code = "invalid_upload"
+
+
+class DocumentTooLarge(UploadRefused):
+    """A file far larger than any rules document: refused before it is parsed or a task is sent."""
+
+    code = "too_large"
 
 
 class DuplicateUpload(UploadRefused):
@@ -96,8 +113,8 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
     from rulesref import tasks
 
     name = Path(upload.name or "upload").name
-    if upload.size is not None and upload.size > FETCH_LIMIT:
-        raise UploadRefused(f"{name} is larger than {FETCH_LIMIT // (1024 * 1024)} MB; not a rules document", details={"file": name})
+    if upload.size is not None and upload.size > document_limit():
+        raise DocumentTooLarge(too_large(name, upload.size), details={"file": name, "limit_bytes": document_limit()})
     raw = b"".join(upload.chunks())
     upload.seek(0)
     digest = services.content_hash(raw)
@@ -297,7 +314,7 @@ def roll_back(doc: str, *, to_date: str | None = None, to_version: Version | Non
     """Make an earlier published version of a document current again (default: the one current before)."""
     current = services.get_version(doc)
     if to_version is None and to_date:
-        to_version = services.get_version(doc, version=to_date)
+        to_version = services.get_version(doc, version=to_date, include_pending=True)
     if to_version is not None and to_version.document_id != current.document_id:
         raise services.PublishError(f"version #{to_version.pk} is not a {doc.upper()} version")
     return services.rollback_document(current.document, to_version=to_version, actor=_user_or_none(actor))
@@ -330,7 +347,7 @@ def fetch_document(url: str, *, timeout: float) -> bytes:
     try:
         request = urllib.request.Request(url, headers={"User-Agent": "judgeapp-sync-rules"})
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (URLs come from settings or the admin)
-            raw = response.read(FETCH_LIMIT + 1)
+            raw = response.read(document_limit() + 1)
     except urllib.error.HTTPError as exc:
         raise SyncError(f"cannot fetch {url}: the server answered {exc.code} {exc.reason}", details={"url": url}) from None
     except urllib.error.URLError as exc:
@@ -339,8 +356,8 @@ def fetch_document(url: str, *, timeout: float) -> bytes:
         raise SyncError(f"cannot fetch {url}: {exc or exc.__class__.__name__} (timed out after {timeout:g} s?)", details={"url": url}) from None
     except ValueError as exc:
         raise SyncError(f"cannot fetch {url}: {exc}", details={"url": url}) from None
-    if len(raw) > FETCH_LIMIT:
-        raise SyncError(f"{url} is larger than {FETCH_LIMIT // (1024 * 1024)} MB; not a rules document", details={"url": url})
+    if len(raw) > document_limit():
+        raise SyncError(f"{url} is more than {document_limit() / 1e6:.1f} MB; not a rules document", details={"url": url})
     return raw
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework import permissions, serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -70,14 +69,14 @@ class StaffView(APIView):
 
     def handle_exception(self, exc):
         if isinstance(exc, services.RulesError):
-            status_code = 404 if isinstance(exc, services.NotFound) else 409 if isinstance(exc, (curation.DuplicateUpload, services.PublishError)) else 400
+            status_code = (404 if isinstance(exc, services.NotFound)
+                           else 409 if isinstance(exc, (curation.DuplicateUpload, services.PublishError))
+                           else 413 if isinstance(exc, curation.DocumentTooLarge) else 400)
             exc = ApiError(exc.code, exc.message, status_code=status_code, details=exc.details)
         return super().handle_exception(exc)
 
 
 class VersionUploadView(StaffView):
-    parser_classes = [MultiPartParser, FormParser]
-
     def post(self, request):
         form = UploadRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -94,8 +93,6 @@ class VersionStatusView(StaffView):
 
 
 class VersionPublishView(StaffView):
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
-
     def post(self, request, version_id: int):
         version = get_object_or_404(Version, pk=version_id)
         event, review = curation.publish_upload(version, actor=request.user)
@@ -110,16 +107,12 @@ class VersionPublishView(StaffView):
 
 
 class VersionDiscardView(StaffView):
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
-
     def post(self, request, version_id: int):
         version = get_object_or_404(Version, pk=version_id)
         return Response({"version": version_body(curation.discard_upload(version, actor=request.user), request)})
 
 
 class DocumentRollbackView(StaffView):
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
-
     def post(self, request, doc: str):
         form = RollbackRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -27,15 +27,17 @@ def parse_date(raw: str, field: str) -> dt.date:
         raise RulesError(f"{field} must be a date as YYYY-MM-DD, not {raw!r}", details={field: raw}) from None
 
 
-def get_version(doc: str, *, version: str | None = None, as_of: str | None = None) -> Version:
-    """The current version of a document, or the one with that effective date, or the one in effect on a day."""
+def get_version(doc: str, *, version: str | None = None, as_of: str | None = None, include_pending: bool = False) -> Version:
+    """The current version of a document, or the one with that effective date, or the one in effect on a day.
+    A pending (unreviewed) version is found by its date only with include_pending (staff, commands)."""
     doc = doc.lower()
     if doc not in DOC_TITLES:
         raise NotFound(f"unknown document {doc!r}; use one of {', '.join(DOC_TITLES)}", details={"doc": doc})
     stored = Version.objects.select_related("document").filter(document__slug=doc)
     if version:
         date = parse_date(version, "version")
-        found = stored.filter(effective_date=date).exclude(status__in=["failed", "discarded"]).first()
+        hidden = ["failed", "discarded"] if include_pending else ["failed", "discarded", "pending", "parsing"]
+        found = stored.filter(effective_date=date).exclude(status__in=hidden).first()
         if found is None:
             dates = [d.isoformat() for d in stored.filter(status="published").values_list("effective_date", flat=True)]
             raise NotFound(f"no {doc.upper()} version effective {date.isoformat()}", details={"versions": dates})

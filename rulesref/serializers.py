@@ -47,9 +47,11 @@ def glossary_detail(term: GlossaryTerm) -> dict:
     }
 
 
-def document_listing(document: Document) -> dict:
+def document_listing(document: Document, *, include_pending: bool = False) -> dict:
+    """Published versions; pending (unreviewed) ones too for staff."""
+    shown = (Version.Status.PUBLISHED, Version.Status.PENDING) if include_pending else (Version.Status.PUBLISHED,)
     versions = sorted(
-        (v for v in document.versions.all() if v.status in (Version.Status.PUBLISHED, Version.Status.PENDING)),
+        (v for v in document.versions.all() if v.status in shown),
         key=lambda v: v.effective_date,
         reverse=True,
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rulesref.errors import NotFound, PublishError, RulesError  # noqa: F401  (re-exported)
@@ -80,7 +80,14 @@ def content_hash(raw: bytes) -> str:
 
 
 def parse_file(path: Path) -> tuple[ParsedDocument, str]:
+    from django.conf import settings
+
+    limit = settings.JUDGEAPP_MAX_DOCUMENT_BYTES
     try:
+        size = path.stat().st_size
+        if size > limit:   # refused before it is read or parsed: a padded file could take gigabytes
+            raise ParseError(f"the file is {size / 1e6:.1f} MB, more than the {limit / 1e6:.1f} MB a rules document may be "
+                             "(JUDGEAPP_MAX_DOCUMENT_BYTES)", source=str(path))
         raw = path.read_bytes()
     except OSError as exc:
         raise ParseError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
@@ -133,7 +140,19 @@ def store_parsed(
     """Store a parsed document as a pending version (one transaction). Same content twice is a no-op.
 
     `into` fills an existing placeholder version (an admin upload being parsed) instead of creating one.
+    Two identical imports at once: the one that loses the race on the unique content hash finds the
+    other's version and reports it as already stored.
     """
+    try:
+        return _store_parsed(parsed, digest=digest, source=source, uploaded_by=uploaded_by, into=into)
+    except IntegrityError:
+        existing = Version.objects.filter(document__slug=parsed.doc.value, content_hash=digest).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_by, into: Version | None) -> tuple[Version, bool]:
     from rulesref import changes
 
     with transaction.atomic():
@@ -229,6 +248,9 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
     from rulesref.search import tasks as search_tasks
 
     with transaction.atomic():
+        # The document row first: publishes of one document run one after another, so the second sees
+        # the first's outcome (already current: 409) instead of racing it to the one-current constraint.
+        Document.objects.select_for_update().get(pk=version.document_id)
         version = Version.objects.select_for_update().get(pk=version.pk)
         if version.status not in (Version.Status.PENDING, Version.Status.PUBLISHED):
             raise PublishError(f"version #{version.pk} is {version.get_status_display().lower()} and cannot be published")

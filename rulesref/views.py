@@ -30,7 +30,8 @@ class RulesView(APIView):
         return super().handle_exception(exc)
 
     def version(self, request, doc: str):
-        return services.get_version(doc, version=request.query_params.get("version"), as_of=request.query_params.get("as_of"))
+        return services.get_version(doc, version=request.query_params.get("version"), as_of=request.query_params.get("as_of"),
+                                    include_pending=request.user.is_staff)
 
 
 def rule_detail(request, doc: str, number: str):
@@ -71,7 +72,7 @@ class RuleTraceView(RulesView):
         rule = services.find_rule(version, number)
         from rulesref import changes
 
-        return Response(changes.trace(version, rule.number))
+        return Response(changes.trace(version, rule.number, include_pending=request.user.is_staff))
 
 
 class GlossaryView(RulesView):
@@ -82,7 +83,8 @@ class GlossaryView(RulesView):
 
 class DocumentsView(RulesView):
     def get(self, request):
-        return Response([serializers.document_listing(d) for d in services.list_documents()])
+        staff = request.user.is_staff
+        return Response([serializers.document_listing(d, include_pending=staff) for d in services.list_documents()])
 
 
 class DiffView(RulesView):
@@ -92,8 +94,8 @@ class DiffView(RulesView):
         if missing:
             raise ApiError("invalid", f"{missing[0]} is required: a version's effective date as YYYY-MM-DD",
                            details={name: "required" for name in missing})
-        old = services.get_version(doc, version=params["from"])
-        new = services.get_version(doc, version=params["to"])
+        old = services.get_version(doc, version=params["from"], include_pending=request.user.is_staff)
+        new = services.get_version(doc, version=params["to"], include_pending=request.user.is_staff)
         from rulesref import changes
 
         return Response(changes.diff_versions(old, new))
@@ -117,7 +119,8 @@ class SearchView(RulesView):
             raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
         from rulesref.search import service as search_service
 
-        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit))
+        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit),
+                                              include_pending=request.user.is_staff)
         return Response({"results": answer["results"], "count": len(answer["results"]), "query": query,
                          "ranking": answer["ranking"], "understood": answer["understood"]})
 

@@ -29,7 +29,8 @@ MAX_QUERY = 300
 
 def _version(request: HttpRequest, doc: str) -> Version:
     # Any stored version can be read (as in the API); the banner says when it is not the current one.
-    return services.get_version(doc, version=request.GET.get("version") or None, as_of=request.GET.get("as_of") or None)
+    return services.get_version(doc, version=request.GET.get("version") or None, as_of=request.GET.get("as_of") or None,
+                                include_pending=request.user.is_staff)
 
 
 def _problem(request: HttpRequest, exc: services.RulesError, *, doc: str = "", version: Version | None = None,
@@ -101,8 +102,8 @@ def _switch_version(request: HttpRequest, doc: str, number: str, source_date: st
     has there (729.3 in 2025 is 725.3 in 2022), not whatever rule carries the same number."""
     target = None
     try:
-        source = services.get_version(doc, version=source_date)
-        target = services.get_version(doc, version=target_date)
+        source = services.get_version(doc, version=source_date, include_pending=request.user.is_staff)
+        target = services.get_version(doc, version=target_date, include_pending=request.user.is_staff)
         found = services.find_rule(source, number)
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc, version=target, number=number)
@@ -143,7 +144,7 @@ def changes(request: HttpRequest, doc: str, date: str | None = None) -> HttpResp
         if date is None:
             current = services.get_version(doc.lower())
             return redirect("page-changes", doc=doc.lower(), date=current.effective_date.isoformat())
-        new = services.get_version(doc.lower(), version=date)
+        new = services.get_version(doc.lower(), version=date, include_pending=request.user.is_staff)
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc.lower())
     return render(request, "rulesref/changes.html", content.changes_page(request, new))

@@ -123,9 +123,9 @@ def forget_indexes() -> None:
     _indexes.clear()
 
 
-def _versions(doc: str | None, version: str | None) -> list[Version]:
+def _versions(doc: str | None, version: str | None, include_pending: bool = True) -> list[Version]:
     if doc is not None and version is not None:
-        return [services.get_version(doc, version=version)]
+        return [services.get_version(doc, version=version, include_pending=include_pending)]
     if doc is not None:
         return [services.get_version(doc)]
     return list(Version.objects.select_related("document").filter(is_current=True))
@@ -141,10 +141,12 @@ def search_rules(query: str, *, doc: str | None = None, version: str | None = No
     return search_answer(query, doc=doc, version=version, limit=limit)["results"]
 
 
-def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> dict:
+def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10,
+                  include_pending: bool = True) -> dict:
     """One search with all it says, from one look-up of the versions: {"results": hits best first
-    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}."""
-    versions = _versions(doc, version)
+    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}.
+    A pending version is searched by its date only with include_pending (the API: staff only)."""
+    versions = _versions(doc, version, include_pending)
     if not versions:
         return {"results": [], "ranking": "lexical", "understood": []}
     cached = _cached_for(versions)

@@ -44,7 +44,7 @@ class RealWorkerTests:
         body = response.json()
         assert body["status"] == "succeeded", worker.output()[-2000:]
         assert body["result"]["riffles_needed"] >= 7
-        job = Job.objects.get(pk=body["id"])
+        job = Job.objects.get(public_id=body["id"])
         assert job.worker, "the worker process records its host name when it claims the job"
 
     def test_game_and_loop_jobs_run_on_the_worker(self, worker):
@@ -69,7 +69,7 @@ class WorkerDeathTests:
         purge_queue()
         first = WorkerProcess(env=slow_worker_env, name="doomed").start()
         try:
-            job_id = APIClient().post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json").json()["id"]
+            job_id = Job.objects.get(public_id=APIClient().post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json").json()["id"]).pk
             wait_until(lambda: Job.objects.get(pk=job_id).status == Job.Status.RUNNING, 20, "the job to start")
             first.kill_hard()
         finally:
@@ -86,3 +86,26 @@ class WorkerDeathTests:
         assert job.status == Job.Status.SUCCEEDED, job.error
         assert job.attempts == 2
         assert job.result["pattern_p_value"] < 1e-6
+
+
+class BrokerOutageTests:
+    def test_jobs_posted_while_the_broker_is_down_run_once_beat_re_sends_them(self, worker, settings):
+        """The lost-job case of issue 14 end to end: POSTs while the broker is unreachable answer 202
+        and leave the jobs queued and unsent; the re-send (what beat runs) hands them to the worker."""
+        import datetime as dt
+
+        from django.utils import timezone
+
+        from jobs import tasks
+        from tests.jobs.broker import broker_at, closed_port_url
+
+        game = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}]}
+        with broker_at(closed_port_url(), settings):
+            answers = [APIClient().post("/api/v1/jobs/game-outcome", game, format="json") for _ in range(5)]
+        assert [a.status_code for a in answers] == [202] * 5
+        ids = [a.json()["id"] for a in answers]
+        assert Job.objects.filter(public_id__in=ids, status=Job.Status.QUEUED, sent_at__isnull=True).count() == 5
+        Job.objects.filter(public_id__in=ids).update(created_at=timezone.now() - dt.timedelta(minutes=1))
+        tasks.resend_unsent_jobs()
+        wait_until(lambda: Job.objects.filter(public_id__in=ids, status=Job.Status.SUCCEEDED).count() == 5, 30,
+                   "the re-sent jobs to run")

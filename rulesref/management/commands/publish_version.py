@@ -21,7 +21,7 @@ class Command(BaseCommand):
                 current = services.get_version(doc)
                 event = services.rollback_document(current.document)
             elif date:
-                event = services.publish_version(services.get_version(doc, version=date), note="publish_version command")
+                event = services.publish_version(services.get_version(doc, version=date, include_pending=True), note="publish_version command")
             else:
                 raise CommandError("give a DATE to publish, or --rollback")
         except services.RulesError as exc:

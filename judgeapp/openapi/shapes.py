@@ -1,0 +1,353 @@
+"""Serializers that describe the API's request and answer shapes for the schema (API.md). They
+describe only: the views answer with plain dicts, and the engines' own checks stay the domain rules.
+Fields API.md names are required; others are optional, and every object may carry more fields."""
+
+from __future__ import annotations
+
+from rest_framework import serializers as s
+
+
+def _any(**kwargs) -> s.JSONField:
+    return s.JSONField(**kwargs)
+
+
+# -- errors -----------------------------------------------------------------------------------------
+
+class ErrorBodySerializer(s.Serializer):
+    code = s.CharField(help_text="machine-readable: invalid, not_found, too_large, server_error, …")
+    message = s.CharField(help_text="what was wrong, for people")
+    details = s.DictField(child=_any(), help_text="per field, or more context (a 500 carries error_id)")
+
+
+class ErrorSerializer(s.Serializer):
+    error = ErrorBodySerializer()
+
+
+# -- health -----------------------------------------------------------------------------------------
+
+class HealthSerializer(s.Serializer):
+    status = s.ChoiceField(choices=["ok", "unavailable"])
+    database = s.CharField()
+    broker = s.CharField()
+
+
+# -- rules ------------------------------------------------------------------------------------------
+
+class RuleVersionSerializer(s.Serializer):
+    effective_date = s.DateField()
+    current = s.BooleanField(required=False)
+
+
+class RuleSerializer(s.Serializer):
+    doc = s.CharField()
+    number = s.CharField()
+    title = s.CharField(allow_blank=True, allow_null=True)
+    text = s.CharField(allow_blank=True)
+    examples = s.ListField(child=s.CharField(allow_blank=True))
+    parent = s.CharField(allow_null=True)
+    children = s.ListField(child=s.CharField())
+    version = RuleVersionSerializer()
+    references = s.ListField(child=s.CharField())
+    kind = s.CharField(required=False, allow_blank=True)
+    section_title = s.CharField(required=False, allow_blank=True)
+    aliases = s.ListField(child=s.CharField(), required=False)
+    fields = s.DictField(child=_any(), required=False)
+
+
+class TraceStepSerializer(s.Serializer):
+    effective_date = s.DateField()
+    number = s.CharField(allow_null=True)
+    text = s.CharField(allow_null=True, allow_blank=True)
+
+
+class SearchHitSerializer(s.Serializer):
+    doc = s.CharField()
+    number = s.CharField()
+    snippet = s.CharField(allow_blank=True)
+    score = s.FloatField()
+    part = s.CharField(required=False, allow_null=True)
+
+
+class SearchSerializer(s.Serializer):
+    results = SearchHitSerializer(many=True)
+    count = s.IntegerField()
+    query = s.CharField(required=False)
+    ranking = s.CharField(required=False)
+    understood = s.ListField(child=s.DictField(child=_any()), required=False)
+
+
+class GlossarySerializer(s.Serializer):
+    term = s.CharField()
+    definition = s.CharField(allow_blank=True)
+    references = s.ListField(child=s.CharField())
+    aliases = s.ListField(child=s.CharField(), required=False)
+    version = s.DictField(child=_any(), required=False)
+
+
+class CountsSerializer(s.Serializer):
+    rules = s.IntegerField()
+    examples = s.IntegerField()
+    glossary = s.IntegerField()
+
+
+class DocumentVersionSerializer(s.Serializer):
+    effective_date = s.DateField(allow_null=True)
+    current = s.BooleanField()
+    counts = CountsSerializer()
+    status = s.CharField(required=False)
+    title = s.CharField(required=False, allow_blank=True)
+
+
+class DocumentSerializer(s.Serializer):
+    doc = s.CharField()
+    title = s.CharField()
+    versions = DocumentVersionSerializer(many=True)
+
+
+class DiffSerializer(s.Serializer):
+    added = s.ListField(child=_any())
+    removed = s.ListField(child=_any())
+    changed = s.ListField(child=_any())
+    moved = s.ListField(child=_any())
+
+
+# -- jobs -------------------------------------------------------------------------------------------
+
+class JobSerializer(s.Serializer):
+    id = s.UUIDField()
+    kind = s.ChoiceField(choices=["loop-outcome", "game-outcome", "shuffle-analysis", "rules-import"])
+    status = s.ChoiceField(choices=["queued", "running", "succeeded", "failed"])
+    url = s.URLField()
+    result = s.DictField(child=_any(), allow_null=True, help_text="the engine's answer, with citations")
+    error = s.CharField(allow_null=True, help_text="why it failed, for people; the log has the rest")
+    input = _any(required=False)
+    attempts = s.IntegerField(required=False)
+    sent = s.BooleanField(required=False, help_text="whether the broker took the job yet (false: it is re-sent)")
+    created_at = s.DateTimeField(required=False)
+    started_at = s.DateTimeField(required=False, allow_null=True)
+    finished_at = s.DateTimeField(required=False, allow_null=True)
+    duration_ms = s.FloatField(required=False, allow_null=True)
+
+
+class LoopStepSerializer(s.Serializer):
+    player = s.CharField()
+    kind = s.ChoiceField(choices=["optional", "mandatory", "unless"])
+    text = s.CharField(required=False, allow_blank=True)
+    unless_player = s.CharField(required=False)
+    effects = s.DictField(child=s.DictField(child=s.IntegerField()), required=False)
+
+
+class LoopRequestSerializer(s.Serializer):
+    players = s.ListField(child=s.CharField(), help_text="turn order, the active player first")
+    state = s.DictField(child=s.DictField(child=s.IntegerField()))
+    iteration = LoopStepSerializer(many=True)
+    breakers = s.ListField(child=s.DictField(child=_any()), required=False)
+    deterministic = s.BooleanField(required=False)
+    spans_turns = s.BooleanField(required=False)
+    declared = s.DictField(child=_any(), required=False, help_text='iterations, "accept", "indefinitely" or "no_action"')
+
+
+class GamePlayerSerializer(s.Serializer):
+    name = s.CharField()
+    life = s.IntegerField(required=False)
+    poison = s.IntegerField(required=False)
+    drew_from_empty_library = s.BooleanField(required=False)
+    commander_damage = s.DictField(child=s.IntegerField(), required=False)
+    team = s.CharField(required=False, allow_null=True)
+
+
+class GameRequestSerializer(s.Serializer):
+    format = s.CharField(help_text="two_player, multiplayer, two_headed_giant, commander, …")
+    players = GamePlayerSerializer(many=True)
+    effects = s.ListField(child=s.DictField(child=_any()), required=False)
+    mandatory_loop = s.BooleanField(required=False)
+
+
+class ShuffleStepSerializer(s.Serializer):
+    method = s.CharField(help_text="riffle, overhand, pile, mash, …")
+    times = s.IntegerField()
+    piles = s.IntegerField(required=False)
+
+
+class ObservedSerializer(s.Serializer):
+    pattern = s.CharField(help_text="L for land, S for spell, from the top")
+    lands = s.IntegerField()
+
+
+class ShuffleRequestSerializer(s.Serializer):
+    deck_size = s.IntegerField()
+    procedure = ShuffleStepSerializer(many=True)
+    observed = ObservedSerializer(required=False)
+
+
+class ShuffleCheckRequestSerializer(s.Serializer):
+    rel = s.ChoiceField(choices=["regular", "competitive", "professional"])
+    deck_size = s.IntegerField()
+    procedure = ShuffleStepSerializer(many=True, required=False)
+    analysis = s.DictField(child=_any(), required=False)
+
+
+# -- guides -----------------------------------------------------------------------------------------
+
+class GuideSummarySerializer(s.Serializer):
+    slug = s.CharField()
+    title = s.CharField()
+    summary = s.CharField(allow_blank=True)
+
+
+class GuideSerializer(s.Serializer):
+    slug = s.CharField()
+    title = s.CharField()
+    start = s.CharField()
+    nodes = s.DictField(child=s.DictField(child=_any()), help_text='node id -> node; every node has a "kind"')
+
+
+class WalkRequestSerializer(s.Serializer):
+    answers = s.ListField(child=_any(), required=False, help_text="the answers given so far, in order")
+
+
+# -- cards ------------------------------------------------------------------------------------------
+
+class RulingSerializer(s.Serializer):
+    date = s.DateField()
+    text = s.CharField(allow_blank=True)
+    source = s.CharField(required=False, allow_blank=True)
+
+
+class CardSerializer(s.Serializer):
+    name = s.CharField()
+    mana_cost = s.CharField(allow_blank=True, allow_null=True)
+    type_line = s.CharField(allow_blank=True, allow_null=True)
+    oracle_text = s.CharField(allow_blank=True, allow_null=True)
+    rulings = RulingSerializer(many=True)
+    rules = s.ListField(child=s.DictField(child=_any()))
+
+
+class CardHitSerializer(s.Serializer):
+    name = s.CharField()
+    mana_cost = s.CharField(allow_blank=True, allow_null=True)
+    type_line = s.CharField(allow_blank=True, allow_null=True)
+
+
+class CardSearchSerializer(s.Serializer):
+    results = CardHitSerializer(many=True)
+    count = s.IntegerField()
+
+
+# -- call log and floor -----------------------------------------------------------------------------
+
+class EventRequestSerializer(s.Serializer):
+    name = s.CharField()
+    date = s.DateField()
+    rel = s.ChoiceField(choices=["regular", "competitive", "professional"], required=False)
+
+
+class EventSerializer(s.Serializer):
+    id = s.IntegerField()
+    name = s.CharField()
+    date = s.DateField()
+    rel = s.CharField()
+    head_judge = s.CharField()
+    role = s.CharField(allow_null=True, required=False)
+    judges = s.ListField(child=s.DictField(child=_any()), required=False)
+
+
+class EventListSerializer(s.Serializer):
+    events = EventSerializer(many=True)
+
+
+class JudgeRequestSerializer(s.Serializer):
+    username = s.CharField()
+    role = s.ChoiceField(choices=["head", "floor"], required=False)
+
+
+class MembershipSerializer(s.Serializer):
+    username = s.CharField()
+    role = s.CharField()
+
+
+class CallRequestSerializer(s.Serializer):
+    client_id = s.UUIDField(help_text="made by the tablet for this call: a second POST with it is the same call")
+    guide = s.CharField(required=False)
+    answers = s.ListField(child=_any(), required=False)
+    infraction = s.CharField(required=False, help_text='an IPG number ("3.3") for a call recorded straight from the IPG')
+    table = s.CharField(required=False, allow_blank=True)
+    round = s.IntegerField(required=False, allow_null=True)
+    players = s.ListField(child=s.CharField(), required=False)
+    offender = s.CharField(required=False, allow_blank=True)
+    created_at = s.DateTimeField(required=False)
+
+
+class CallSerializer(s.Serializer):
+    id = s.IntegerField()
+    event = s.IntegerField()
+    client_id = s.UUIDField()
+
+
+class CallListSerializer(s.Serializer):
+    calls = CallSerializer(many=True)
+
+
+class NotesRequestSerializer(s.Serializer):
+    investigation_notes = s.CharField(allow_blank=True, help_text="head judges only")
+
+
+class RevisionListSerializer(s.Serializer):
+    revisions = s.ListField(child=s.DictField(child=_any()))
+
+
+class InfractionListSerializer(s.Serializer):
+    infractions = s.ListField(child=s.DictField(child=_any()))
+
+
+class PlayerRequestSerializer(s.Serializer):
+    name = s.CharField()
+
+
+class PlayerChangeSerializer(s.Serializer):
+    name = s.CharField(required=False, help_text="the new spelling")
+    merge = s.CharField(required=False, help_text="another spelling to join into this one")
+
+
+class ClockActionSerializer(s.Serializer):
+    action = s.ChoiceField(choices=["start", "pause", "resume", "extend", "end"])
+    round = s.IntegerField(required=False)
+    minutes = s.IntegerField(required=False)
+    started_at = s.DateTimeField(required=False)
+
+
+class ClockSerializer(s.Serializer):
+    state = s.CharField()
+    round = s.IntegerField(allow_null=True)
+    minutes = s.IntegerField(allow_null=True)
+    seconds_left = s.FloatField(allow_null=True)
+    ends_at = s.DateTimeField(allow_null=True)
+    warning = _any(allow_null=True)
+    started_at = s.DateTimeField(allow_null=True)
+    server_time = s.DateTimeField()
+
+
+# -- curation ---------------------------------------------------------------------------------------
+
+class UploadSerializer(s.Serializer):
+    file = s.FileField(help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML")
+    document = s.ChoiceField(choices=["cr", "mtr", "ipg", "jar"], required=False)
+
+
+class CuratedVersionSerializer(s.Serializer):
+    id = s.IntegerField()
+    url = s.URLField()
+    doc = s.CharField()
+    effective_date = s.DateField(allow_null=True)
+    status = s.CharField()
+    current = s.BooleanField()
+    counts = CountsSerializer()
+
+
+class CurationAnswerSerializer(s.Serializer):
+    version = CuratedVersionSerializer()
+    event = s.DictField(child=_any(), required=False)
+
+
+class RollbackRequestSerializer(s.Serializer):
+    to = s.DateField(required=False, help_text="effective date of the version to make current again")

@@ -1,0 +1,27 @@
+"""The schema at /api/v1/schema/ (JSON; YAML on ?format=yaml) and its docs page at /api/v1/docs/
+(Swagger UI from drf-spectacular-sidecar's static files: no CDN)."""
+
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from judgeapp.openapi import describe  # noqa: F401  (registers every view's description)
+
+
+@extend_schema(exclude=True)
+class SchemaView(SpectacularAPIView):
+    renderer_classes = [OpenApiJsonRenderer, OpenApiYamlRenderer]   # JSON first: the default
+
+
+@extend_schema(exclude=True)
+class DocsView(SpectacularSwaggerView):
+    url_name = "api-schema"
+
+
+urlpatterns = [
+    path("schema/", SchemaView.as_view(), name="api-schema"),
+    path("docs/", DocsView.as_view(), name="api-docs"),
+]

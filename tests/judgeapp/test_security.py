@@ -1,0 +1,98 @@
+"""Security from the environment (issue 14): login throttling on every way in, HTTPS settings that
+make `check --deploy` clean with docker/.env.example."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def judge(django_user_model):
+    return django_user_model.objects.create_user("judge-ann", password="right-password-1")
+
+
+def basic(username: str, password: str) -> dict:
+    token = base64.b64encode(f"{username}:{password}".encode()).decode()
+    return {"HTTP_AUTHORIZATION": f"Basic {token}"}
+
+
+class LoginThrottlingTests:
+    def test_the_sign_in_page_locks_out_after_too_many_wrong_passwords(self, judge, settings):
+        client = Client()
+        for _ in range(settings.AXES_FAILURE_LIMIT):
+            client.post("/accounts/login/", {"username": "judge-ann", "password": "wrong"})
+        response = client.post("/accounts/login/", {"username": "judge-ann", "password": "right-password-1"})
+        assert response.status_code == 429
+        assert "_auth_user_id" not in client.session
+
+    def test_the_admin_sign_in_locks_out_too(self, django_user_model, settings):
+        django_user_model.objects.create_user("curator", password="right-password-2", is_staff=True)
+        client = Client()
+        for _ in range(settings.AXES_FAILURE_LIMIT):
+            client.post("/admin/login/", {"username": "curator", "password": "wrong"})
+        response = client.post("/admin/login/", {"username": "curator", "password": "right-password-2"})
+        assert response.status_code == 429
+        assert "_auth_user_id" not in client.session
+
+    def test_basic_auth_on_the_api_locks_out_and_answers_json(self, judge, settings):
+        client = Client()
+        assert client.get("/api/v1/events", **basic("judge-ann", "right-password-1")).status_code == 200
+        for _ in range(settings.AXES_FAILURE_LIMIT):
+            assert client.get("/api/v1/events", **basic("judge-ann", "wrong")).status_code in (401, 403)
+        response = client.get("/api/v1/events", **basic("judge-ann", "right-password-1"))
+        assert response.status_code in (403, 429), response.content
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["error"]["code"]
+
+    def test_a_right_password_before_the_limit_resets_the_count(self, judge, settings):
+        client = Client()
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            client.post("/accounts/login/", {"username": "judge-ann", "password": "wrong"})
+        response = client.post("/accounts/login/", {"username": "judge-ann", "password": "right-password-1"})
+        assert response.status_code == 302
+
+
+def env_example() -> dict[str, str]:
+    values = {}
+    for line in (REPO / "docker" / ".env.example").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#") and "=" in line:
+            key, value = line.split("=", 1)
+            values[key.strip()] = value.strip()
+    return values
+
+
+class DeployCheckTests:
+    def test_check_deploy_is_clean_with_the_example_environment(self):
+        env = {**os.environ, **env_example(), "DATABASE_URL": ""}
+        run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--tag", "security", "--fail-level", "WARNING"],
+                             cwd=REPO, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "security.W" not in run.stdout + run.stderr
+
+    def test_each_https_setting_comes_from_the_environment(self):
+        values = env_example()
+        for name in ("DJANGO_SECURE_HSTS_SECONDS", "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SESSION_COOKIE_SECURE",
+                     "DJANGO_CSRF_COOKIE_SECURE"):
+            assert name in values and values[name] not in ("", "0")
+        code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='judgeapp.settings'; django.setup(); "
+                "from django.conf import settings as s; "
+                "print(s.SECURE_HSTS_SECONDS, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)")
+        env = {**os.environ, "DJANGO_SECURE_HSTS_SECONDS": "60", "DJANGO_SECURE_SSL_REDIRECT": "1",
+               "DJANGO_SESSION_COOKIE_SECURE": "1", "DJANGO_CSRF_COOKIE_SECURE": "1"}
+        run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+        assert run.stdout.split() == ["60", "True", "True", "True"]
+
+    def test_the_health_check_is_not_redirected_to_https(self, settings):
+        settings.SECURE_SSL_REDIRECT = True
+        assert Client().get("/api/v1/health").status_code == 200
+        assert Client().get("/api/v1/documents").status_code == 301
