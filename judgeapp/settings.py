@@ -193,7 +193,7 @@ MEDIA_ROOT = Path(env_str("JUDGEAPP_MEDIA_ROOT", str(BASE_DIR / "media")))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "judgeapp.api_auth.LockableBasicAuthentication",   # django-axes sees its failures and lockouts
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

@@ -47,12 +47,14 @@ class LoginThrottlingTests:
     def test_basic_auth_on_the_api_locks_out_and_answers_json(self, judge, settings):
         client = Client()
         assert client.get("/api/v1/events", **basic("judge-ann", "right-password-1")).status_code == 200
-        for _ in range(settings.AXES_FAILURE_LIMIT):
-            assert client.get("/api/v1/events", **basic("judge-ann", "wrong")).status_code in (401, 403)
+        answers = [client.get("/api/v1/events", **basic("judge-ann", "wrong")).status_code
+                   for _ in range(settings.AXES_FAILURE_LIMIT)]
+        assert set(answers[:-1]) <= {401, 403} and answers[-1] == 429   # the attempt that reaches the limit locks
         response = client.get("/api/v1/events", **basic("judge-ann", "right-password-1"))
-        assert response.status_code in (403, 429), response.content
+        assert response.status_code == 429, response.content
         assert response["Content-Type"] == "application/json"
-        assert response.json()["error"]["code"]
+        assert response.json()["error"]["code"] == "locked_out"
+        assert int(response["Retry-After"]) > 0
 
     def test_a_right_password_before_the_limit_resets_the_count(self, judge, settings):
         client = Client()
