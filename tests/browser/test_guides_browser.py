@@ -341,19 +341,7 @@ class OfflineTests:
         page.goto("/guides/loop-resolution/")
         assert page.inner_text("h1").strip() == loop.title
         loop_answers = max(loop_paths.values(), key=len)
-        step = settled(page, 0)
-        for answer in loop_answers:
-            if step["offline"] == "yes":
-                break
-            if step["kind"] == "question":
-                page.click(f'#guide-step button.answer[data-index="{answer}"]')
-            else:
-                page.fill("#guide-input", str(answer))
-                page.click("#guide-step button[type=submit]")
-            page.wait_for_selector("#guide-step:not([data-busy])")
-            step = page.eval_on_selector(
-                "#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})"
-            )
+        step, _ = walk_until_offline_stop(page, loop_answers)
         assert step["offline"] == "yes", "the loop guide computes on the server, so offline it must stop and say so"
         assert "needs the connection" in page.inner_text("#guide-step .needs-network")
         assert page.locator("#guide-step button.retry").is_visible()
