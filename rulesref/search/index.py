@@ -12,7 +12,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
 from rulesref.search.records import SearchEntry, SearchIndex
 from rulesref.search.text import STOPWORDS, phrase_key, stem, terms, words
-from rulesref.search.vocabulary import card_descriptions, compile_vocabulary, load_intent, load_remedy, load_spoken, load_vocabulary
+from rulesref.search.vocabulary import (
+    card_descriptions,
+    compile_vocabulary,
+    load_intent,
+    load_remedy,
+    load_spoken,
+    load_vocabulary,
+)
 
 # BM25 saturation and length normalisation (the usual defaults measured best on the dev questions).
 K1 = 1.2
