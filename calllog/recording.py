@@ -11,7 +11,7 @@ or its name, "Slow Play") in place of "guide" and "answers".
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,47 +122,18 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
     base_penalty = getattr(node.penalty, event.rel)
     infraction = penalties.infraction_name(node.infraction) if node.infraction else ""
     category = penalties.category_of(node.infraction, node.category) if node.infraction else node.category
-    try:
-        with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time per event
-            add_to_roster(event, request, user)
-            new = penalties.Offense(infraction, category, base_penalty, event.rel, request.day)
-            earlier = services._offenses(event, request.offender) if request.offender else []
-            upgrade = penalties.apply_upgrades(earlier, new)
-            call = Call.objects.create(
-                event=event,
-                judge=user,
-                client_id=request.client_id,
-                guide=guide.slug,
-                guide_title=guide.title,
-                answers=request.answers,
-                conclusion=node.id,
-                table=request.table,
-                round=request.round,
-                day=request.day,
-                players=request.players,
-                offender=request.offender,
-                offender_key=player_key(request.offender),
-                ruling=node.ruling,
-                fix=node.fix,
-                infraction=infraction,
-                category=category,
-                base_penalty=base_penalty,
-                penalty=upgrade.penalty,
-                upgraded=upgrade.upgraded,
-                upgrade_reason=upgrade.reason,
-                citations=references.citations([*node.refs, *upgrade.refs]),
-                created_at=request.created_at or timezone.now(),
-                rel=event.rel,
-                time_extension=extras.time_extension,
-            )
-    except IntegrityError:
-        # Two deliveries of the same call raced: the first one stored it.
-        existing = Call.objects.filter(event=event, client_id=request.client_id).first()
-        if existing is None:
-            raise
-        return _same_call(existing, request), False
-    return call, True
+    return _store(
+        user, event, request, extras,
+        penalties.Offense(infraction, category, base_penalty, event.rel, request.day),
+        node.refs,
+        lambda existing: _same_call(existing, request),
+        guide=guide.slug,
+        guide_title=guide.title,
+        answers=request.answers,
+        conclusion=node.id,
+        ruling=node.ruling,
+        fix=node.fix,
+    )
 
 
 def _same_call(existing: Call, request: CallRequest) -> Call:
@@ -193,34 +164,46 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
     name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
     base = infraction.penalty_at(event.rel)
     refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
+    return _store(
+        user, event, request, extras,
+        penalties.Offense(name, infraction.category, base, event.rel, request.day),
+        refs,
+        lambda existing: _same(existing, infraction),
+        guide="",
+        guide_title="Infraction Procedure Guide",
+        answers=[],
+        conclusion="",
+        ipg_section=infraction.number,
+        ruling=f"IPG {infraction.number} {infraction.title}",
+        fix="",
+    )
+
+
+def _store(user, event: Event, request: CallRequest, extras, offense: penalties.Offense, refs,
+           same: Callable[[Call], Call], **fields) -> tuple[Call, bool]:
+    """Store a call for `offense`, its penalty upgraded by the offender's earlier ones at this event,
+    under a lock on the event (one upgrade count at a time); (call, created). A second delivery of the
+    same call racing the first returns the stored one, checked by `same` (ClientIdConflict when it
+    is another call). `fields` are what the call's source sets: the guide's walk, or the IPG section."""
     try:
         with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time
+            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time per event
             add_to_roster(event, request, user)
-            upgrade = penalties.apply_upgrades(
-                services._offenses(event, request.offender),
-                penalties.Offense(name, infraction.category, base, event.rel, request.day),
-            )
+            earlier = services._offenses(event, request.offender) if request.offender else []
+            upgrade = penalties.apply_upgrades(earlier, offense)
             call = Call.objects.create(
                 event=event,
                 judge=user,
                 client_id=request.client_id,
-                guide="",
-                guide_title="Infraction Procedure Guide",
-                answers=[],
-                conclusion="",
-                ipg_section=infraction.number,
                 table=request.table,
                 round=request.round,
                 day=request.day,
                 players=request.players,
                 offender=request.offender,
                 offender_key=player_key(request.offender),
-                ruling=f"IPG {infraction.number} {infraction.title}",
-                fix="",
-                infraction=name,
-                category=infraction.category,
-                base_penalty=base,
+                infraction=offense.infraction,
+                category=offense.category,
+                base_penalty=offense.penalty,
                 penalty=upgrade.penalty,
                 upgraded=upgrade.upgraded,
                 upgrade_reason=upgrade.reason,
@@ -228,12 +211,13 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
                 created_at=request.created_at or timezone.now(),
                 rel=event.rel,
                 time_extension=extras.time_extension,
+                **fields,
             )
     except IntegrityError:
         existing = Call.objects.filter(event=event, client_id=request.client_id).first()
         if existing is None:
             raise
-        return _same(existing, infraction), False
+        return same(existing), False
     return call, True
 
 
