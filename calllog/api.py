@@ -66,7 +66,6 @@ from rest_framework.views import APIView
 from calllog import api_more, exports, recording, services
 from calllog.models import Event
 from judgeapp.api_errors import ApiError
-from rulesref import references
 
 
 def _invalid(exc: services.InvalidCall) -> ApiError:
@@ -257,16 +256,7 @@ class PlayerView(CallLogView):
             penalty=getattr(node.penalty, event.rel),
             day=day,
         )
-        return {
-            "penalty": result.penalty,
-            "upgraded": result.upgraded,
-            "reason": result.reason,
-            "refs": list(result.refs),
-            "citations": references.citations(list(result.refs)),
-            "prior_warnings": result.prior_warnings,
-            "base_penalty": getattr(node.penalty, event.rel),
-            "rel": event.rel,
-        }
+        return api_more.preview_record(result, getattr(node.penalty, event.rel), event.rel)
 
 
 class ExportCsvView(CallLogView):

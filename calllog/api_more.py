@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 
 from calllog import editing, exports, infractions, players, recording, services
 from judgeapp.api_errors import ApiError
+from rulesref import references
 
 
 class CallLogView(APIView):
@@ -126,8 +127,6 @@ class CallRevisionsView(CallLogView):
 
 def infraction_preview(request: Request, event, name: str, day: int) -> dict:
     """PlayerView's "next" for ?infraction=: what that infraction's penalty would be for this player now."""
-    from rulesref import references
-
     wanted = request.query_params.get("infraction", "")
     infraction = infractions.find(wanted)
     if infraction is None:
@@ -136,6 +135,11 @@ def infraction_preview(request: Request, event, name: str, day: int) -> dict:
             details={"infraction": ["unknown infraction"]},
         )
     result = recording.preview_infraction(request.user, event, player=name, infraction=infraction, day=day)
+    return preview_record(result, infraction.penalty_at(event.rel), event.rel)
+
+
+def preview_record(result, base_penalty: str, rel: str) -> dict:
+    """A penalty preview as PlayerView answers it ("next"): the penalty now, upgraded or not, and why."""
     return {
         "penalty": result.penalty,
         "upgraded": result.upgraded,
@@ -143,7 +147,7 @@ def infraction_preview(request: Request, event, name: str, day: int) -> dict:
         "refs": list(result.refs),
         "citations": references.citations(list(result.refs)),
         "prior_warnings": result.prior_warnings,
-        "base_penalty": infraction.penalty_at(event.rel),
-        "rel": event.rel,
+        "base_penalty": base_penalty,
+        "rel": rel,
     }
 
