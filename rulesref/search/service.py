@@ -37,6 +37,9 @@ class _Cached:
     question_keys: list[str] = field(default_factory=list)   # vector key per asked-as question
     semantic: Callable[[str], Sequence[float]] | None = None
     checked_at: float = field(default=-1e9)
+    # One thread looks for the vectors at a time; another asking meanwhile waits for its answer
+    # instead of searching lexically while the first is still loading them.
+    attaching: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
 
 # (version ids, card stamp) -> index: the cards search reads are part of what an index is built from.
@@ -45,10 +48,18 @@ _lock = threading.Lock()
 
 def _attach_semantic(cached: _Cached) -> None:
     """Switch a cached index to hybrid once all its vectors are stored (checked every few seconds)."""
-    now = time.monotonic()
-    if cached.semantic is not None or not cached.keys or now - cached.checked_at < _RECHECK_SECONDS:
+    if cached.semantic is not None or not cached.keys:
         return
-    cached.checked_at = now
+    with cached.attaching:
+        now = time.monotonic()
+        if cached.semantic is not None or now - cached.checked_at < _RECHECK_SECONDS:
+            return
+        cached.checked_at = now
+        _look_for_vectors(cached)
+
+
+def _look_for_vectors(cached: _Cached) -> None:
+    """Attach the semantic scorer to `cached` when every vector it needs is stored."""
     wanted = cached.keys + cached.question_keys
     # While vectors are still being built, a sample answers "not yet" in one small query; only a
     # sample found complete pays for counting every key (19,000 for the 2025 CR and its questions).

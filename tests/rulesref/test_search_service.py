@@ -12,6 +12,7 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -182,6 +183,23 @@ class SearchApiTests:
 
     def test_unknown_version_is_404(self, api):
         assert api.get("/api/v1/search", {"q": "creature", "doc": "cr", "version": "1999-01-01"}).status_code == 404
+
+
+class AttachSemanticTests:
+    def test_a_search_asked_while_another_loads_the_vectors_waits_for_them(self):
+        """The tablet's service worker fetches the offline pack while the judge's first search runs:
+        the second request must not answer lexically because the first is still loading vectors."""
+        cached = search_service._Cached(index=None, keys=["k"])
+        hybrid = object()
+        cached.attaching.acquire()           # another request is loading the vectors
+        asking = threading.Thread(target=search_service._attach_semantic, args=(cached,))
+        asking.start()
+        asking.join(timeout=0.3)
+        assert asking.is_alive(), "the second request went on without the vectors"
+        cached.semantic, cached.checked_at = hybrid, time.monotonic()   # the first one found them
+        cached.attaching.release()
+        asking.join(timeout=5)
+        assert not asking.is_alive() and cached.semantic is hybrid
 
 
 @needs_model
