@@ -22,6 +22,11 @@ _W_EXPANSION = 1.0
 _W_OBSOLETE = 0.5
 # Weight of the rule words a card's name stands for (cards.toml).
 _W_CARD = 0.6
+# Words that only place a question at Regular REL ("at FNM", "casual") keep this share of their
+# weight when the question has other words: they choose the document (ranking's remedy lift), they
+# are not what the question is about, and lexically they match the JAR's introduction and the MTR's
+# REL chart rather than the section that answers.
+_W_CONTEXT = 0.3
 # A glossary term lifts rules only when its words are rarer than this share of all entries.
 _GLOSSARY_MAX_DF = 0.03
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
@@ -115,13 +120,17 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
         is_stop.append(stop)
         sequence_weight.append(_W_TYPO if fixed else 1.0)
     tokens = [s for s, stop in zip(sequence, is_stop, strict=True) if not stop]
-    token_weight = [w for w, stop in zip(sequence_weight, is_stop, strict=True) if not stop]
 
     weights: dict[str, float] = {}
 
     def add(stems: Iterable[str], weight: float) -> None:
         for s in stems:
             weights[s] = max(weights.get(s, 0.0), weight)
+
+    # Words that only place the question at Regular REL, when it has other words, weigh _W_CONTEXT.
+    places = find_phrases(sequence, index.regular) if index.regular else []
+    at = {k for start, end, _ in places for k in range(start, end)}
+    context = at if any(k not in at and not is_stop[k] for k in range(len(sequence))) else set()
 
     consumed: set[int] = set()
     # A card's name stands for what the card does; its own words ("Blood", "Moon") say nothing of the rules.
@@ -131,10 +140,10 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     for start, end, expansion in find_phrases(sequence, index.vocabulary):
         if consumed.isdisjoint(range(start, end)):
             consumed.update(range(start, end))
-            add(expansion, _W_EXPANSION)
+            add(expansion, _W_CONTEXT if context.issuperset(range(start, end)) else _W_EXPANSION)
     for k, s in enumerate(sequence):
         if k not in consumed and not is_stop[k]:
-            add([s], sequence_weight[k])
+            add([s], min(sequence_weight[k], _W_CONTEXT) if k in context else sequence_weight[k])
     for _, _, meaning in find_phrases(sequence, index.obsolete):
         add(meaning, _W_OBSOLETE)
 
@@ -150,10 +159,11 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
     named = tuple(i for _, _, found in find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
-    for s, weight in zip(tokens, token_weight, strict=True):
-        asked[s] = max(asked.get(s, 0.0), weight)
+    for k, s in enumerate(sequence):
+        if not is_stop[k]:
+            weight = min(sequence_weight[k], _W_CONTEXT) if k in context else sequence_weight[k]
+            asked[s] = max(asked.get(s, 0.0), weight)
     intent = tuple(word for _, _, word in find_phrases(sequence, index.intent))
-    regular = bool(find_phrases(sequence, index.regular)) if index.regular else False
     return ParsedQuery(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,
-                       named=named, asked=asked, intent=intent, regular=regular)
+                       named=named, asked=asked, intent=intent, regular=bool(places))
 

@@ -152,11 +152,16 @@
       var add = function (list, weight) { list.forEach(function (s) { if (!(weights[s] >= weight)) weights[s] = weight; }); };
       var take = function (a, b) { for (var k = a; k < b; k++) consumed[k] = true; };
       var free = function (a, b) { for (var k = a; k < b; k++) if (consumed[k]) return false; return true; };
+      // Words that only place the question at Regular REL, when it has other words, weigh p.w_context.
+      var places = findPhrases(sequence, pack.regular || {}), at = {}, context = {};
+      places.forEach(function (f) { for (var k = f[0]; k < f[1]; k++) at[k] = true; });
+      if (sequence.some(function (s, k) { return !at[k] && !isStop[k]; })) context = at;
+      var within = function (a, b) { for (var k = a; k < b; k++) if (!context[k]) return false; return true; };
       findPhrases(sequence, pack.cards).forEach(function (f) { take(f[0], f[1]); add(f[2], p.w_card); });
       findPhrases(sequence, pack.vocabulary).forEach(function (f) {
-        if (free(f[0], f[1])) { take(f[0], f[1]); add(f[2], p.w_expansion); }
+        if (free(f[0], f[1])) { take(f[0], f[1]); add(f[2], within(f[0], f[1]) ? p.w_context : p.w_expansion); }
       });
-      sequence.forEach(function (s, k) { if (!consumed[k] && !isStop[k]) add([s], 1); });
+      sequence.forEach(function (s, k) { if (!consumed[k] && !isStop[k]) add([s], context[k] ? p.w_context : 1); });
       findPhrases(sequence, pack.obsolete).forEach(function (f) { add(f[2], p.w_obsolete); });
       var cited = [];
       findPhrases(tokens, pack.glossary_refs).forEach(function (f) {
@@ -167,9 +172,11 @@
       var named = [];
       findPhrases(tokens, pack.names).forEach(function (f) { named = named.concat(f[2]); });
       var asked = {};
-      tokens.forEach(function (s) { asked[s] = 1; });
+      sequence.forEach(function (s, k) {
+        if (!isStop[k]) { var w = context[k] ? p.w_context : 1; if (!(asked[s] >= w)) asked[s] = w; }
+      });
       var intent = findPhrases(sequence, pack.intent || {}).map(function (f) { return f[2]; });
-      var regular = findPhrases(sequence, pack.regular || {}).length > 0;
+      var regular = places.length > 0;
       var shown = {};
       if (phrases.length) phrases.forEach(function (ph) { ph.forEach(function (s) { shown[s] = true; }); });
       else { Object.keys(weights).forEach(function (s) { shown[s] = true; }); tokens.forEach(function (s) { shown[s] = true; }); }

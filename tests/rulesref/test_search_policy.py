@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesref.parsing.documents import parse_document
-from rulesref.search import asked, build_index, entries_from_document, query, search, shipped
+from rulesref.search import asked, build_index, entries_from_document, query, ranking, search, shipped
 from rulesref.search.records import SearchEntry
 from tests.conftest import rules_files
 
@@ -118,9 +118,10 @@ class RemedyTests:
         ("at fnm my opponent forgot his upkeep trigger, what's the fix", "jar"),
         ("casual event, opponent drew an extra card, what happens", "jar"),
     ])
-    def test_only_the_document_that_gives_the_remedy_gains(self, policy_entries, policy_index, q, lifted):
-        plain = build_index(policy_entries, remedy=([], []))
-        with_remedy, without = self.scores(policy_index, q), self.scores(plain, q)
+    def test_only_the_document_that_gives_the_remedy_gains(self, policy_index, q, lifted, monkeypatch):
+        with_remedy = self.scores(policy_index, q)
+        monkeypatch.setattr(ranking, "_REMEDY", 0.0)
+        without = self.scores(policy_index, q)
         assert with_remedy.keys() == without.keys()
         gains = {key: with_remedy[key] - without[key] for key in with_remedy}
         assert all(abs(g) < 1e-9 for (d, _), g in gains.items() if d != lifted), q
@@ -131,6 +132,20 @@ class RemedyTests:
         plain = build_index(policy_entries, remedy=([], []))
         q = "can a spectator point out a mistake in a match"
         assert self.scores(policy_index, q) == self.scores(plain, q)
+
+    def test_words_that_only_place_the_question_at_regular_rel_are_context_not_content(self, policy_index):
+        placed = query.parse_query(policy_index, "casual fnm, opponent drew an extra card")
+        plain = query.parse_query(policy_index, "opponent drew an extra card")
+        assert placed.regular and not plain.regular
+        # The situation's words keep their weight; "casual" and what "fnm" stands for weigh little.
+        assert {s: w for s, w in placed.weights.items() if s in plain.weights} == plain.weights
+        added = {s: w for s, w in placed.weights.items() if s not in plain.weights}
+        assert "casual" in added and len(added) > 1
+        assert set(added.values()) == {query._W_CONTEXT} and query._W_CONTEXT < 1.0
+        assert placed.asked["casual"] == query._W_CONTEXT and placed.asked["opponent"] == 1.0
+        # Asked about on their own, they are what the question is about.
+        alone = query.parse_query(policy_index, "fnm casual")
+        assert alone.regular and set(alone.weights.values()) == {1.0}
 
     def test_the_done_means_question_puts_ipg_2_1_first_and_at_fnm_the_jar(self, policy_index):
         assert search(policy_index, "opponent forgot his upkeep trigger, what's the fix", limit=1)[0].doc == "ipg"
