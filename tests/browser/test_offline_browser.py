@@ -26,12 +26,17 @@ def site(rules_loaded, live_server):
     from rulesref import changes, services
     from rulesref.models import Version
     from rulesref.offline import service
+    from rulesref.search import card_source
 
     if not Version.objects.filter(document__slug="cr", effective_date="2022-04-29").exists():
         services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20220429.txt"])
     old = Version.objects.get(document__slug="cr", effective_date="2022-04-29")
     new = Version.objects.get(document__slug="cr", is_current=True)
     changes.pairing(old, new)
+    # The card table was emptied after the last test (the database flush); the stamp read then is
+    # kept for card_source.RECHECK_SECONDS, so without this the test could build its pack under the
+    # last test's cards and the server, seconds later, another.
+    card_source.forget_cards()
     service.forget_packs()
     return live_server.url
 
