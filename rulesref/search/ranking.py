@@ -21,6 +21,10 @@ Ranking, in order of application:
    questions; the stock all-MiniLM-L6-v2 was best at 0.4 / 0.6, and reciprocal rank fusion, a
    learned linear ranker and embedding the question with its vocabulary rewrites did worse). The question is embedded with its spoken words in the rules' words ([spoken] in the
    vocabulary file: "my walker" -> "my planeswalker"), which the model reads as a sentence.
+9. A question in tournament words with no document chosen lifts the MTR, IPG and JAR; one asking
+   for a penalty or a fix lifts the IPG (the JAR when it names Regular REL) a little more.
+10. A question that names no REL whose first rules include a JAR section (Regular REL) gets the
+   best IPG infraction (Competitive and Professional) right after it.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ _INTENT = 0.3
 # A question asking for a penalty or a fix ([intent] remedy): the document that gives them gains
 # this share more than the others: the IPG, or the JAR when the question names Regular REL.
 _REMEDY = 0.15
+# A JAR section among the first this many rules of a question that names no REL brings the best
+# IPG infraction right after it (the same situation at Competitive REL).
+_COUNTERPART = 3
 POLICY_DOCS = frozenset({"mtr", "ipg", "jar"})
 
 
@@ -127,7 +134,10 @@ def search(
     if doc is None and (parsed.intent or parsed.regular):
         remedy = parsed.regular or any(word in index.remedy for word in parsed.intent)
         _lift_policy(index, scores, remedy=("jar" if parsed.regular else "ipg") if remedy else None)
-    ranked = _one_per_rule(index, sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i)), limit)
+    order = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))
+    if doc is None and not parsed.regular and _COUNTERPART:
+        order = _competitive_beside_regular(index, order, scores)
+    ranked = _one_per_rule(index, order, limit)
     return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
 
 
@@ -141,6 +151,32 @@ def _lift_policy(index: SearchIndex, scores: dict[int, float], *, remedy: str | 
         doc = index.entries[i].doc
         if doc in POLICY_DOCS:
             scores[i] += (_INTENT + (_REMEDY if doc == remedy else 0.0)) * top
+
+
+def _competitive_beside_regular(index: SearchIndex, order: list[int], scores: dict[int, float]) -> list[int]:
+    """A question that names no REL whose best hits include a JAR section (Regular REL) within the
+    first _COUNTERPART rules, and no IPG entry above it: the best IPG infraction (an entry with
+    parts; Competitive and Professional REL) comes right after it, so the judge sees both RELs' answers side by side. Its
+    score is raised to between its neighbours', so scores still fall down the list."""
+    seen: set[tuple[str, str]] = set()
+    for place, i in enumerate(order):
+        e = index.entries[i]
+        if len(seen) >= _COUNTERPART:
+            return order
+        seen.add((e.doc, e.number))
+        if e.doc == "jar":
+            if any(index.entries[j].doc == "ipg" for j in order[:place]):
+                return order
+            infractions = {index.entries[k].number for k in index.doc_entries.get("ipg", ()) if index.entries[k].part}
+            best = next((j for j in order[place + 1:] if index.entries[j].doc == "ipg"
+                         and index.entries[j].number in infractions), None)
+            if best is None:
+                return order
+            rest = [j for j in order[place + 1:] if j != best]
+            if rest:
+                scores[best] = max(scores[best], (scores[i] + scores[rest[0]]) / 2)
+            return [*order[:place + 1], best, *rest]
+    return order
 
 
 def _one_per_rule(index: SearchIndex, ranked: Sequence[int], limit: int) -> list[int]:

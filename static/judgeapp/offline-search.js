@@ -304,6 +304,28 @@
       return [];
     }
 
+    /* A question that names no REL with a JAR section among its first p.counterpart rules and no IPG
+       entry above it: the best IPG infraction (an entry with parts) comes right after it, its score
+       between its neighbours' (rulesref.search.ranking._competitive_beside_regular). */
+    function besideRegular(order, found) {
+      var seen = {}, count = 0;
+      for (var place = 0; place < order.length; place++) {
+        var i = order[place], key = e.doc[i] + " " + e.number[i];
+        if (count >= p.counterpart) return order;
+        if (!seen[key]) { seen[key] = true; count++; }
+        if (e.doc[i] !== "jar") continue;
+        for (var k = 0; k < place; k++) if (e.doc[order[k]] === "ipg") return order;
+        var best = null, infractions = {};
+        parts.forEach(function (part, j) { if (part && e.doc[j] === "ipg") infractions[e.number[j]] = true; });
+        for (k = place + 1; k < order.length; k++) if (e.doc[order[k]] === "ipg" && infractions[e.number[order[k]]]) { best = order[k]; break; }
+        if (best === null) return order;
+        var rest = order.slice(place + 1).filter(function (j) { return j !== best; });
+        if (rest.length) found[best] = Math.max(found[best], (found[i] + found[rest[0]]) / 2);
+        return order.slice(0, place + 1).concat([best], rest);
+      }
+      return order;
+    }
+
     function search(query, options) {
       options = options || {};
       var doc = options.doc || null, limit = options.limit === undefined ? 10 : options.limit;
@@ -326,6 +348,7 @@
       }
       var ranked = Object.keys(found).map(Number).filter(function (i) { return found[i] > 0; });
       ranked.sort(function (a, b) { return found[b] - found[a] || a - b; });
+      if (!doc && !parsed.regular && p.counterpart) ranked = besideRegular(ranked, found);
       var seen = {}, out = [];
       for (var k = 0; k < ranked.length && out.length < limit; k++) {   // each rule once: the best of it and its parts
         var key = e.doc[ranked[k]] + " " + e.number[ranked[k]];

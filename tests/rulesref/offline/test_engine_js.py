@@ -65,7 +65,7 @@ class RankingTests:
         """The lift of the document that gives penalties and fixes (the IPG, the JAR at Regular REL)."""
         index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
         queries = ["opponent forgot his upkeep trigger, what's the fix", "at fnm opponent forgot his upkeep trigger, what's the fix",
-                   "casual event, opponent drew an extra card, what happens", "what is the penalty for a marked sleeve",
+                   "casual event, opponent drew an extra card, what happens", "player saw a card in the library he should not have", "he looked at the next card when drawing", "what is the penalty for a marked sleeve",
                    "regular rel deck check found a missing card"]
         answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
         assert [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers] == [
