@@ -131,6 +131,7 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     places = find_phrases(sequence, index.regular) if index.regular else []
     at = {k for start, end, _ in places for k in range(start, end)}
     context = at if any(k not in at and not is_stop[k] for k in range(len(sequence))) else set()
+    weight_at = [min(w, _W_CONTEXT) if k in context else w for k, w in enumerate(sequence_weight)]
 
     consumed: set[int] = set()
     # A card's name stands for what the card does; its own words ("Blood", "Moon") say nothing of the rules.
@@ -143,7 +144,7 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
             add(expansion, _W_CONTEXT if context.issuperset(range(start, end)) else _W_EXPANSION)
     for k, s in enumerate(sequence):
         if k not in consumed and not is_stop[k]:
-            add([s], min(sequence_weight[k], _W_CONTEXT) if k in context else sequence_weight[k])
+            add([s], weight_at[k])
     for _, _, meaning in find_phrases(sequence, index.obsolete):
         add(meaning, _W_OBSOLETE)
 
@@ -159,9 +160,8 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
     named = tuple(i for _, _, found in find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
-    for k, s in enumerate(sequence):
-        if not is_stop[k]:
-            weight = min(sequence_weight[k], _W_CONTEXT) if k in context else sequence_weight[k]
+    for s, weight, stop in zip(sequence, weight_at, is_stop, strict=True):
+        if not stop:
             asked[s] = max(asked.get(s, 0.0), weight)
     intent = tuple(word for _, _, word in find_phrases(sequence, index.intent))
     return ParsedQuery(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,

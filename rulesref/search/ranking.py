@@ -19,8 +19,9 @@ Ranking, in order of application:
 8. With `semantic` (sentence-embedding similarities, rulesref.search.vectors), the lexical score and
    the similarity are blended (0.25 / 0.75, measured with the judge-tuned model on the tuning
    questions; the stock all-MiniLM-L6-v2 was best at 0.4 / 0.6, and reciprocal rank fusion, a
-   learned linear ranker and embedding the question with its vocabulary rewrites did worse). The question is embedded with its spoken words in the rules' words ([spoken] in the
-   vocabulary file: "my walker" -> "my planeswalker"), which the model reads as a sentence.
+   learned linear ranker and embedding the question with its vocabulary rewrites did worse). The
+   question is embedded with its spoken words in the rules' words ([spoken] in the vocabulary
+   file: "my walker" -> "my planeswalker"), which the model reads as a sentence.
 9. A question in tournament words with no document chosen lifts the MTR, IPG and JAR; one asking
    for a penalty or a fix lifts the IPG (the JAR when it names Regular REL) a little more.
 10. A question that names no REL whose first rules include a JAR section (Regular REL) gets the
@@ -156,8 +157,9 @@ def _lift_policy(index: SearchIndex, scores: dict[int, float], *, remedy: str | 
 def _competitive_beside_regular(index: SearchIndex, order: list[int], scores: dict[int, float]) -> list[int]:
     """A question that names no REL whose best hits include a JAR section (Regular REL) within the
     first _COUNTERPART rules, and no IPG entry above it: the best IPG infraction (an entry with
-    parts; Competitive and Professional REL) comes right after it, so the judge sees both RELs' answers side by side. Its
-    score is raised to between its neighbours', so scores still fall down the list."""
+    parts; Competitive and Professional REL) comes right after it, so the judge sees both RELs'
+    answers side by side. Its score is raised to between its neighbours', so scores still fall
+    down the list."""
     seen: set[tuple[str, str]] = set()
     for place, i in enumerate(order):
         e = index.entries[i]

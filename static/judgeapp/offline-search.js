@@ -307,6 +307,9 @@
     /* A question that names no REL with a JAR section among its first p.counterpart rules and no IPG
        entry above it: the best IPG infraction (an entry with parts) comes right after it, its score
        between its neighbours' (rulesref.search.ranking._competitive_beside_regular). */
+    var infractions = {};   // the IPG's infractions: the numbers that have parts
+    parts.forEach(function (part, j) { if (part && e.doc[j] === "ipg") infractions[e.number[j]] = true; });
+
     function besideRegular(order, found) {
       var seen = {}, count = 0;
       for (var place = 0; place < order.length; place++) {
@@ -315,8 +318,7 @@
         if (!seen[key]) { seen[key] = true; count++; }
         if (e.doc[i] !== "jar") continue;
         for (var k = 0; k < place; k++) if (e.doc[order[k]] === "ipg") return order;
-        var best = null, infractions = {};
-        parts.forEach(function (part, j) { if (part && e.doc[j] === "ipg") infractions[e.number[j]] = true; });
+        var best = null;
         for (k = place + 1; k < order.length; k++) if (e.doc[order[k]] === "ipg" && infractions[e.number[order[k]]]) { best = order[k]; break; }
         if (best === null) return order;
         var rest = order.slice(place + 1).filter(function (j) { return j !== best; });
