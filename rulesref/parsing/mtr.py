@@ -27,6 +27,8 @@ MTR has them, IPG numbers come as "ipg:2.1", Comprehensive Rules numbers as "cr:
 
 from __future__ import annotations
 
+import dataclasses
+
 from rulesref.parsing.html import Outline, Section, extract_policy_references, join_blocks, read_outline, split_examples
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, RuleKind
 
@@ -101,15 +103,4 @@ def with_references(rule: ParsedRule, doc: DocKind, known: set[str]) -> ParsedRu
     """The rule with the numbers its text and examples cite; a rule never cites itself."""
     cited = extract_policy_references("\n\n".join((rule.text, *rule.examples)), doc, known)
     refs = tuple(n for n in cited if n != rule.number)
-    return ParsedRule(
-        number=rule.number,
-        kind=rule.kind,
-        text=rule.text,
-        title=rule.title,
-        examples=rule.examples,
-        parent=rule.parent,
-        references=refs,
-        aliases=rule.aliases,
-        fields=rule.fields,
-        line=rule.line,
-    )
+    return dataclasses.replace(rule, references=refs)
