@@ -27,20 +27,14 @@ def basic(username: str, password: str) -> dict:
 
 
 class LoginThrottlingTests:
-    def test_the_sign_in_page_locks_out_after_too_many_wrong_passwords(self, judge, settings):
+    @pytest.mark.parametrize(("page", "staff"), [("/accounts/login/", False), ("/admin/login/", True)],
+                             ids=["sign-in page", "admin sign-in"])
+    def test_a_sign_in_page_locks_out_after_too_many_wrong_passwords(self, django_user_model, settings, page, staff):
+        django_user_model.objects.create_user("curator", password="right-password-2", is_staff=staff)
         client = Client()
         for _ in range(settings.AXES_FAILURE_LIMIT):
-            client.post("/accounts/login/", {"username": "judge-ann", "password": "wrong"})
-        response = client.post("/accounts/login/", {"username": "judge-ann", "password": "right-password-1"})
-        assert response.status_code == 429
-        assert "_auth_user_id" not in client.session
-
-    def test_the_admin_sign_in_locks_out_too(self, django_user_model, settings):
-        django_user_model.objects.create_user("curator", password="right-password-2", is_staff=True)
-        client = Client()
-        for _ in range(settings.AXES_FAILURE_LIMIT):
-            client.post("/admin/login/", {"username": "curator", "password": "wrong"})
-        response = client.post("/admin/login/", {"username": "curator", "password": "right-password-2"})
+            client.post(page, {"username": "curator", "password": "wrong"})
+        response = client.post(page, {"username": "curator", "password": "right-password-2"})
         assert response.status_code == 429
         assert "_auth_user_id" not in client.session
 
