@@ -6,7 +6,9 @@ Each asked-as question (rulesref/search/questions/*.toml), read as a judge's que
 (spoken words in the rules' words), is paired with what the encoder reads for the entry that
 answers it (rulesref.search.vectors.entry_texts, cut to --max-tokens), and the model learns to put
 each question nearest its own entry with in-batch negatives (MultipleNegativesRankingLoss, no
-two pairs of one entry in a batch). Fixed seed. Never trained on: the held-out slice of the
+two pairs of one entry in a batch) and one hard negative per pair (--hard-negatives: one of the
+rules the base model puts nearest the question that neither is its rule nor encloses it nor is
+enclosed by it). Fixed seed. Never trained on: the held-out slice of the
 asked-as questions (rulesref.search.asked.held_out) and every bench/search_questions*.toml set.
 
 The trained weights are written in the compact form the numpy encoder loads (rulesref.search.
@@ -166,9 +168,9 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training")
     parser.add_argument("--limit", type=int, default=0, help="train on this many pairs at most (0: all)")
     parser.add_argument("--policy-repeat", type=int, default=3)
-    parser.add_argument("--hard-negatives", type=int, default=0, metavar="DEPTH",
+    parser.add_argument("--hard-negatives", type=int, default=5, metavar="DEPTH",
                         help="add to each pair one of the DEPTH entries the base model puts nearest its question "
-                             "that do not answer it (0: in-batch negatives only)")
+                             "that do not answer it (0: in-batch negatives only, as the first tuned model was trained)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-minutes", type=float, default=0, help="stop training after this long and export (0: no limit)")
     parser.add_argument("--log", type=Path, default=ROOT / ".venv-train" / "search-model.log")
