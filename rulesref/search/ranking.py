@@ -76,7 +76,7 @@ def _number_hits(index: SearchIndex, query: str, doc: str | None) -> list[int]:
     """Entries for a query that is a rule number: the rule, then its subrules in order. A number
     that names its document ("MTR 4.2") is that document's, never another's 4.2."""
     named = _NAMED_DOC.match(query)
-    present = {e.doc for e in index.entries}
+    present = index.doc_entries.keys()
     if doc:
         docs = [doc]
     elif named:

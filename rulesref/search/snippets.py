@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rulesref.search.records import SearchEntry
 from rulesref.search.text import stem
@@ -10,16 +11,20 @@ from rulesref.search.text import stem
 _SNIPPET_CHARS = 180
 
 
+@lru_cache(maxsize=4096)
+def _stemmed_words(text: str) -> tuple[tuple[int, str], ...]:
+    """(character offset, stem) of every word of a rule's text: worked out once per text, since
+    the same rules come back for question after question."""
+    return tuple((match.start(), stem(match.group().lower().replace("’", "").replace("'", "")))
+                 for match in re.finditer(r"[A-Za-z0-9’'+/-]+", text))
+
+
 def snippet(e: SearchEntry, shown: frozenset[str]) -> str:
     """About _SNIPPET_CHARS characters of the rule text where the query's words are densest."""
     text = " ".join(e.text.split()) or e.title or (e.examples[0] if e.examples else "")
     if len(text) <= _SNIPPET_CHARS:
         return text
-    found = []   # (character offset, matched?) per word
-    for match in re.finditer(r"[A-Za-z0-9’'+/-]+", text):
-        form = match.group().lower().replace("’", "").replace("'", "")
-        found.append((match.start(), stem(form) in shown))
-    hits = [offset for offset, hit in found if hit]
+    hits = [offset for offset, word in _stemmed_words(text) if word in shown]
     start, best, last = 0, 0, 0
     for k, offset in enumerate(hits):       # sliding window over matched words
         while last < len(hits) and hits[last] - offset < _SNIPPET_CHARS * 2 // 3:
