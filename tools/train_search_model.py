@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import json
 import logging
 import os
@@ -123,14 +124,16 @@ def hard_negatives(st_model, found: list[Pair], pool: dict[tuple[str, str], str]
     answers: dict[str, set[tuple[str, str]]] = {}
     for p in found:
         answers.setdefault(p.question, set()).add(p.key)
+
+    # Worked out once per question: a question repeats (the tournament documents' pairs, a
+    # question filed under two rules), and its nearest rules do not change.
+    nearest: dict[str, list[str]] = {}
+    for question in questions:
+        order = np.argsort(-(matrix @ vectors[question])).tolist()
+        unrelated = (keys[k] for k in order if not any(_related(answer, keys[k]) for answer in answers[question]))
+        nearest[question] = [pool[key] for key in itertools.islice(unrelated, depth)]
     rng = random.Random(seed)
-    out = []
-    for p in found:
-        near = np.argsort(-(matrix @ vectors[p.question]))[:depth + 20]
-        choices = [keys[k] for k in near.tolist()
-                   if not any(_related(answer, keys[k]) for answer in answers[p.question])][:depth]
-        out.append(pool[rng.choice(choices)])
-    return out
+    return [rng.choice(nearest[p.question]) for p in found]
 
 
 def export(st_model, out: Path, *, name: str, info: dict) -> None:

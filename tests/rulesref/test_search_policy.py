@@ -331,7 +331,7 @@ class TunedModelTests:
         stock = model.package_model_dir()
         if stock is None:
             pytest.skip("the stock model package (requirements-models.txt) is not installed")
-        entries = [e for e in ipg_entries]
+        entries = ipg_entries
         held = [(q, k) for k, e in enumerate(entries) for q in e.questions if asked.held_out(q)]
         assert len(held) >= 20
         wanted = [(entries[k].doc, entries[k].number) for _, k in held]
