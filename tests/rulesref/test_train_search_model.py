@@ -111,3 +111,39 @@ class HardNegativeTests:
             allowed = [k for k in order if not any(train._related(a, k) for a in {q.key for q in found if q.question == p.question})]
             assert key in allowed[:3]
 
+
+
+class HalfBaseTests:
+    def test_the_float16_copy_of_the_base_encodes_as_the_base_does(self, train, tmp_path):
+        # What travels to a GPU machine that cannot install the model package (--write-half-base,
+        # then --base): every tensor is there with its shape, and the encoder reads the same sentences.
+        from rulesref.search import model
+
+        base = model.package_model_dir()
+        if base is None:
+            pytest.skip("the base model package is not installed (requirements-models.txt)")
+        train.write_half_base(base, tmp_path / "half")
+        original = embedder.read_safetensors_raw(base / "model.safetensors")
+        half = embedder.read_safetensors_raw(tmp_path / "half" / "model.safetensors")
+        assert {k: v.shape for k, v in half.items()} == {k: v.shape for k, v in original.items()}
+        assert {str(v.dtype) for k, v in half.items() if str(original[k].dtype) == "float32"} == {"float16"}
+        assert (tmp_path / "half" / "model.safetensors").stat().st_size < 0.6 * (base / "model.safetensors").stat().st_size
+        assert (tmp_path / "half" / "vocab.txt").read_bytes() == (base / "vocab.txt").read_bytes()
+        sentences = ["opponent forgot his upkeep trigger", "702.19b Trample: assign lethal damage to blockers first"]
+        ours = embedder.Encoder(tmp_path / "half").encode(sentences)
+        theirs = embedder.Encoder(base).encode(sentences)
+        assert float((ours * theirs).sum(axis=1).min()) > 0.999
+        # and it is not simply the same file: the weights were rounded
+        key = "encoder.layer.0.attention.self.query.weight"
+        assert half[key].dtype != original[key].dtype
+
+
+class ModelNameTests:
+    def test_two_trainings_with_other_weights_never_share_a_name(self, train, tmp_path):
+        # The name is part of every vector key: equal names would reuse the other model's vectors.
+        for folder, weights in (("a", b"one"), ("b", b"two"), ("c", b"one")):
+            (tmp_path / folder).mkdir()
+            (tmp_path / folder / "model.safetensors").write_bytes(weights)
+        names = [train.named("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8", tmp_path / f) for f in "abc"]
+        assert names[0] != names[1] and names[0] == names[2]
+        assert names[0].startswith("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8-")
