@@ -148,7 +148,7 @@ class SearchVector(models.Model):
     so a new version only computes vectors for rules whose text changed."""
 
     key = models.CharField(max_length=64, unique=True)
-    model = models.CharField(max_length=80)
+    model = models.CharField(max_length=200)   # rulesref.search.model.model_name(): a tuned model names its recipe and weights
     vector = models.BinaryField()          # float32 little-endian, 384 values
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -224,6 +224,15 @@ class ShippedVectorTests:
             shipped._load.cache_clear()
         assert np.abs((back * matrix).sum(axis=1) - 1.0).max() < 0.01
 
+    def test_the_model_name_fits_where_each_stored_vector_records_it(self):
+        # SQLite stores a longer name without a word; PostgreSQL refuses it, and every vector the
+        # worker embeds for a new version would fail to be stored.
+        from rulesref.models import SearchVector
+        from rulesref.search import model
+
+        assert model.model_dir() is not None
+        assert len(model.model_name()) <= SearchVector._meta.get_field("model").max_length
+
     def test_the_shipped_file_names_vectors_of_the_model_in_use(self):
         from rulesref.search import model, vectors
 
