@@ -16,6 +16,11 @@ embedder: int8 per row for matrices, float32 for the rest) with the WordPiece vo
 model.json naming the model, into --out (default rulesref/search/model/). Needs
 requirements-train.txt (PyTorch's CPU wheel and sentence-transformers); runs on a GPU when one is
 there, else on the CPU (about --limit pairs per epoch; progress goes to --log).
+
+On a lent GPU machine that cannot install the base model's package (and takes a limited load):
+
+    .venv-train/bin/python tools/train_search_model.py --write-half-base .gpu/base   # here, 45 MB
+    python3 tools/train_search_model.py --base .gpu/base --rules-dir .gpu/rules      # there
 """
 
 from __future__ import annotations
