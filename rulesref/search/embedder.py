@@ -67,7 +67,7 @@ def _read_safetensors(path: Path) -> dict[str, Any]:
     """float32 tensors of a safetensors file: stored as float32, float16, or int8 rows with a
     float32 scale per row beside them ("name.scale", the judge-tuned model's compact form)."""
     tensors = {name: found.astype(np.float32) for name, found in read_safetensors_raw(path).items()
-               if found.dtype.kind in "fi" and found.dtype != np.int64}
+               if found.dtype != np.int64}   # int64 holds position ids, which the encoder does not read
     for name in [n for n in tensors if n.endswith(".scale")]:
         scale = tensors.pop(name)
         tensors[name.removesuffix(".scale")] *= scale[:, None]

@@ -112,7 +112,6 @@ class HardNegativeTests:
             assert key in allowed[:3]
 
 
-
 class HalfBaseTests:
     def test_the_float16_copy_of_the_base_encodes_as_the_base_does(self, train, tmp_path):
         # What travels to a GPU machine that cannot install the model package (--write-half-base,
