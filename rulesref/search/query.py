@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from rulesref.search import model
+from rulesref.search.people import read_people
 from rulesref.search.records import SearchIndex
 from rulesref.search.spoken import spoken_rewrite
 from rulesref.search.text import STOPWORDS, stem, words
@@ -104,6 +105,9 @@ def find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], _V], lon
 
 
 def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
+    # "guy" said of a player is read as "player", not as the judge phrase for a creature.
+    semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
+    query = read_people(query)
     # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
     phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]
     # Typos are fixed first, so that a misspelt judge phrase still meets the vocabulary. Judge
@@ -157,7 +161,6 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
             cited.append(refs)
     phrases = [p for p in phrases if p]
     shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
-    semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
     named = tuple(i for _, _, found in find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
     for s, weight, stop in zip(sequence, weight_at, is_stop, strict=True):

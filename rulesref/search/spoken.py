@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from rulesref.search.people import person_spans
 from rulesref.search.records import SearchIndex
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
@@ -71,14 +72,12 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
-    Mountains)"."""
-    cards = cards or _NO_CARDS
+    Mountains)". A word said of a player ("guy keeps swearing") is read as one (rulesref.search.people)."""
     out: list[str] = []
     done = 0
-    # Word tables are read as given once built (an index's, or shipped_words() for one batch of questions).
-    for begin, end, key in _matches(_table_of(spoken, cards), query):
+    for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query):
         out.append(query[done:begin])
-        out.append(spoken[key] if key in spoken else f"{query[begin:end]} ({cards[key]})")
+        out.append(means)
         done = end
     out.append(query[done:])
     return "".join(out)
@@ -87,12 +86,35 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
 def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
     """How the search reads the judge's own words in `query`: each spoken word or card name found,
     as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
-    found = _matches(_table_of(index.spoken, index.card_text), query)
     return [
-        {"words": query[begin:end], "means": index.spoken[key], "kind": "spoken"} if key in index.spoken
-        else {"words": query[begin:end], "means": index.card_text[key], "kind": "card"}
-        for begin, end, key in found
+        {"words": query[begin:end], "means": means if kind == "spoken" else index.card_text[key], "kind": kind}
+        for begin, end, means, (kind, key) in _readings(index.spoken, index.card_text, query)
     ]
+
+
+def _readings(spoken: Mapping[str, str], cards: Mapping[str, str], query: str
+              ) -> list[tuple[int, int, str, tuple[str, str]]]:
+    """(begin, end, what the sentence model reads there, (kind, key)) for each spoken word and card
+    name in `query`, left to right. Word tables are read as given once built (an index's, or
+    shipped_words() for one batch of questions). A card keeps its name and is followed by what it
+    does; a word of rulesref.search.people that the question says of a player reads as a player."""
+    people = [(b, e, means) for b, e, means in person_spans(query) if _bare_key(query[b:e]) in spoken]
+    found: list[tuple[int, int, str, tuple[str, str]]] = [
+        (b, e, means, ("spoken", _bare_key(query[b:e]))) for b, e, means in people]
+    for begin, end, key in _matches(_table_of(spoken, cards), query):
+        if any(b < end and begin < e for b, e, _ in people):
+            continue
+        if key in spoken:
+            found.append((begin, end, spoken[key], ("spoken", key)))
+        else:
+            found.append((begin, end, f"{query[begin:end]} ({cards[key]})", ("card", key)))
+    return sorted(found, key=lambda f: f[0])
+
+
+def _bare_key(word: str) -> str:
+    """A spoken word as its table's key, without a possessive ending ("Guy's" -> "guy")."""
+    word = word.lower().replace("’", "'")
+    return word[:-2] if word.endswith("'s") else word[:-1] if word.endswith("'") else word
 
 
 def _glued(text: str, begin: int, end: int) -> bool:

@@ -1,0 +1,184 @@
+"""Words said of a creature and of a player: "guy" is a creature in "my guy got bolted" and a player
+in "guy keeps swearing at his opponent". The [people] table of vocabulary.toml says which words
+these are and what tells the two apart; `person_spans` finds where a question means a player, so
+that the question is read (lexically, as the sentence model embeds it, and on the page's "Read as"
+line) with "player" there and with the spoken table's "creature" everywhere else.
+
+A word is read as a player, in this order of evidence:
+  1. after an owner ("my", "opp's", "their", ... up to three words back in the same clause), a
+     creature's kind or keyword ("hexproof guy"), a number or a power and toughness ("two dudes",
+     "4/4 guy"): a creature;
+  2. in a phrase that only names a person ("the other guy", "the guy who") or as someone's owner
+     ("guy's pile", "dude's 3/3"): a player;
+  3. followed by what only a person does ("the dude fibbed", "guy keeps dropping f-bombs"), or
+     opening a clause and later called "he" or "she" ("Guy is at 30 life but my general smacked
+     him"): a player;
+  4. in a question of tournament policy (a word of [intent] or of Regular REL that is not just
+     "judge"): a player;
+  5. otherwise a creature.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+# A word with its apostrophe suffixes ("guy's", "opp's", "should've"); "4/4" and "5-power" split.
+_WORD = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)*")
+# What ends a clause: the words before it say nothing of the word after it.
+_CLAUSE_END = re.compile(r"[.,;:!?()\[\]\"“”]|\s[-–—]\s|\n")
+_POSSESSIVE = ("'s", "’s", "s'", "s’")
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten both several many few all".split())
+
+
+@dataclass(frozen=True)
+class People:
+    words: dict[str, str]                 # "guy" -> "player", "guys" -> "players"
+    owners: frozenset[str]                # "my", "opp's": a creature follows
+    person_phrases: tuple[tuple[str, ...], ...]  # ("the", "other", "*"), ("*", "who"): "*" is the word
+    acts: frozenset[str]                  # "said", "fibbed": what only a person does, right after the word
+    kinds: frozenset[str]                 # "hexproof", "pro": a creature follows
+    policy: tuple[tuple[str, ...], ...]   # words of a question of tournament policy
+    not_policy: frozenset[str]            # policy words that say nothing of who "guy" is ("judge")
+
+
+def load_people(path: Path | None = None) -> People:
+    """The [people] table, with the [intent] words (and those of Regular REL) as the policy words."""
+    from rulesref.search.vocabulary import VOCABULARY_PATH
+
+    with (path or VOCABULARY_PATH).open("rb") as handle:
+        data = tomllib.load(handle)
+    table = data.get("people", {})
+    intent = data.get("intent", {})
+    policy = [*intent.get("words", []), *intent.get("regular", [])]
+    return People(
+        words={str(k).lower(): str(v) for k, v in table.get("words", {}).items()},
+        owners=frozenset(_folded(w) for w in table.get("owners", [])),
+        person_phrases=tuple(tuple(_folded(w) for w in p.split()) for p in table.get("person_phrases", [])),
+        acts=frozenset(_folded(w) for w in table.get("acts", [])),
+        kinds=frozenset(_folded(w) for w in table.get("kinds", [])),
+        policy=tuple(t for p in policy if (t := tuple(_folded(w) for w in _WORD.findall(str(p))))),
+        not_policy=frozenset(_folded(w) for w in table.get("not_policy", [])),
+    )
+
+
+@lru_cache(maxsize=1)
+def shipped_people() -> People:
+    return load_people()
+
+
+def _folded(word: str) -> str:
+    return word.lower().replace("’", "'")
+
+
+def _bare(word: str) -> tuple[str, bool]:
+    """The word without a possessive ending, and whether it had one ("guy's" -> ("guy", True))."""
+    for ending in _POSSESSIVE:
+        if word.endswith(ending.replace("’", "'")) and len(word) > len(ending):
+            return word[: -len(ending)] if ending in ("'s", "’s") else word[:-1], True
+    return word, False
+
+
+def person_spans(query: str, people: People | None = None) -> list[tuple[int, int, str]]:
+    """(begin, end, rules' words) for each word of [people] that `query` uses of a player
+    ("guy" -> "player", "guy's" -> "player's"), left to right."""
+    people = people or shipped_people()
+    if not people.words:
+        return []
+    tokens = [(m.start(), m.end(), _folded(m.group())) for m in _WORD.finditer(query)]
+    if not any(_bare(w)[0] in people.words for _, _, w in tokens):
+        return []
+    forms = [w for _, _, w in tokens]
+    policy = _is_policy(forms, people)
+    found = []
+    for k, (begin, end, form) in enumerate(tokens):
+        word, possessive = _bare(form)
+        if word not in people.words:
+            continue
+        if _is_person(query, tokens, k, word, possessive, policy, people):
+            meaning = people.words[word]
+            found.append((begin, end, meaning + ("'s" if possessive and not meaning.endswith("s") else "'" if possessive else "")))
+    return found
+
+
+def read_people(query: str, people: People | None = None) -> str:
+    """`query` with each word said of a player replaced by the rules' word ("guy keeps swearing" ->
+    "player keeps swearing"); the other words as typed."""
+    out, done = [], 0
+    for begin, end, meaning in person_spans(query, people):
+        out += [query[done:begin], meaning]
+        done = end
+    return "".join(out) + query[done:]
+
+
+def _is_policy(forms: list[str], people: People) -> bool:
+    bare = [_bare(w)[0].replace("'", "") for w in forms]
+    for phrase in people.policy:
+        if len(phrase) == 1 and phrase[0] in people.not_policy:
+            continue
+        n = len(phrase)
+        if any(tuple(bare[k:k + n]) == phrase or tuple(forms[k:k + n]) == phrase for k in range(len(forms) - n + 1)):
+            return True
+    return False
+
+
+def _is_person(query: str, tokens: list[tuple[int, int, str]], k: int, word: str, possessive: bool,
+               policy: bool, people: People) -> bool:
+    clause_start = _clause_start(query, tokens, k)
+    before = [tokens[j][2] for j in range(max(clause_start, k - 3), k)]
+    # 1. someone's creature, or a count of creatures
+    if any(w in people.owners or w in people.kinds for w in before):
+        return False
+    # what only a person does, right after the word or after an adverb ("the dude clearly fibbed")
+    after = [t[2] for t in tokens[k + 1:k + 4]]
+    if after and after[0] in _ADVERBS:
+        after = after[1:]
+    if any(" ".join(after[:n]) in people.acts for n in (1, 2, 3)):
+        return True
+    if any(_counts(w) for w in before):
+        return False
+    # 2. a phrase that names a person, or the word as someone's owner
+    forms = [_bare(t[2])[0] for t in tokens]
+    for phrase in people.person_phrases:
+        at = phrase.index("*")
+        start = k - at
+        if start >= 0 and start + len(phrase) <= len(forms) and all(
+                p == "*" or p == forms[start + j] for j, p in enumerate(phrase)):
+            return True
+    if possessive:
+        return True
+    # 3. opening its clause and later called "he" or "she"
+    if k == clause_start and _called_a_person([t[2] for t in tokens[k + 1:]]):
+        return True
+    # 4. a question of tournament policy
+    return policy
+
+
+_ADVERBS = frozenset("just then also still already clearly never always openly deliberately really".split())
+_HE = frozenset("he his him himself she her hers herself he's she's he'd she'd he'll she'll".split())
+_IT = frozenset("it its itself it's".split())
+
+
+def _called_a_person(after: list[str]) -> bool:
+    """Whether the words after the word call it "he" or "she" before they call anything "it"."""
+    for w in after:
+        if w in _IT:
+            return False
+        if w in _HE:
+            return True
+    return False
+
+
+def _counts(word: str) -> bool:
+    return word in _NUMBER_WORDS or any(c.isdigit() for c in word)
+
+
+def _clause_start(query: str, tokens: list[tuple[int, int, str]], k: int) -> int:
+    """The index of the first token of the clause holding token k."""
+    j = k
+    while j > 0 and not _CLAUSE_END.search(query[tokens[j - 1][1]:tokens[j][0]]):
+        j -= 1
+    return j
