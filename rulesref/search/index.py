@@ -15,6 +15,7 @@ from rulesref.search.text import STOPWORDS, phrase_key, stem, terms, words
 from rulesref.search.vocabulary import (
     card_descriptions,
     compile_vocabulary,
+    load_competitive,
     load_intent,
     load_remedy,
     load_spoken,
@@ -116,6 +117,7 @@ def build_index(
     cards: Mapping[str, str] | None = None,
     intent: Iterable[str] | None = None,
     remedy: tuple[Iterable[str], Iterable[str]] | None = None,
+    competitive: Iterable[str] | None = None,
 ) -> SearchIndex:
     """Index `entries` (any mix of documents) for `search`.
 
@@ -124,8 +126,9 @@ def build_index(
     question; default for both: the shipped vocabulary.toml. `cards` maps card names to what
     they do in rule words; default: `vocabulary.card_descriptions()`. `intent` lists the words that
     make a question one of tournament policy ("penalty", "deck check"); `remedy` is (those of them
-    that ask for a penalty or a fix, the words that place a question at Regular REL); default for
-    both: [intent] of the shipped vocabulary.toml.
+    that ask for a penalty or a fix, the words that place a question at Regular REL) and
+    `competitive` the words that place it at Competitive or Professional REL; default for all three:
+    [intent] of the shipped vocabulary.toml.
     """
     entries = list(entries)
     remedy_words, regular_words = load_remedy() if remedy is None else remedy
@@ -235,6 +238,7 @@ def build_index(
         intent={key: w for w in (load_intent() if intent is None else intent) if (key := phrase_key(w))},
         remedy=frozenset(remedy_words),
         regular={key: w for w in regular_words if (key := phrase_key(w))},
+        competitive={key: w for w in (load_competitive() if competitive is None else competitive) if (key := phrase_key(w))},
         **asked,
     )
 

@@ -44,6 +44,7 @@ class ParsedQuery:
     asked: Mapping[str, float] = field(default_factory=dict)  # the judge's own words (typos fixed), for asked-as questions
     intent: tuple[str, ...] = ()         # words that make it a question of tournament policy ([intent])
     regular: bool = False                # it names Regular REL ("fnm", "casual"): the JAR answers its penalties and fixes
+    competitive: bool = False            # it names Competitive or Professional REL ("comp", "PTQ"): the JAR does not
 
 
 @lru_cache(maxsize=1)
@@ -168,5 +169,6 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
             asked[s] = max(asked.get(s, 0.0), weight)
     intent = tuple(word for _, _, word in find_phrases(sequence, index.intent))
     return ParsedQuery(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,
-                       named=named, asked=asked, intent=intent, regular=bool(places))
+                       named=named, asked=asked, intent=intent, regular=bool(places),
+                       competitive=bool(index.competitive and find_phrases(sequence, index.competitive)))
 

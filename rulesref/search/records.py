@@ -60,4 +60,5 @@ class SearchIndex:
     intent: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed policy word -> the word ([intent])
     remedy: frozenset[str] = frozenset()   # the [intent] words that ask for a penalty or a fix ([intent] remedy)
     regular: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Regular REL -> the word
+    competitive: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Competitive REL -> the word
 

@@ -58,6 +58,13 @@ def load_remedy(path: Path = VOCABULARY_PATH) -> tuple[list[str], list[str]]:
     return [str(w) for w in found.get("remedy", [])], [str(w) for w in found.get("regular", [])]
 
 
+def load_competitive(path: Path = VOCABULARY_PATH) -> list[str]:
+    """The words that place a question at Competitive or Professional REL ([intent] competitive)."""
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    return [str(w) for w in data.get("intent", {}).get("competitive", [])]
+
+
 def card_descriptions() -> dict[str, str]:
     """Card names judges type -> what the card does in the rules' words: what search reads for
     cards (the index's card words, the embedded question, "Read as" on the page, the offline pack).

@@ -89,3 +89,4 @@ class OnTheDocumentsTests:
     def test_a_conduct_question_about_a_guy_finds_the_conduct_rules(self, policy_index):
         hits = search.search(policy_index, "guy keeps dropping f-bombs at the table", limit=5)
         assert ("ipg", "4.1") in [(h.doc, h.number) for h in hits]
+

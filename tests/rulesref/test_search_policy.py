@@ -363,3 +363,28 @@ class TunedModelTests:
 
         tuned, before = recall(model.TUNED_DIR), recall(stock)
         assert tuned > before, (tuned, before)
+
+
+class NamedRelTests:
+    """A question that names its REL is answered by that REL's document first: the IPG at a PPTQ,
+    the JAR at FNM, for the same situation."""
+
+    SITUATION = "my opponent drew two cards off a spell that said draw one and mixed them into his hand"
+
+    def _order(self, policy_index, q):
+        return [(h.doc, h.number) for h in search(policy_index, q, limit=10)]
+
+    def test_competitive_puts_the_ipg_before_the_jar(self, policy_index):
+        order = self._order(policy_index, f"at a PPTQ {self.SITUATION}")
+        assert order[0] == ("ipg", "2.3")     # Hidden Card Error: drawing extra cards at Competitive REL
+        assert "jar" not in [doc for doc, _ in order[:5]]
+
+    def test_regular_puts_the_jar_before_the_ipg(self, policy_index):
+        order = self._order(policy_index, f"at FNM {self.SITUATION}")
+        assert order[0] == ("jar", "1.3")
+
+    def test_naming_neither_or_both_keeps_both_documents(self, policy_index):
+        assert not query.parse_query(policy_index, self.SITUATION).competitive
+        for q in (self.SITUATION, f"at FNM, not comp, {self.SITUATION}"):
+            docs = [doc for doc, _ in self._order(policy_index, q)[:6]]
+            assert "ipg" in docs and "jar" in docs
