@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulesref.search.people import people_table
+
 FORMAT = 1
 
 
@@ -101,6 +103,8 @@ def build_pack(
         "policy_docs": sorted(policy_docs),
         "remedy": sorted(getattr(index, "remedy", ())),
         "regular": {" ".join(key): word for key, word in sorted(getattr(index, "regular", {}).items()) if key},
+        "competitive": {" ".join(key): word for key, word in sorted(getattr(index, "competitive", {}).items()) if key},
+        "people": people_table(),
         "glossary": [{"term": g.term, "definition": g.definition, "references": list(g.references)} for g in glossary],
         "moved": {doc: {old: list(new) for old, new in sorted(found.items())} for doc, found in sorted((moved or {}).items())},
         "params": {k: _num(v) for k, v in sorted(params.items())},

@@ -70,7 +70,7 @@ def _build(versions: list[Version], stamp: str) -> BuiltPack:
     moved = {v.document.slug: moved_numbers(v) for v in versions}
     params = {name.lstrip("_").lower(): value for module in (search_index, search_query, search_ranking)
               for name, value in vars(module).items()
-              if name.lstrip("_")[:2] in ("W_", "K1", "B") or name.lstrip("_").startswith(("HEADING_ONLY", "GLOSSARY_", "NAMED", "PHRASE_BOOST", "INTENT", "REMEDY", "COUNTERPART"))
+              if name.lstrip("_")[:2] in ("W_", "K1", "B") or name.lstrip("_").startswith(("HEADING_ONLY", "GLOSSARY_", "NAMED", "PHRASE_BOOST", "INTENT", "REMEDY", "COUNTERPART", "OTHER_REL"))
               if isinstance(value, int | float) and not isinstance(value, bool)}
     built = packing.build_pack(index, documents, glossary, moved, params=params, stopwords=search_text.STOPWORDS,
                                policy_docs=search_ranking.POLICY_DOCS)

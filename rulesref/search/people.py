@@ -5,17 +5,17 @@ that the question is read (lexically, as the sentence model embeds it, and on th
 line) with "player" there and with the spoken table's "creature" everywhere else.
 
 A word is read as a player, in this order of evidence:
-  1. after an owner ("my", "opp's", "their", ... up to three words back in the same clause), a
-     creature's kind or keyword ("hexproof guy"), a number or a power and toughness ("two dudes",
-     "4/4 guy"): a creature;
-  2. in a phrase that only names a person ("the other guy", "the guy who") or as someone's owner
+  1. after an owner ("my", "opp's", "their", ... up to three words back in the same clause) or a
+     creature's kind or keyword ("hexproof guy"): a creature;
+  2. followed by what only a person does ("the dude fibbed", "guy keeps dropping f-bombs"): a player;
+  3. after a number or a power and toughness ("two dudes", "4/4 guy"): a creature;
+  4. in a phrase that only names a person ("the other guy", "the guy who") or as someone's owner
      ("guy's pile", "dude's 3/3"): a player;
-  3. followed by what only a person does ("the dude fibbed", "guy keeps dropping f-bombs"), or
-     opening a clause and later called "he" or "she" ("Guy is at 30 life but my general smacked
-     him"): a player;
-  4. in a question of tournament policy (a word of [intent] or of Regular REL that is not just
+  5. opening a clause and later called "he" or "she" before anything is called "it" ("Guy is at 30
+     life but my general smacked him"): a player;
+  6. in a question of tournament policy (a word of [intent] or of Regular REL that says more than
      "judge"): a player;
-  5. otherwise a creature.
+  7. otherwise a creature.
 """
 
 from __future__ import annotations
@@ -68,6 +68,18 @@ def load_people(path: Path | None = None) -> People:
 @lru_cache(maxsize=1)
 def shipped_people() -> People:
     return load_people()
+
+
+def people_table(people: People | None = None) -> dict:
+    """The table as plain JSON for the offline pack, whose engine (static/judgeapp/offline-search.js)
+    reads "guy" as this module does."""
+    people = people or shipped_people()
+    return {
+        "words": dict(sorted(people.words.items())), "owners": sorted(people.owners), "kinds": sorted(people.kinds),
+        "acts": sorted(people.acts), "person_phrases": [list(p) for p in people.person_phrases],
+        "policy": [list(p) for p in people.policy], "not_policy": sorted(people.not_policy),
+        "adverbs": sorted(_ADVERBS), "he": sorted(_HE), "it": sorted(_IT), "numbers": sorted(_NUMBER_WORDS),
+    }
 
 
 def _folded(word: str) -> str:
@@ -129,18 +141,19 @@ def _is_person(query: str, tokens: list[tuple[int, int, str]], k: int, word: str
                policy: bool, people: People) -> bool:
     clause_start = _clause_start(query, tokens, k)
     before = [tokens[j][2] for j in range(max(clause_start, k - 3), k)]
-    # 1. someone's creature, or a count of creatures
+    # 1. someone's creature, or a kind of creature
     if any(w in people.owners or w in people.kinds for w in before):
         return False
-    # what only a person does, right after the word or after an adverb ("the dude clearly fibbed")
+    # 2. what only a person does, right after the word or after an adverb ("the dude clearly fibbed")
     after = [t[2] for t in tokens[k + 1:k + 4]]
     if after and after[0] in _ADVERBS:
         after = after[1:]
     if any(" ".join(after[:n]) in people.acts for n in (1, 2, 3)):
         return True
+    # 3. a count of creatures
     if any(_counts(w) for w in before):
         return False
-    # 2. a phrase that names a person, or the word as someone's owner
+    # 4. a phrase that names a person, or the word as someone's owner
     forms = [_bare(t[2])[0] for t in tokens]
     for phrase in people.person_phrases:
         at = phrase.index("*")
@@ -150,10 +163,10 @@ def _is_person(query: str, tokens: list[tuple[int, int, str]], k: int, word: str
             return True
     if possessive:
         return True
-    # 3. opening its clause and later called "he" or "she"
+    # 5. opening its clause and later called "he" or "she"
     if k == clause_start and _called_a_person([t[2] for t in tokens[k + 1:]]):
         return True
-    # 4. a question of tournament policy
+    # 6. a question of tournament policy
     return policy
 
 

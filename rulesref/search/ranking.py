@@ -67,7 +67,8 @@ _COUNTERPART = 3
 # A question that names one REL: the entries of the document of the other REL keep this share of
 # their score (the JAR at Competitive REL; the IPG at Regular REL, less, as its philosophy and
 # definitions still inform a store judge).
-_OTHER_REL = {"jar": 0.5, "ipg": 0.8}
+_OTHER_REL_JAR = 0.5
+_OTHER_REL_IPG = 0.8
 POLICY_DOCS = frozenset({"mtr", "ipg", "jar"})
 
 
@@ -140,10 +141,10 @@ def search(
         remedy = parsed.regular or any(word in index.remedy for word in parsed.intent)
         _lift_policy(index, scores, remedy=("jar" if parsed.regular else "ipg") if remedy else None)
     if doc is None and parsed.regular != parsed.competitive:
-        other = "ipg" if parsed.regular else "jar"
+        other, keep = ("ipg", _OTHER_REL_IPG) if parsed.regular else ("jar", _OTHER_REL_JAR)
         for i in index.doc_entries.get(other, ()):
             if i in scores:
-                scores[i] *= _OTHER_REL[other]
+                scores[i] *= keep
     order = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))
     if doc is None and not parsed.regular and _COUNTERPART:
         order = _competitive_beside_regular(index, order, scores)

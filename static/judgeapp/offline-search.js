@@ -138,7 +138,81 @@
       return found;
     }
 
+    /* rulesref.search.people.read_people: "guy", "dude" said of a person read as "player" ("guy keeps
+       swearing", "the other guy's graveyard"); said of a creature ("my guy") they stay as typed. */
+    var people = pack.people || null;
+    var PEOPLE_WORD = /[0-9A-Za-z]+(?:['\u2019][A-Za-z]+)*/g;
+    var CLAUSE_END = /[.,;:!?()\[\]"\u201c\u201d]|\s[-\u2013\u2014]\s|\n/;
+    var peopleSets = people && {
+      owners: setOf(people.owners), kinds: setOf(people.kinds), acts: setOf(people.acts), notPolicy: setOf(people.not_policy),
+      adverbs: setOf(people.adverbs), he: setOf(people.he), it: setOf(people.it), numbers: setOf(people.numbers)
+    };
+
+    function setOf(list) { var out = {}; (list || []).forEach(function (w) { out[w] = true; }); return out; }
+
+    function bare(word) {   /* [word without a possessive ending, whether it had one] */
+      if (word.length > 2 && word.slice(-2) === "'s") return [word.slice(0, -2), true];
+      if (word.length > 2 && word.slice(-2) === "s'") return [word.slice(0, -1), true];
+      return [word, false];
+    }
+
+    function readPeople(query) {
+      if (!people || !Object.keys(people.words).length) return query;
+      var tokens = [], m;
+      PEOPLE_WORD.lastIndex = 0;
+      while ((m = PEOPLE_WORD.exec(query))) tokens.push([m.index, m.index + m[0].length, m[0].toLowerCase().replace(/\u2019/g, "'")]);
+      var forms = tokens.map(function (t) { return t[2]; });
+      var bares = forms.map(function (w) { return bare(w)[0]; });
+      if (!bares.some(function (w) { return people.words[w] !== undefined; })) return query;
+      var flat = bares.map(function (w) { return w.replace(/'/g, ""); });
+      var policy = people.policy.some(function (phrase) {
+        if (phrase.length === 1 && peopleSets.notPolicy[phrase[0]]) return false;
+        for (var k = 0; k + phrase.length <= forms.length; k++) {
+          var a = true, b = true;
+          for (var j = 0; j < phrase.length; j++) { if (flat[k + j] !== phrase[j]) a = false; if (forms[k + j] !== phrase[j]) b = false; }
+          if (a || b) return true;
+        }
+        return false;
+      });
+      var clauseStart = function (k) {
+        var j = k;
+        while (j > 0 && !CLAUSE_END.test(query.slice(tokens[j - 1][1], tokens[j][0]))) j--;
+        return j;
+      };
+      var counts = function (w) { return !!peopleSets.numbers[w] || /[0-9]/.test(w); };
+      var isPerson = function (k, possessive) {
+        var start = clauseStart(k), before = forms.slice(Math.max(start, k - 3), k);
+        if (before.some(function (w) { return peopleSets.owners[w] || peopleSets.kinds[w]; })) return false;
+        var after = forms.slice(k + 1, k + 4);
+        if (after.length && peopleSets.adverbs[after[0]]) after = after.slice(1);
+        for (var n = 1; n <= 3; n++) if (after.length >= n && peopleSets.acts[after.slice(0, n).join(" ")]) return true;
+        if (before.some(counts)) return false;
+        for (var p = 0; p < people.person_phrases.length; p++) {
+          var phrase = people.person_phrases[p], at = phrase.indexOf("*"), s = k - at, all = s >= 0 && s + phrase.length <= bares.length;
+          for (var j = 0; all && j < phrase.length; j++) if (phrase[j] !== "*" && phrase[j] !== bares[s + j]) all = false;
+          if (all) return true;
+        }
+        if (possessive) return true;
+        if (k === start) {
+          for (var r = k + 1; r < forms.length; r++) {
+            if (peopleSets.it[forms[r]]) break;
+            if (peopleSets.he[forms[r]]) return true;
+          }
+        }
+        return policy;
+      };
+      var out = "", done = 0;
+      tokens.forEach(function (t, k) {
+        var b = bare(t[2]), meaning = people.words[b[0]];
+        if (meaning === undefined || !isPerson(k, b[1])) return;
+        out += query.slice(done, t[0]) + meaning + (b[1] ? (meaning.slice(-1) === "s" ? "'" : "'s") : "");
+        done = t[1];
+      });
+      return out + query.slice(done);
+    }
+
     function parse(query) {
+      query = readPeople(query);
       var phrases = [], m;
       QUOTED.lastIndex = 0;
       while ((m = QUOTED.exec(query))) {
@@ -177,10 +251,11 @@
       });
       var intent = findPhrases(sequence, pack.intent || {}).map(function (f) { return f[2]; });
       var regular = places.length > 0;
+      var competitive = findPhrases(sequence, pack.competitive || {}).length > 0;
       var shown = {};
       if (phrases.length) phrases.forEach(function (ph) { ph.forEach(function (s) { shown[s] = true; }); });
       else { Object.keys(weights).forEach(function (s) { shown[s] = true; }); tokens.forEach(function (s) { shown[s] = true; }); }
-      return { weights: weights, phrases: phrases, glossary: cited.slice(0, 3), named: named, asked: asked, shown: shown, intent: intent, regular: regular };
+      return { weights: weights, phrases: phrases, glossary: cited.slice(0, 3), named: named, asked: asked, shown: shown, intent: intent, regular: regular, competitive: competitive };
     }
 
     function questionScores(asked) {
@@ -348,6 +423,11 @@
           if (policy[e.doc[i]]) found[i] += (p.intent + (e.doc[i] === remedy ? (p.remedy || 0) : 0)) * top;
         });
       }
+      if (!doc && parsed.regular !== parsed.competitive) {
+        // A question that names one REL: the other REL's document gives way (rulesref.search.ranking).
+        var other = parsed.regular ? "ipg" : "jar", keep = parsed.regular ? p.other_rel_ipg : p.other_rel_jar;
+        if (keep !== undefined) Object.keys(found).forEach(function (i) { if (e.doc[i] === other) found[i] *= keep; });
+      }
       var ranked = Object.keys(found).map(Number).filter(function (i) { return found[i] > 0; });
       ranked.sort(function (a, b) { return found[b] - found[a] || a - b; });
       if (!doc && !parsed.regular && p.counterpart) ranked = besideRegular(ranked, found);
@@ -407,7 +487,7 @@
       return out;
     }
 
-    return { search: search, resolve: resolve, rule: rule, documents: documents, outline: outline, glossary: pack.glossary, version: pack.version };
+    return { search: search, resolve: resolve, rule: rule, readPeople: readPeople, documents: documents, outline: outline, glossary: pack.glossary, version: pack.version };
   }
 
   return { words: words, stem: stem, normalizeNumber: normalizeNumber, parentNumber: parentNumber, engine: engine };

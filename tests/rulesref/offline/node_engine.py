@@ -23,6 +23,7 @@ const out = input.calls.map(([name, args]) => {
   if (name === 'search') return engine.search(args[0], args[1] || {});
   if (name === 'resolve') return engine.resolve(args[0]);
   if (name === 'rule') return engine.rule(args[0], args[1]);
+  if (name === 'readPeople') return engine.readPeople(args[0]);
   if (name === 'words') return S.words(args[0]);
   if (name === 'stem') return S.stem(args[0]);
   if (name === 'normalizeNumber') return S.normalizeNumber(args[0], args[1]);

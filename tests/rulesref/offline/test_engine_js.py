@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from hypothesis import strategies as st
 from rulesref import search
 from rulesref.offline import service
 from rulesref.parsing.common import normalize_rule_number
+from rulesref.search import asked
 from rulesref.search import service as search_service
+from rulesref.search.people import read_people
 from tests.rulesref.offline.node_engine import needs_node, run_engine
 
 pytestmark = [needs_node]
@@ -66,7 +69,10 @@ class RankingTests:
         index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
         queries = ["opponent forgot his upkeep trigger, what's the fix", "at fnm opponent forgot his upkeep trigger, what's the fix",
                    "casual event, opponent drew an extra card, what happens", "player saw a card in the library he should not have", "he looked at the next card when drawing", "what is the penalty for a marked sleeve",
-                   "regular rel deck check found a missing card"]
+                   "regular rel deck check found a missing card",
+                   "at a PPTQ my opponent drew two cards off a spell that said draw one",
+                   "at FNM my opponent drew two cards off a spell that said draw one",
+                   "comp rel, guy keeps dropping f-bombs at the table", "my guy got bounced at comp, can I recast it"]
         answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
         assert [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers] == [
             [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in queries]
@@ -143,3 +149,28 @@ class CardTableRankingTests:
         card_source.forget_cards()
         service.forget_packs()
         search_service.forget_indexes()
+
+
+@pytest.mark.django_db
+class PeopleTests:
+    """The device reads "guy" and "dude" as the server does (rulesref.search.people)."""
+
+    @pytest.fixture
+    def pack(self):
+        service.forget_packs()
+        return json.loads(service.current_pack().body)
+
+    def test_every_shipped_question_about_a_guy_reads_as_on_the_server(self, pack):
+        texts = [q for found in asked.load_asked().values() for listed in found.questions.values() for q in listed
+                 if re.search(r"\b(guy|guys|dude|dudes)\b", q, re.IGNORECASE)]
+        assert len(texts) >= 100
+        assert run_engine([("readPeople", [t]) for t in texts], pack) == [read_people(t) for t in texts]
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.lists(st.sampled_from(["guy", "Guy's", "dudes", "dudes'", "my", "the", "other", "who", "said", "keeps",
+                                              "two", "4/4", "hexproof", "he", "it", "at", "comp", "judge", "fnm", "table",
+                                              "clearly", ",", ".", "—", "opp’s", "swearing"]), max_size=10),
+                    min_size=1, max_size=20))
+    def test_any_mix_of_the_cues_reads_as_on_the_server(self, pack, sentences):
+        texts = [" ".join(words) for words in sentences]
+        assert run_engine([("readPeople", [t]) for t in texts], pack) == [read_people(t) for t in texts]
