@@ -23,6 +23,13 @@ from rulesref.search.records import SearchEntry, SearchIndex
 from rulesref.search.spoken import spoken_rewrite
 from rulesref.search.vocabulary import shipped_words
 
+# A rule's similarity to a judge's question through its asked-as questions is their soft maximum at
+# this temperature: SUPPORT x log(sum of exp(cosine / SUPPORT)). With one close question it is that
+# question's cosine; with several close ones it is a little more, so a rule that many ways of
+# asking come near outranks one that a single question matches by chance. Measured on the tuning
+# sets and the held-out asked-as questions (0 is the plain maximum).
+SUPPORT = 0.06
+
 
 def entry_texts(entries: Sequence[SearchEntry]) -> list[str]:
     """What is embedded for each rule: its section title, the names of enclosing rules that are
@@ -91,8 +98,8 @@ def semantic_scorer(
 
     `vectors` holds one float32 row per entry (`embed_entries`, or the stored rows joined), and
     `question_vectors` one per asked-as question (`question_texts`; b"" for none). An entry's
-    similarity is the best of its own cosine and its questions' cosines: a judge's question is
-    closest to another question about the same thing."""
+    similarity is the best of its own cosine and its questions' soft maximum (SUPPORT): a judge's
+    question is closest to other questions about the same thing."""
     encoder = encoder or embedder.load_encoder()
     owners = index.question_owner
     if encoder is None or np is None or len(vectors) != len(index.entries) * DIMENSIONS * 4:
@@ -106,6 +113,7 @@ def semantic_scorer(
         owner = np.asarray(owners, dtype=np.int64)
         starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         asked_by = owner[starts]
+        run_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owner)]))   # question -> its run
 
     @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
     def encode(query: str) -> Any:
@@ -116,7 +124,10 @@ def semantic_scorer(
         vector = encode(query)
         similarity = matrix @ vector
         if owners:
-            best = np.maximum.reduceat(asked @ vector, starts)
+            found = asked @ vector
+            best = np.maximum.reduceat(found, starts)
+            if SUPPORT > 0:   # the soft maximum, each run shifted by its own maximum so that exp never underflows to 0
+                best = best + SUPPORT * np.log(np.add.reduceat(np.exp((found - best[run_of]) / SUPPORT), starts))
             similarity[asked_by] = np.maximum(similarity[asked_by], best)
         return similarity  # type: ignore[no-any-return]  # a numpy array: ranking._blend partial-sorts it
 

@@ -15,6 +15,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -361,7 +362,7 @@ class SemanticTests:
         assert semantic.fingerprint(TINY) == semantic.fingerprint(list(TINY))
         assert semantic.fingerprint(TINY) != semantic.fingerprint(changed)
 
-    def test_a_rule_is_as_similar_as_its_closest_asked_question(self):
+    def test_a_rule_is_as_similar_as_its_asked_questions_soft_maximum(self):
         entries = [_entry("1.1", "If a player attempted to draw a card from a library with no cards in it, that player loses the game.",
                           questions=("I ran out of cards to pull, did I just lose?", "decked out")),
                    _entry("1.2", "Each deck must contain at least sixty cards."),
@@ -374,8 +375,35 @@ class SemanticTests:
                                           question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))))
         query = "my library is empty and I have to draw"
         q = encoder.encode([query])[0]
-        expected = [max(own[0] @ q, questions[0] @ q, questions[1] @ q), own[1] @ q, max(own[2] @ q, questions[2] @ q)]
+        t = semantic.SUPPORT
+        soft = t * np.log(np.exp(questions[0] @ q / t) + np.exp(questions[1] @ q / t))
+        expected = [max(own[0] @ q, soft), own[1] @ q, max(own[2] @ q, questions[2] @ q)]
         assert scorer(query) == pytest.approx([float(x) for x in expected], abs=1e-5)
+
+    @given(st.lists(st.lists(st.floats(-1, 1), min_size=1, max_size=8), min_size=1, max_size=6))
+    def test_the_soft_maximum_lies_between_the_best_question_and_its_bound(self, cosines):
+        """Checked without the model: questions placed at chosen cosines to a fixed query vector.
+        One question gives its own cosine; n give at most the best plus SUPPORT x log(n)."""
+        entries = [_entry(f"1.{k + 1}", f"rule {k}", questions=tuple(f"q {k} {j}" for j in range(len(c))))
+                   for k, c in enumerate(cosines)]
+        index = build_index(entries, vocabulary={})
+        dims = semantic.DIMENSIONS
+        axis = np.eye(dims, dtype="<f4")
+        rows = np.stack([axis[2]] * len(entries))           # every rule's own text: cosine 0
+        asked = np.stack([c * axis[0] + np.sqrt(1 - c * c) * axis[1] for found in cosines for c in found]).astype("<f4")
+
+        class AtTheQuery:
+            def encode(self, texts):
+                return np.stack([axis[0]] * len(texts))
+
+        scorer = semantic.semantic_scorer(index, rows.tobytes(), AtTheQuery(), question_vectors=asked.tobytes())
+        got = scorer("anything")
+        for value, found in zip(got, cosines, strict=True):
+            # the rule's own text is at cosine 0: the similarity is the larger of 0 and the soft maximum
+            low, high = max(found), max(found) + semantic.SUPPORT * np.log(len(found))
+            assert max(low, 0.0) - 1e-5 <= value <= max(high, 0.0) + 1e-5
+            if len(found) == 1:
+                assert value == pytest.approx(max(low, 0.0), abs=1e-5)
 
     def test_question_vectors_of_the_wrong_count_are_refused(self):
         entries = [_entry("1.1", "Each deck must contain at least sixty cards.", questions=("how many cards in a deck",))]
