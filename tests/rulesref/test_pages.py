@@ -274,6 +274,13 @@ class SearchPageTests:
         assert 'class="read-as' in fragment and "walker</span> → <span class=\"means\">planeswalker" in fragment
         assert 'class="read-as' not in client.get("/search/fragment/?q=fragmented+loop").content.decode()
 
+    def test_a_guy_at_the_table_is_read_as_a_player_and_a_guy_on_the_battlefield_as_a_creature(self, client, current_cr):
+        search_engine()
+        conduct = html.unescape(client.get("/search/fragment/?q=guy+keeps+dropping+f-bombs+at+the+table").content.decode())
+        assert 'guy</span> → <span class="means">player' in conduct and "creature" not in conduct.split("read-as")[1].split("</p>")[0]
+        combat = html.unescape(client.get("/search/fragment/?q=my+guy+got+chumped").content.decode())
+        assert 'guy</span> → <span class="means">creature' in combat
+
     def test_fragment_offers_the_rule_for_a_number(self, client):
         fragment = client.get("/search/fragment/?q=729.3").content.decode()
         assert 'href="/rules/cr/729.3/"' in fragment
