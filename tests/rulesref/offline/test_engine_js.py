@@ -43,13 +43,15 @@ class WordsTests:
         assert answers == [normalize_rule_number(raw, doc) for raw, doc in pairs]
 
 
+@pytest.fixture
+def pack(db):
+    """The offline pack of the documents published now, as the tablet downloads it."""
+    service.forget_packs()
+    return json.loads(service.current_pack().body)
+
+
 @pytest.mark.django_db
 class RankingTests:
-    @pytest.fixture
-    def pack(self):
-        service.forget_packs()
-        return json.loads(service.current_pack().body)
-
     def test_ranking_is_the_servers_lexical_ranking(self, pack):
         """Every judge question of the tuning set gets the same ten rules in the same order as the
         server's lexical search with typo correction off (the one thing the device does not do)."""
@@ -154,11 +156,6 @@ class CardTableRankingTests:
 @pytest.mark.django_db
 class PeopleTests:
     """The device reads "guy" and "dude" as the server does (rulesref.search.people)."""
-
-    @pytest.fixture
-    def pack(self):
-        service.forget_packs()
-        return json.loads(service.current_pack().body)
 
     def test_every_shipped_question_about_a_guy_reads_as_on_the_server(self, pack):
         texts = [q for found in asked.load_asked().values() for listed in found.questions.values() for q in listed
