@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from rulesref.search.vocabulary import VOCABULARY_PATH, load_intent, load_remedy
+
 # A word with its apostrophe suffixes ("guy's", "opp's", "should've"); "4/4" and "5-power" split.
 _WORD = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)*")
 # What ends a clause: the words before it say nothing of the word after it.
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]\"“”]|\s[-–—]\s|\n")
-_POSSESSIVE = ("'s", "’s", "s'", "s’")
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten both several many few all".split())
 
 
@@ -45,15 +46,11 @@ class People:
     not_policy: frozenset[str]            # policy words that say nothing of who "guy" is ("judge")
 
 
-def load_people(path: Path | None = None) -> People:
+def load_people(path: Path = VOCABULARY_PATH) -> People:
     """The [people] table, with the [intent] words (and those of Regular REL) as the policy words."""
-    from rulesref.search.vocabulary import VOCABULARY_PATH
-
-    with (path or VOCABULARY_PATH).open("rb") as handle:
-        data = tomllib.load(handle)
-    table = data.get("people", {})
-    intent = data.get("intent", {})
-    policy = [*intent.get("words", []), *intent.get("regular", [])]
+    with path.open("rb") as handle:
+        table = tomllib.load(handle).get("people", {})
+    policy = [*load_intent(path), *load_remedy(path)[1]]
     return People(
         words={str(k).lower(): str(v) for k, v in table.get("words", {}).items()},
         owners=frozenset(_folded(w) for w in table.get("owners", [])),
@@ -86,11 +83,14 @@ def _folded(word: str) -> str:
     return word.lower().replace("’", "'")
 
 
-def _bare(word: str) -> tuple[str, bool]:
-    """The word without a possessive ending, and whether it had one ("guy's" -> ("guy", True))."""
-    for ending in _POSSESSIVE:
-        if word.endswith(ending.replace("’", "'")) and len(word) > len(ending):
-            return word[: -len(ending)] if ending in ("'s", "’s") else word[:-1], True
+def bare(word: str) -> tuple[str, bool]:
+    """The word in lower case without a possessive ending, and whether it had one ("Guy's" ->
+    ("guy", True), "dudes'" -> ("dudes", True))."""
+    word = _folded(word)
+    if len(word) > 2 and word.endswith("'s"):
+        return word[:-2], True
+    if len(word) > 2 and word.endswith("s'"):
+        return word[:-1], True
     return word, False
 
 
@@ -101,16 +101,17 @@ def person_spans(query: str, people: People | None = None) -> list[tuple[int, in
     if not people.words:
         return []
     tokens = [(m.start(), m.end(), _folded(m.group())) for m in _WORD.finditer(query)]
-    if not any(_bare(w)[0] in people.words for _, _, w in tokens):
+    bares = [bare(w) for _, _, w in tokens]
+    if not any(word in people.words for word, _ in bares):
         return []
     forms = [w for _, _, w in tokens]
-    policy = _is_policy(forms, people)
+    policy = _is_policy(forms, [word for word, _ in bares], people)
     found = []
-    for k, (begin, end, form) in enumerate(tokens):
-        word, possessive = _bare(form)
+    for k, (begin, end, _) in enumerate(tokens):
+        word, possessive = bares[k]
         if word not in people.words:
             continue
-        if _is_person(query, tokens, k, word, possessive, policy, people):
+        if _is_person(query, tokens, [word for word, _ in bares], k, possessive, policy, people):
             meaning = people.words[word]
             found.append((begin, end, meaning + ("'s" if possessive and not meaning.endswith("s") else "'" if possessive else "")))
     return found
@@ -126,18 +127,18 @@ def read_people(query: str, people: People | None = None) -> str:
     return "".join(out) + query[done:]
 
 
-def _is_policy(forms: list[str], people: People) -> bool:
-    bare = [_bare(w)[0].replace("'", "") for w in forms]
+def _is_policy(forms: list[str], bares: list[str], people: People) -> bool:
+    flat = [w.replace("'", "") for w in bares]
     for phrase in people.policy:
         if len(phrase) == 1 and phrase[0] in people.not_policy:
             continue
         n = len(phrase)
-        if any(tuple(bare[k:k + n]) == phrase or tuple(forms[k:k + n]) == phrase for k in range(len(forms) - n + 1)):
+        if any(tuple(flat[k:k + n]) == phrase or tuple(forms[k:k + n]) == phrase for k in range(len(forms) - n + 1)):
             return True
     return False
 
 
-def _is_person(query: str, tokens: list[tuple[int, int, str]], k: int, word: str, possessive: bool,
+def _is_person(query: str, tokens: list[tuple[int, int, str]], bares: list[str], k: int, possessive: bool,
                policy: bool, people: People) -> bool:
     clause_start = _clause_start(query, tokens, k)
     before = [tokens[j][2] for j in range(max(clause_start, k - 3), k)]
@@ -154,12 +155,10 @@ def _is_person(query: str, tokens: list[tuple[int, int, str]], k: int, word: str
     if any(_counts(w) for w in before):
         return False
     # 4. a phrase that names a person, or the word as someone's owner
-    forms = [_bare(t[2])[0] for t in tokens]
     for phrase in people.person_phrases:
-        at = phrase.index("*")
-        start = k - at
-        if start >= 0 and start + len(phrase) <= len(forms) and all(
-                p == "*" or p == forms[start + j] for j, p in enumerate(phrase)):
+        start = k - phrase.index("*")
+        if start >= 0 and start + len(phrase) <= len(bares) and all(
+                p == "*" or p == bares[start + j] for j, p in enumerate(phrase)):
             return True
     if possessive:
         return True

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from rulesref.search.people import person_spans
+from rulesref.search.people import bare, person_spans
 from rulesref.search.records import SearchIndex
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
@@ -98,23 +98,17 @@ def _readings(spoken: Mapping[str, str], cards: Mapping[str, str], query: str
     name in `query`, left to right. Word tables are read as given once built (an index's, or
     shipped_words() for one batch of questions). A card keeps its name and is followed by what it
     does; a word of rulesref.search.people that the question says of a player reads as a player."""
-    people = [(b, e, means) for b, e, means in person_spans(query) if _bare_key(query[b:e]) in spoken]
     found: list[tuple[int, int, str, tuple[str, str]]] = [
-        (b, e, means, ("spoken", _bare_key(query[b:e]))) for b, e, means in people]
+        (b, e, means, ("spoken", key)) for b, e, means in person_spans(query) if (key := bare(query[b:e])[0]) in spoken]
+    people = list(found)
     for begin, end, key in _matches(_table_of(spoken, cards), query):
-        if any(b < end and begin < e for b, e, _ in people):
+        if any(b < end and begin < e for b, e, *_ in people):
             continue
         if key in spoken:
             found.append((begin, end, spoken[key], ("spoken", key)))
         else:
             found.append((begin, end, f"{query[begin:end]} ({cards[key]})", ("card", key)))
     return sorted(found, key=lambda f: f[0])
-
-
-def _bare_key(word: str) -> str:
-    """A spoken word as its table's key, without a possessive ending ("Guy's" -> "guy")."""
-    word = word.lower().replace("’", "'")
-    return word[:-2] if word.endswith("'s") else word[:-1] if word.endswith("'") else word
 
 
 def _glued(text: str, begin: int, end: int) -> bool:
