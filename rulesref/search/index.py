@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
+from rulesref.search import bm25
+from rulesref.search.bm25 import K1, B
 from rulesref.search.records import SearchEntry, SearchIndex
 from rulesref.search.text import STOPWORDS, phrase_key, stem, terms, words
 from rulesref.search.vocabulary import (
@@ -22,9 +24,6 @@ from rulesref.search.vocabulary import (
     load_vocabulary,
 )
 
-# BM25 saturation and length normalisation (the usual defaults measured best on the dev questions).
-K1 = 1.2
-B = 0.75
 # Field weights: a word in a rule's own title or alias counts three times a word of its text.
 _W_TITLE = 3.0
 _W_HEADING = 1.5
@@ -239,6 +238,8 @@ def build_index(
         remedy=frozenset(remedy_words),
         regular={key: w for w in regular_words if (key := phrase_key(w))},
         competitive={key: w for w in (load_competitive() if competitive is None else competitive) if (key := phrase_key(w))},
+        packed=bm25.pack(postings, norms),
+        question_packed=bm25.pack(asked["question_postings"], asked["question_norms"], asked["question_owner"]),
         **asked,
     )
 

@@ -36,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from rulesref.parsing.common import normalize_rule_number
-from rulesref.search.index import K1
+from rulesref.search import bm25
 from rulesref.search.query import ParsedQuery, parse_query
 from rulesref.search.records import SearchHit, SearchIndex
 from rulesref.search.snippets import snippet
@@ -206,13 +206,7 @@ def _one_per_rule(index: SearchIndex, ranked: Sequence[int], limit: int) -> list
 
 
 def _lexical_scores(index: SearchIndex, parsed: ParsedQuery, doc: str | None) -> dict[int, float]:
-    scores: dict[int, float] = defaultdict(float)
-    for s, weight in parsed.weights.items():
-        idf = index.idf.get(s)
-        if idf is None:
-            continue
-        for i, tf in index.postings[s]:
-            scores[i] += weight * idf * tf * (K1 + 1) / (tf + index.norms[i])
+    scores: dict[int, float] = defaultdict(float, bm25.sums(parsed.weights, index.postings, index.idf, index.norms, index.packed))
     for i, v in _question_scores(index, parsed.asked).items():
         scores[i] += _W_ASKED * v
     if doc is not None:
@@ -253,19 +247,8 @@ def _lexical_scores(index: SearchIndex, parsed: ParsedQuery, doc: str | None) ->
 
 def _question_scores(index: SearchIndex, asked: Mapping[str, float]) -> dict[int, float]:
     """Entry index -> BM25 score of its best-matching asked-as question."""
-    per_question: dict[int, float] = defaultdict(float)
-    for s, weight in asked.items():
-        idf = index.question_idf.get(s)
-        if idf is None:
-            continue
-        for k, tf in index.question_postings[s]:
-            per_question[k] += weight * idf * tf * (K1 + 1) / (tf + index.question_norms[k])
-    best: dict[int, float] = {}
-    for k, v in per_question.items():
-        i = index.question_owner[k]
-        if v > best.get(i, 0.0):
-            best[i] = v
-    return best
+    return bm25.best_by_question(asked, index.question_postings, index.question_idf, index.question_norms,
+                                 index.question_owner, index.question_packed)
 
 
 def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:

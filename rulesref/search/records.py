@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -61,4 +62,7 @@ class SearchIndex:
     remedy: frozenset[str] = frozenset()   # the [intent] words that ask for a penalty or a fix ([intent] remedy)
     regular: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Regular REL -> the word
     competitive: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Competitive REL -> the word
+    # The postings laid out flat for fast sums (rulesref.search.bm25.Packed; None without numpy).
+    packed: Any = field(default=None, repr=False, compare=False)
+    question_packed: Any = field(default=None, repr=False, compare=False)
 
