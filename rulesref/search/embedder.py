@@ -13,16 +13,20 @@ What is embedded and how it is scored: rulesref.search.vectors.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import struct
+import threading
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulesref.search import model
+from rulesref.search import model, onnx_encoder
+
+log = logging.getLogger(__name__)
 
 # One BLAS thread: the encoder's matrices are small, and a second OpenBLAS thread competing with
 # the web server or another worker made a query ten times slower. OpenBLAS reads this variable
@@ -42,6 +46,8 @@ _LAYERS = 6
 _HEADS = 12
 _EPS = 1e-12
 
+
+_SESSION_AFTER = 1.0   # seconds after a process's first question that its ONNX Runtime session is built
 
 _DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1", "I64": "<i8"}
 
@@ -155,9 +161,40 @@ class Encoder:
             w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
         self.w = w
         self.tokenizer = _WordPiece(path / "vocab.txt")
+        # One text at a time (a judge's question) runs in ONNX Runtime once its session is built
+        # (rulesref.search.onnx_encoder): built on a thread of its own, in each process that asks.
+        self._session: Any = None
+        self._session_pid = 0
+        self._session_lock = threading.Lock()
+
+    def session(self) -> Any:
+        """This process's ONNX Runtime session for one text, once built; None until then, and
+        always without onnxruntime. The first call starts building it in the background."""
+        if self._session_pid != os.getpid() and onnx_encoder.enabled():
+            with self._session_lock:
+                if self._session_pid != os.getpid():   # a forked child builds its own: the thread did not come along
+                    self._session, self._session_pid = None, os.getpid()
+                    # A second after the first question, so that building it does not slow the
+                    # first answer. The wait is a daemon (a process may end during it); the build is
+                    # not: a process that ends while it runs waits for it (under a second), where
+                    # stopping it inside ONNX Runtime would abort the process.
+                    wait = threading.Timer(_SESSION_AFTER, lambda: threading.Thread(
+                        target=self._build_session, name="search-encoder-onnx").start())
+                    wait.daemon = True
+                    wait.start()
+        return self._session
+
+    def _build_session(self) -> None:
+        try:
+            self._session = onnx_encoder.build_session(self.w, DIMENSIONS)
+        except Exception:  # numpy keeps encoding: slower, the same vectors
+            log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
 
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
         ids = [self.tokenizer.encode(t) for t in texts]
+        if len(ids) == 1 and (session := self.session()) is not None:
+            pooled = session(ids[0])
+            return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)[None]
         order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
         out = np.zeros((len(ids), DIMENSIONS), dtype=np.float32)
         for k in range(0, len(order), batch):
