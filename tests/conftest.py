@@ -15,6 +15,17 @@ def rules_files(kind: str) -> list[Path]:
     return sorted((RULES_DIR / kind).glob("*.*"))
 
 
+def parsed_cr_2025():
+    """The real 2025 CR, parsed (rulesref.parsing.records.ParsedDocument); fails when it is missing."""
+    from rulesref.parsing.common import decode_document
+    from rulesref.parsing.cr import parse_cr
+
+    path = RULES_DIR / "cr" / "MagicCompRules-20250207.txt"
+    if not path.is_file():
+        pytest.fail(f"real CR not found at {path} (set JUDGEAPP_RULES_DIR)")
+    return parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
+
+
 @pytest.fixture(scope="session")
 def rules_dir() -> Path:
     if not RULES_DIR.is_dir():

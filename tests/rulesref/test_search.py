@@ -21,11 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesref import search
-from rulesref.parsing.common import decode_document
-from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.records import GlossaryEntry
 from rulesref.search import SearchEntry, build_index, query, ranking, stem
-from tests.conftest import RULES_DIR
+from tests.conftest import RULES_DIR, parsed_cr_2025
 
 ROOT = Path(__file__).resolve().parents[2]
 # Measured with bench/search_bench.py (lexical, with the asked-as questions): dev 0.930, held-out
@@ -173,10 +171,7 @@ class RankingTests:
 
 @pytest.fixture(scope="module")
 def cr2025():
-    path = RULES_DIR / "cr" / "MagicCompRules-20250207.txt"
-    if not path.is_file():
-        pytest.fail(f"real CR not found at {path} (set JUDGEAPP_RULES_DIR)")
-    document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
+    document = parsed_cr_2025()
     return build_index(search.entries_from_document(document), glossary=document.glossary)
 
 

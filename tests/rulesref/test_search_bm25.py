@@ -13,22 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesref import search
-from rulesref.parsing.common import decode_document
-from rulesref.parsing.cr import parse_cr
 from rulesref.search import bm25, build_index, ranking
 from rulesref.search.asked import attach, load_asked
 from rulesref.search.query import parse_query
-from tests.conftest import RULES_DIR
+from tests.conftest import parsed_cr_2025
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def cr_asked():
-    path = RULES_DIR / "cr" / "MagicCompRules-20250207.txt"
-    if not path.is_file():
-        pytest.fail(f"real CR not found at {path} (set JUDGEAPP_RULES_DIR)")
-    document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
+    document = parsed_cr_2025()
     questions = load_asked()[("cr", dt.date(2025, 2, 7))].questions
     index = build_index(attach(search.entries_from_document(document), questions), glossary=document.glossary)
     assert index.packed is not None and index.question_packed is not None and len(index.question_owner) > 10000
