@@ -55,13 +55,18 @@ def pack(postings: Mapping[str, Sequence[tuple[int, float]]], norms: Sequence[fl
             ids.append(i)
             tf.append(f)
     index = np.asarray(ids, dtype=np.int64)
-    runs = None
-    if owner:
-        owners = np.asarray(owner, dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
-        runs = (starts, np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owners)])), owners[starts])
     return Packed(spans=spans, ids=index, tf=np.asarray(tf, dtype=np.float64),
-                  norm=np.asarray(norms, dtype=np.float64)[index], size=len(norms), runs=runs)
+                  norm=np.asarray(norms, dtype=np.float64)[index], size=len(norms),
+                  runs=question_runs(owner) if owner else None)
+
+
+def question_runs(owner: Sequence[int]) -> tuple[Any, Any, Any]:
+    """The asked-as questions in runs, one per entry (they are stored in entry order): (first
+    question of each run, run per question, entry per run); numpy arrays, for reduceat per entry.
+    Also what rulesref.search.vectors takes the soft maximum of an entry's questions over."""
+    owners = np.asarray(owner, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    return starts, np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owners)])), owners[starts]
 
 
 def sums(
@@ -82,10 +87,10 @@ def sums(
             for i, tf in postings[s]:
                 found[i] += weight * w * tf * (K1 + 1) / (tf + norms[i])
         return dict(found)
-    found = _gather(weights, idf, packed)
-    if found is None:
+    gathered = _gather(weights, idf, packed)
+    if gathered is None:
         return {}
-    totals, touched = found
+    totals, touched = gathered
     return dict(zip(touched.tolist(), totals[touched].tolist(), strict=True))
 
 
@@ -106,10 +111,10 @@ def best_by_question(
             if v > best.get(i, 0.0):
                 best[i] = v
         return best
-    found = _gather(weights, idf, packed)
-    if found is None:
+    gathered = _gather(weights, idf, packed)
+    if gathered is None:
         return {}
-    totals, touched = found
+    totals, touched = gathered
     starts, run_of, run_owner = packed.runs
     positive = touched[totals[touched] > 0]
     if not len(positive):

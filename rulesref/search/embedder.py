@@ -186,7 +186,7 @@ class Encoder:
 
     def _build_session(self) -> None:
         try:
-            self._session = onnx_encoder.build_session(self.w, DIMENSIONS)
+            self._session = onnx_encoder.build_session(self.w, dimensions=DIMENSIONS, layers=_LAYERS, heads=_HEADS, eps=_EPS)
         except Exception:  # numpy keeps encoding: slower, the same vectors
             log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
 

@@ -11,15 +11,10 @@ or with JUDGEAPP_SEARCH_ONNX=0, numpy encodes everything.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-log = logging.getLogger(__name__)
-
-_LAYERS = 6
-_HEADS = 12
 _OPSET = 20   # Gelu with the tanh approximation, LayerNormalization
 
 
@@ -27,10 +22,12 @@ def enabled() -> bool:
     return os.environ.get("JUDGEAPP_SEARCH_ONNX", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def build_session(weights: Mapping[str, Any], dimensions: int) -> Callable[[list[int]], Any] | None:
+def build_session(weights: Mapping[str, Any], *, dimensions: int, layers: int, heads: int,
+                  eps: float) -> Callable[[list[int]], Any] | None:
     """A function token ids -> the mean-pooled (not normalised) embedding, running the encoder of
     `weights` (as rulesref.search.embedder.Encoder holds them: dense weights transposed, Q, K and V
-    as one product with Q's 1/sqrt(d) folded in); None without the packages."""
+    as one product with Q's 1/sqrt(d) folded in; its shape and LayerNorm epsilon are the encoder's
+    too); None without the packages."""
     try:
         import numpy as np
         import onnxruntime
@@ -51,14 +48,14 @@ def build_session(weights: Mapping[str, Any], dimensions: int) -> Callable[[list
 
     def norm(x: str, prefix: str) -> str:
         return op("LayerNormalization", [x, constant(prefix + ".weight", weights[prefix + ".weight"]),
-                                         constant(prefix + ".bias", weights[prefix + ".bias"])], epsilon=1e-12, axis=-1)
+                                         constant(prefix + ".bias", weights[prefix + ".bias"])], epsilon=eps, axis=-1)
 
     def dense(x: str, prefix: str) -> str:
         return op("Add", [op("MatMul", [x, constant(prefix + ".weight", weights[prefix + ".weight"])]),
                           constant(prefix + ".bias", weights[prefix + ".bias"])])
 
-    size = dimensions // _HEADS
-    constant("heads", np.array([0, -1, 3, _HEADS, size], dtype=np.int64))
+    size = dimensions // heads
+    constant("heads", np.array([0, -1, 3, heads, size], dtype=np.int64))
     constant("merged", np.array([0, -1, dimensions], dtype=np.int64))
     for k in range(3):
         constant(f"part{k}", np.array(k, dtype=np.int64))
@@ -66,7 +63,7 @@ def build_session(weights: Mapping[str, Any], dimensions: int) -> Callable[[list
                               op("Gather", [constant("position", weights["embeddings.position_embeddings.weight"]), "positions"])]),
                    constant("token_type", weights["embeddings.token_type_embeddings.weight"][0])])
     h = norm(h, "embeddings.LayerNorm")
-    for n in range(_LAYERS):
+    for n in range(layers):
         p = f"encoder.layer.{n}."
         qkv = op("Transpose", [op("Reshape", [dense(h, p + "attention.self.qkv"), "heads"])], perm=[2, 0, 3, 1, 4])
         q, k, v = (op("Gather", [qkv, f"part{i}"], axis=0) for i in range(3))

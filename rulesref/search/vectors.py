@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from rulesref.search import embedder, model
+from rulesref.search import bm25, embedder, model
 from rulesref.search.embedder import DIMENSIONS, Encoder, np
 from rulesref.search.index import is_heading_text, parent_number
 from rulesref.search.records import SearchEntry, SearchIndex
@@ -110,10 +110,7 @@ def semantic_scorer(
     if owners:
         # Questions are stored in entry order: each entry's questions are one run, maxed with reduceat.
         asked = np.frombuffer(question_vectors, dtype="<f4").reshape(len(owners), DIMENSIONS)
-        owner = np.asarray(owners, dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-        asked_by = owner[starts]
-        run_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owner)]))   # question -> its run
+        starts, run_of, asked_by = bm25.question_runs(owners)   # run per question; entry per run
 
     @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
     def encode(query: str) -> Any:

@@ -29,6 +29,11 @@ def _questions(count: int = 40) -> list[str]:
     return [q["q"] for q in found[:count]]
 
 
+def _build(encoder):
+    return onnx_encoder.build_session(encoder.w, dimensions=embedder.DIMENSIONS, layers=embedder._LAYERS,
+                                      heads=embedder._HEADS, eps=embedder._EPS)
+
+
 def _fresh(encoder):
     """The shipped encoder's weights in an Encoder whose session was never asked for."""
     fresh = embedder.Encoder.__new__(embedder.Encoder)
@@ -42,7 +47,7 @@ def _numpy(encoder, text: str):
 
 
 def test_the_session_gives_the_numpy_encoders_vectors(encoder):
-    run = onnx_encoder.build_session(encoder.w, embedder.DIMENSIONS)
+    run = _build(encoder)
     assert run is not None
     for text in [*_questions(), "x", "my walker used its minus and went to zero " * 12]:
         pooled = run(encoder.tokenizer.encode(text))
@@ -75,4 +80,4 @@ def test_turned_off_no_session_is_built(encoder, monkeypatch):
 
 def test_without_the_packages_numpy_encodes(encoder, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)   # import fails as if not installed
-    assert onnx_encoder.build_session(encoder.w, embedder.DIMENSIONS) is None
+    assert _build(encoder) is None
