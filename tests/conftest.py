@@ -6,6 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Hypothesis fails an example slower than its deadline (200 ms by default). Here an example can be
+# paused by the machine's other work (two cores) or by a thread of the test process itself: the
+# search encoder's ONNX Runtime session is built on one after a process's first question, holding
+# the interpreter for up to a few hundred milliseconds. Slowed is not wrong: 2 s still catches an
+# example that has gone quadratic.
+hypothesis_settings.register_profile("judgeapp", deadline=2000)
+hypothesis_settings.load_profile("judgeapp")
 
 RULES_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "rules"))
 

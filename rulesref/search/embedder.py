@@ -161,40 +161,53 @@ class Encoder:
             w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
         self.w = w
         self.tokenizer = _WordPiece(path / "vocab.txt")
-        # One text at a time (a judge's question) runs in ONNX Runtime once its session is built
+        # A judge's question (encode_question) runs in ONNX Runtime once its session is built
         # (rulesref.search.onnx_encoder): built on a thread of its own, in each process that asks.
         self._session: Any = None
         self._session_pid = 0
         self._session_lock = threading.Lock()
 
-    def session(self) -> Any:
+    def session(self, *, wait: bool = False) -> Any:
         """This process's ONNX Runtime session for one text, once built; None until then, and
-        always without onnxruntime. The first call starts building it in the background."""
+        always without onnxruntime. The first call starts building it in the background, or, with
+        `wait` (a web worker getting ready before its first request), builds it before returning."""
         if self._session_pid != os.getpid() and onnx_encoder.enabled():
             with self._session_lock:
                 if self._session_pid != os.getpid():   # a forked child builds its own: the thread did not come along
                     self._session, self._session_pid = None, os.getpid()
+                    if wait:
+                        self._build_session()
+                        return self._session
                     # A second after the first question, so that building it does not slow the
                     # first answer. The wait is a daemon (a process may end during it); the build is
                     # not: a process that ends while it runs waits for it (under a second), where
                     # stopping it inside ONNX Runtime would abort the process.
-                    wait = threading.Timer(_SESSION_AFTER, lambda: threading.Thread(
+                    wait_a_second = threading.Timer(_SESSION_AFTER, lambda: threading.Thread(
                         target=self._build_session, name="search-encoder-onnx").start())
-                    wait.daemon = True
-                    wait.start()
+                    wait_a_second.daemon = True
+                    wait_a_second.start()
         return self._session
 
     def _build_session(self) -> None:
         try:
-            self._session = onnx_encoder.build_session(self.w, dimensions=DIMENSIONS, layers=_LAYERS, heads=_HEADS, eps=_EPS)
+            self._session = onnx_encoder.build_session(self.w, dimensions=DIMENSIONS, layers=_LAYERS, heads=_HEADS, eps=_EPS,
+                                                       quantize=onnx_encoder.mode() == "int8")
         except Exception:  # numpy keeps encoding: slower, the same vectors
             log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
 
+    def encode_question(self, text: str) -> Any:
+        """One judge's question's unit vector: by this process's ONNX Runtime session once it is
+        built (int8 by default: close to numpy's vector, not equal; rulesref.search.onnx_encoder),
+        by numpy until then. Never for a vector that is stored: those are `encode`'s."""
+        if (session := self.session()) is not None:
+            pooled = session(self.tokenizer.encode(text))
+            return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+        return self.encode([text])[0]
+
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
+        """Unit vectors of `texts`, one row each, by numpy: what is stored and shipped (a vector's
+        key, model name and text, names exactly this computation)."""
         ids = [self.tokenizer.encode(t) for t in texts]
-        if len(ids) == 1 and (session := self.session()) is not None:
-            pooled = session(ids[0])
-            return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)[None]
         order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
         out = np.zeros((len(ids), DIMENSIONS), dtype=np.float32)
         for k in range(0, len(order), batch):

@@ -114,7 +114,7 @@ def semantic_scorer(
 
     @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
     def encode(query: str) -> Any:
-        return encoder.encode([query])[0]
+        return encoder.encode_question(query)
 
     def score(query: str) -> Sequence[float]:
         # One matrix-vector product scores every rule (unit vectors: the dot product is the cosine).

@@ -369,7 +369,7 @@ class SemanticTests:
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries),
                                           question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))))
         query = "my library is empty and I have to draw"
-        q = encoder.encode([query])[0]
+        q = encoder.encode_question(query)   # what the scorer encodes a question with (int8 once its session is built)
         t = semantic.SUPPORT
         soft = t * np.log(np.exp(questions[0] @ q / t) + np.exp(questions[1] @ q / t))
         expected = [max(own[0] @ q, soft), own[1] @ q, max(own[2] @ q, questions[2] @ q)]
@@ -390,6 +390,9 @@ class SemanticTests:
         class AtTheQuery:
             def encode(self, texts):
                 return np.stack([axis[0]] * len(texts))
+
+            def encode_question(self, text):
+                return axis[0]
 
         scorer = semantic.semantic_scorer(index, rows.tobytes(), AtTheQuery(), question_vectors=asked.tobytes())
         got = scorer("anything")
