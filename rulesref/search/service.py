@@ -10,20 +10,25 @@ model package is not installed).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from django.db import connection
+
 from rulesref import services
 from rulesref.models import Version
 from rulesref.parsing.records import GlossaryEntry
-from rulesref.search import card_source, index_cache, ranking
+from rulesref.search import card_source, embedder, index_cache, ranking
 from rulesref.search.entries import entries_for
 from rulesref.search.index import build_index
 from rulesref.search.records import SearchEntry, SearchIndex
 from rulesref.search.spoken import understood
 from rulesref.search.vector_store import semantic_module, stored, vector_keys
+
+log = logging.getLogger(__name__)
 
 _RECHECK_SECONDS = 5.0
 # Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
@@ -131,7 +136,9 @@ def ranking_for(versions: list[Version]) -> str:
 
 
 def forget_indexes() -> None:
+    global _current
     _indexes.clear()
+    _current = ((), [])
 
 
 def _versions(doc: str | None, version: str | None, include_pending: bool = True) -> list[Version]:
@@ -139,7 +146,31 @@ def _versions(doc: str | None, version: str | None, include_pending: bool = True
         return [services.get_version(doc, version=version, include_pending=include_pending)]
     if doc is not None:
         return [services.get_version(doc)]
-    return list(Version.objects.select_related("document").filter(is_current=True))
+    return _current_versions()
+
+
+# (what the current versions' light query said, the Version objects it names), for _current_versions.
+_current: tuple[tuple[tuple, ...], list[Version]] = ((), [])
+
+
+def _current_versions() -> list[Version]:
+    """Every document's current version, as a search with no document chosen reads them. One light
+    query, asked for every search, names them (ids, content hashes, dates: 0.05 ms); the Version
+    objects (0.8 to 1.5 ms through the ORM) are read again only when it says something else, such as
+    after a publish in any process."""
+    global _current
+    meta = Version._meta
+    table, quote = meta.db_table, connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in ("id", "content_hash", "effective_date"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {quote(table)} WHERE {quote(meta.get_field('is_current').column)} "
+                       f"ORDER BY {quote(meta.get_field('id').column)}")  # noqa: S608 - names from the model, no input
+        stamp = tuple(tuple(row) for row in cursor.fetchall())
+    seen, versions = _current
+    if seen != stamp or not stamp:
+        versions = list(Version.objects.select_related("document").filter(pk__in=[row[0] for row in stamp]).order_by("pk"))
+        _current = (stamp, versions)
+    return list(versions)
 
 
 def current_versions(doc: str | None) -> list[Version]:
@@ -170,3 +201,23 @@ def search_answer(query: str, *, doc: str | None = None, version: str | None = N
     ]
     return {"results": results, "ranking": "hybrid" if cached.semantic is not None else "lexical",
             "understood": understood(cached.index, query)}
+
+
+def warm() -> str | None:
+    """Make a new web process ready before its first request: build its question encoder's ONNX
+    Runtime session (rulesref.search.embedder; otherwise built in the background after the first
+    question, slowing the answers of that second), load the current versions' index and vectors,
+    and answer one question. Returns the ranking it found ("hybrid" or "lexical"), or None when
+    there was nothing to load or it failed: the process then loads on its first search, as without
+    it; it never stops a process from starting. docker/gunicorn.conf.py calls it as each worker
+    starts."""
+    try:
+        if not current_versions(None):
+            return None
+        encoder = embedder.load_encoder()
+        if encoder is not None:
+            encoder.session(wait=True)
+        return search_answer("opponent forgot his upkeep trigger")["ranking"]
+    except Exception:  # a database not migrated yet, a broken cache file: the first search loads
+        log.warning("search not warmed up; the first search loads the index", exc_info=True)
+        return None

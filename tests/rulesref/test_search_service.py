@@ -185,6 +185,56 @@ class SearchApiTests:
         assert api.get("/api/v1/search", {"q": "creature", "doc": "cr", "version": "1999-01-01"}).status_code == 404
 
 
+class CurrentVersionsTests:
+    """A search with no document chosen reads every current version: one light query a search,
+    the Version objects again only when the current versions change."""
+
+    def test_a_repeated_search_asks_one_light_query(self, django_assert_num_queries):
+        first = search_service.search_answer("forgot his upkeep trigger")
+        assert first["results"]
+        with django_assert_num_queries(1):
+            again = search_service.search_answer("forgot his upkeep trigger")
+        assert again["results"] == first["results"]
+
+    def test_a_publish_made_elsewhere_is_read_by_the_next_search(self, small_version):
+        """A queryset update stands in for another process's publish: no signal, no call here."""
+        before = search_service.search_answer("we keep going around in circles forever")
+        assert {r["version"] for r in before["results"] if r["doc"] == "cr"} == {"2025-02-07"}
+        Version.objects.filter(document__slug="cr", is_current=True).update(is_current=False)
+        Version.objects.filter(pk=small_version.pk).update(is_current=True, status=Version.Status.PUBLISHED)
+        after = search_service.search_answer("we keep going around in circles forever")
+        found = {r["number"].split(".")[0] for r in after["results"] if r["doc"] == "cr"}
+        assert found and found <= set(SMALL_SECTIONS)
+        assert {r["version"] for r in after["results"] if r["doc"] == "cr"} == {"2031-01-01"}
+        assert {v.pk for v in search_service.current_versions(None) if v.document.slug == "cr"} == {small_version.pk}
+
+
+class WarmTests:
+    """service.warm(), which docker/gunicorn.conf.py calls as each worker starts."""
+
+    def test_a_warmed_process_answers_its_first_search_from_the_loaded_index(self, django_assert_num_queries):
+        ranking = search_service.warm()
+        assert ranking in ("hybrid", "lexical")   # hybrid once the current versions' vectors are stored
+        assert search_service._indexes, "the current versions' index is loaded"
+        with django_assert_num_queries(1):   # nothing left to load: only the current versions' light query
+            answer = search_service.search_answer("can I use my phone for notes during the match")
+        assert answer["ranking"] == ranking
+        assert answer["results"][0]["doc"] == "mtr"
+
+    def test_nothing_to_load_is_none(self):
+        Version.objects.filter(is_current=True).update(is_current=False)
+        assert search_service.warm() is None
+        assert not search_service._indexes
+
+    def test_a_failure_is_logged_never_raised(self, monkeypatch, caplog):
+        def broken(doc):
+            raise RuntimeError("no such table: rulesref_version")
+
+        monkeypatch.setattr(search_service, "current_versions", broken)
+        assert search_service.warm() is None
+        assert "search not warmed up" in caplog.text
+
+
 class AttachSemanticTests:
     def test_a_search_asked_while_another_loads_the_vectors_waits_for_them(self):
         """The tablet's service worker fetches the offline pack while the judge's first search runs:
