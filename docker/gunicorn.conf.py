@@ -14,3 +14,19 @@ threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 timeout = 60            # above the longest ?wait (30 s)
 graceful_timeout = 30
 accesslog = "-"
+
+
+def post_worker_init(worker):
+    """Each worker gets ready before it takes a request: it imports the URLs and the views behind
+    them (a quarter of a second, else paid by its first request), builds its question encoder and
+    loads the search index and its vectors (rulesref.search.service.warm; about a second). A
+    worker that cannot (no documents yet) loads on its first search, as without this."""
+    from django.db import connections
+    from django.urls import get_resolver
+
+    from rulesref.search import service
+
+    routes = len(get_resolver().url_patterns)
+    ranking = service.warm()
+    connections.close_all()   # opened outside any request: the request threads open their own
+    worker.log.info("ready: %d routes, search %s", routes, ranking or "not loaded (nothing to load yet)")
