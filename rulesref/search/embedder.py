@@ -192,7 +192,7 @@ class Encoder:
         try:
             self._session = onnx_encoder.build_session(self.w, dimensions=DIMENSIONS, layers=_LAYERS, heads=_HEADS, eps=_EPS,
                                                        quantize=onnx_encoder.mode() == "int8")
-        except Exception:  # numpy keeps encoding: slower, the same vectors
+        except Exception:  # numpy keeps encoding: slower, its own exact vectors
             log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
 
     def encode_question(self, text: str) -> Any:

@@ -6,8 +6,8 @@ the same graph, built here from the same weights, in 5-6 ms and gives the same v
 difference is about 1e-7, float32 rounding). With its dense layers in int8 (the default) it takes
 about 2 ms, and gives a vector whose cosine with numpy's is about 0.99 (0.98 at worst on 300 bench
 questions); the 1,390 questions of the tuning sets ranked as well (recall@5 / MRR@10 0.974 / 0.889
-float, 0.974 / 0.890 int8). Only a judge's question is encoded so: the rules and the asked-as questions keep the
-vectors numpy computes in batches, which are stored and shipped.
+float, 0.974 / 0.890 int8). Only a judge's question is encoded so: the rules and the asked-as
+questions keep the vectors numpy computes in batches, which are stored and shipped.
 
 The int8 layers are what ONNX Runtime's dynamic quantization (onnxruntime.quantization.
 quantize_dynamic) makes of a dense layer: int8 weights with a scale per output column in 7 bits
@@ -124,4 +124,3 @@ def build_session(weights: Mapping[str, Any], *, dimensions: int, layers: int, h
         return session.run(None, {"ids": tokens, "positions": np.arange(len(ids), dtype=np.int64)})[0][0]
 
     return run
-
