@@ -214,10 +214,11 @@ def _mathematics(facts: ShuffleFacts, distance: float | None, exact: bool) -> st
                 "published model of how close to random they leave a deck; this tool's own convention (a mash counted as "
                 "half a riffle, an overhand shuffle as nothing) is not a measure of the shuffle. " + ruling_aside)
     bound = "" if exact else "at most "
+    words = shuffles.describe_distance(distance).split(" (", 1)[0]
     return (f"As mathematics, not a ruling: in the Gilbert-Shannon-Reeds model of riffle shuffling, the shuffle described "
-            f"leaves a {facts.deck_size}-card deck at a total variation distance of {bound}{distance:.3f} from a uniformly "
-            "random order (0 is a uniformly random order). The distance compares the whole distribution of orders with "
-            "the uniform one: a large distance does not mean a player can tell where any card is. " + ruling_aside)
+            f"leaves a {facts.deck_size}-card deck {words}: a total variation distance of {bound}{distance:.3f} from a "
+            "uniformly random order (0 is a uniformly random order). The distance compares the whole distribution of orders "
+            "with the uniform one: a large distance does not mean a player can tell where any card is. " + ruling_aside)
 
 
 def _rules_notes(facts: ShuffleFacts) -> tuple[list[str], list[str]]:
