@@ -119,6 +119,8 @@ def penalty_problems(slug: str, node: dict, rules: dict[str, Rule]) -> list[str]
         return problems
     rule = section_for(node["infraction"], sections(rules))
     base = base_penalty(rule)
+    if ("ipg", rule.number) not in {(c["doc"], c["number"]) for c in node.get("citations", [])}:
+        problems.append(f"{where}: names {rule.title} but does not cite IPG {rule.number}")
     if node.get("category") != chapter_category(rule, rules):
         problems.append(f"{where}: category {node.get('category')!r} is not IPG {rule.number}'s chapter")
     for rel in ("competitive", "professional"):
@@ -259,6 +261,13 @@ class TheCheckCatchesTests:
         old = {**restart, "penalty": {"regular": "None: explain the rule", "competitive": "None for the proposal; Warning",
                                       "professional": "None for the proposal; Warning"}}
         assert penalty_problems("x", old, rules)
+
+    def test_a_conclusion_that_does_not_cite_its_section_is_caught(self, walked):
+        rules = ipg_rules()
+        sp = walked["loop-resolution"]["slow-play"]
+        assert not penalty_problems("x", sp, rules)
+        uncited = {**sp, "citations": [c for c in sp["citations"] if c["doc"] != "ipg"]}
+        assert any("does not cite IPG 3.3" in p for p in penalty_problems("x", uncited, rules))
 
     def test_a_missing_repeat_line_is_caught(self, walked):
         rules = ipg_rules()
