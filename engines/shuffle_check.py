@@ -12,14 +12,24 @@ Policy encoded (each point cites its pinned reference in the ruling):
   said in words, never the ruling. It is an unintentional error: an intentionally unrandomized deck is for the
   judge to investigate as Cheating; this module never decides intent.
 - IPG 3: a Tournament Error Warning is upgraded to a Game Loss if the player already received a Warning for an
-  offense in the same category (``prior_tournament_error_warning``).
+  offense in the same category, i.e. for the same infraction (``prior_insufficient_shuffling_warning``: an earlier
+  Warning for Insufficient Shuffling that day; a Warning for Slow Play or a Deck Problem does not count), as
+  calllog/penalties.py reads it.
+- A library of zero or one card: nobody can know more about its order than before, so nothing about shuffling it
+  (or not) is Insufficient Shuffling; the instruction is still a shuffle for game purposes (CR 701.20e).
 - A card flipped while shuffling the opponent's deck is the shuffler's Looking at Extra Cards (IPG 2.2,
   example A), not the owner's Insufficient Shuffling; at Regular REL the JAR's fix for a card seen in a
-  library applies (shuffle it into the unknown portion).
+  library applies (shuffle it into the unknown portion; the JAR's "A player sees a card in a library").
 - Regular REL: the JAR lists inadequate shuffling among "General Unwanted Behaviors": educate, no penalty;
   a Game Loss may reinforce education if the behaviour continues; knowingly doing it is a Serious Problem.
 - A found card wrongly shuffled into the library is a game action done wrong (CR: found cards are not part
-  of the shuffle), i.e. a Game Rule Violation at Competitive/Professional REL, not insufficient shuffling.
+  of the shuffle), i.e. a Game Rule Violation at Competitive/Professional REL, not insufficient shuffling. Its
+  fix is IPG 2.5's: a simple backup first; the found cards put where they belong only if they are known to all
+  players and moving them is a minor disruption; otherwise a full backup (Head Judge) or the game as it is. At
+  Regular REL the JAR's "in-game error not mentioned above".
+- The distance from random of a described procedure is said as what it is: a total variation distance in the
+  Gilbert-Shannon-Reeds model of riffle shuffles. Where it rests on this engine's own convention (mash and overhand
+  shuffles, ``shuffles.model_notes``) no figure is given; no distance is ever a tournament yardstick.
 """
 
 from __future__ import annotations
@@ -46,10 +56,12 @@ CITE_OBJECTS_GONE = "cr@2025-02-07:701.20c"
 CITE_EMPTY_SET = "cr@2025-02-07:701.20d"
 CITE_SMALL_LIBRARY = "cr@2025-02-07:701.20e"
 CITE_POSITION = "cr@2025-02-07:701.20g"
-# The JAR has no numbered rules; its references name the section heading.
+# The JAR has no numbered rules; its references name the section heading, or the number the parser gives the
+# situations under "Common Issues" (that heading itself has no text).
 CITE_JAR_UNWANTED = "jar@2019-01-21:General Unwanted Behaviors"
 CITE_JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
-CITE_JAR_COMMON = "jar@2019-01-21:Common Issues"
+CITE_JAR_CARD_SEEN = "jar@2019-01-21:1.2"     # "A player sees a card in a library that they shouldn't have seen"
+CITE_JAR_GAME_ERROR = "jar@2019-01-21:1.4"    # "A player makes an in-game error not mentioned above"
 
 
 class Rel(str, Enum):
@@ -94,7 +106,7 @@ class ShuffleFacts:
     objects_to_shuffle_missing: bool = False         # "shuffle X into the library" but X is gone / there is none
     has_shuffle_trigger: bool = False                # a "whenever a library is shuffled" ability is in play
     cards_could_be_known: bool = False               # the judge believes a player could know the position or distribution of cards
-    prior_tournament_error_warning: bool = False     # IPG 3: already a Warning for a Tournament Error this day
+    prior_insufficient_shuffling_warning: bool = False  # IPG 3: already a Warning for Insufficient Shuffling this day
     shuffling_opponents_deck: bool = False           # the card was seen while the opponent's deck was being shuffled
     pattern_direction: str | None = None             # "too_even" or "too_clumped", from the shuffle analysis
 
@@ -123,7 +135,7 @@ class ShuffleRuling:
     model_notes: tuple[str, ...] = field(default=())
     information: tuple[str, ...] = ()   # the mathematics of the shuffle, for the judge to weigh; never the ruling
     distance_words: str | None = None
-    upgraded: bool = False              # IPG 3: a second Tournament Error Warning became a Game Loss
+    upgraded: bool = False              # IPG 3: a second Insufficient Shuffling Warning became a Game Loss
     charged_to: str = "owner"           # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
 
     def as_result(self) -> dict[str, Any]:
@@ -160,23 +172,24 @@ def _procedure_problem(facts: ShuffleFacts) -> str | None:
 def _shuffle_problems(facts: ShuffleFacts, threshold: float) -> tuple[list[str], float | None, list[str], list[str]]:
     """What made the deck not randomized, by IPG 3.9's definition and examples and MTR 3.9 only; and, apart from
     them, the information: the model's distance from random for a described procedure."""
-    problems = []
+    problems: list[str] = []
     distance = None
     model_notes: list[str] = []
     information: list[str] = []
+    if facts.deck_size <= 1:
+        # Nobody can know more about the order of zero or one card: there is nothing to randomize.
+        return problems, distance, model_notes, information
     if facts.searched_without_shuffle:
         problems.append("the library was not shuffled after a search that required it")
-    if facts.procedure is not None and facts.deck_size > 1:
+    if facts.procedure is not None:
         problem = _procedure_problem(facts)
         if problem:
             problems.append(problem)
         distance, exact = shuffles.procedure_distance(facts.deck_size, facts.procedure)
         model_notes = list(shuffles.model_notes(facts.procedure, exact))
-        needed = shuffles.riffles_needed(facts.deck_size, threshold)
-        information.append(f"As mathematics, not a ruling: the shuffle described leaves a {facts.deck_size}-card deck "
-                           f"{shuffles.describe_distance(distance)}. In the same model, {needed} riffles in a row bring it "
-                           f"within {threshold} of random. The tournament documents set no number of riffles; whether a "
-                           "player could know where cards are is the judge's call.")
+        if _rests_on_convention(facts.procedure):
+            distance = None
+        information.append(_mathematics(facts, distance, exact))
     if facts.cards_could_be_known:
         problems.append("the judge believes a player could know the position or distribution of one or more cards")
     if facts.card_seen_while_shuffling and not facts.shuffling_opponents_deck:
@@ -184,6 +197,28 @@ def _shuffle_problems(facts: ShuffleFacts, threshold: float) -> tuple[list[str],
     if not facts.presented_to_opponent:
         problems.append("the deck was not presented to the opponent for further shuffling")
     return problems, distance, model_notes, information
+
+
+def _rests_on_convention(procedure: tuple[ShuffleStep, ...]) -> bool:
+    """Mash and overhand shuffles have no published model here: their credit is the engine's own convention."""
+    return any(s.times and s.method in (shuffles.ShuffleMethod.MASH, shuffles.ShuffleMethod.OVERHAND) for s in procedure)
+
+
+def _mathematics(facts: ShuffleFacts, distance: float | None, exact: bool) -> str:
+    """The figure said as what it is (a distance between two distributions of orders, in a model) and what it is not
+    (whether a player can tell where a card is, or a tournament yardstick); none where it rests on a convention."""
+    ruling_aside = ("The tournament documents set no number of shuffles and no distance; whether a player could know "
+                    "the position or distribution of cards is the judge's call (IPG 3.9).")
+    if distance is None:
+        return ("As mathematics, not a ruling: no figure is given for this shuffle. Mash and overhand shuffles have no "
+                "published model of how close to random they leave a deck; this tool's own convention (a mash counted as "
+                "half a riffle, an overhand shuffle as nothing) is not a measure of the shuffle. " + ruling_aside)
+    bound = "" if exact else "at most "
+    words = shuffles.describe_distance(distance).split(" (", 1)[0]
+    return (f"As mathematics, not a ruling: in the Gilbert-Shannon-Reeds model of riffle shuffling, the shuffle described "
+            f"leaves a {facts.deck_size}-card deck {words}: a total variation distance of {bound}{distance:.3f} from a "
+            "uniformly random order (0 is a uniformly random order). The distance compares the whole distribution of orders "
+            "with the uniform one: a large distance does not mean a player can tell where any card is. " + ruling_aside)
 
 
 def _rules_notes(facts: ShuffleFacts) -> tuple[list[str], list[str]]:
@@ -235,19 +270,22 @@ def _penalties(infraction_at_ipg: Infraction, facts: ShuffleFacts) -> PenaltyByR
         return PenaltyByRel("None", "None", "None")
     regular = ("Game Loss may be applied: the behaviour continued after education" if facts.repeated_after_education
                and infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING else "None: educate the player")
+    if infraction_at_ipg is Infraction.GAME_RULE_VIOLATION:
+        regular = "None: fix the error and educate the player"
     if infraction_at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
         regular = "None: shuffle the card seen into the unknown portion of the library"
     ipg = "Warning"
-    if infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING and facts.prior_tournament_error_warning:
+    if infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING and facts.prior_insufficient_shuffling_warning:
         # IPG 3: "A Warning for a Tournament Error offense is upgraded to a Game Loss if the player has already
-        # received a Warning for an offense in the same category."
-        ipg = "Game Loss (upgraded: a second Tournament Error Warning)"
+        # received a Warning for an offense in the same category": the same infraction, not any Tournament Error.
+        ipg = "Game Loss (upgraded: a second Warning for Insufficient Shuffling today, IPG 3)"
     return PenaltyByRel(regular, ipg, ipg)
 
 
 def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
     if facts.deck_size <= 1:
-        return "No randomizing is needed for a library of one card or none; treat the instruction as a shuffle."
+        return ("No randomizing is needed for a library of one card or none: nobody can know more about its order. "
+                "The instruction still counts as a shuffle for game purposes.")
     how = ("Shuffle the unknown part of the library thoroughly, until no player can have any information about the "
            "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently "
            "random. Then present it to the opponent, who may shuffle or cut it further.")
@@ -256,16 +294,37 @@ def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
         parts.append("Shuffle the card seen into the unknown portion of the library; the library was already "
                      "randomized, so this should not take excessive effort.")
     if facts.found_cards_shuffled_in:
-        parts.append("Fix the search as a game error: the found cards are taken out of the shuffle and put "
-                     "where the effect says, if that can still be done.")
+        parts.append(_search_fix(facts.rel))
     if problems:
         parts.append(how)
-    return " ".join(parts) or "Nothing to fix: the deck was shuffled and presented properly."
+    if parts:
+        return " ".join(parts)
+    if _rules_question(facts):
+        return "Nothing to fix: apply the shuffle instruction as the rules points below say."
+    return "Nothing to fix: the deck was shuffled and presented properly."
+
+
+def _search_fix(rel: Rel) -> str:
+    """A search whose found cards went into the shuffle: IPG 2.5's remedy in its order, or the JAR's at Regular."""
+    if rel is Rel.REGULAR:
+        return ("Fix anything that is currently illegal and usually leave the game as it is; if the error was caught "
+                "quickly and rewinding is relatively easy, you may undo the actions back to the search (JAR).")
+    return ("First consider a simple backup. If the exact cards found are still known to all players (they were "
+            "revealed) and putting them where the effect says causes only minor disruption, put them there. Otherwise "
+            "the Head Judge may consider a full backup, or the game is left as it is (IPG 2.5).")
+
+
+def _rules_question(facts: ShuffleFacts) -> bool:
+    """Facts that ask only how a shuffle instruction works: nothing was done at the table to fix."""
+    table = (facts.procedure is not None or facts.searched_without_shuffle or facts.card_seen_while_shuffling
+             or facts.pattern_seen or facts.found_cards_shuffled_in or facts.cards_could_be_known
+             or not facts.presented_to_opponent)
+    return not table and (facts.put_at_position or facts.objects_to_shuffle_missing or facts.has_shuffle_trigger)
 
 
 def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_THRESHOLD) -> ShuffleRuling:
-    """Rule on a shuffle. ``threshold`` is the TV distance from uniform above which a described procedure
-    counts as not randomizing the deck."""
+    """Rule on a shuffle. ``threshold`` (a distance from random, the service's JUDGEAPP_SHUFFLE_THRESHOLD) is only
+    carried into the result: no distance makes the ruling, and none is a tournament yardstick."""
     problems, distance, model_notes, information = _shuffle_problems(facts, threshold)
     notes, refs = _rules_notes(facts)
     regular = facts.rel is Rel.REGULAR
@@ -274,7 +333,7 @@ def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_TH
         # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while shuffling their opponent's library."
         at_ipg = Infraction.LOOKING_AT_EXTRA_CARDS
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
-        refs.append(CITE_JAR_COMMON if regular else CITE_LEC)
+        refs.append(CITE_JAR_CARD_SEEN if regular else CITE_LEC)
         charged_to = "shuffler"
     elif problems:
         at_ipg = Infraction.INSUFFICIENT_SHUFFLING
@@ -283,7 +342,7 @@ def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_TH
     elif facts.found_cards_shuffled_in:
         at_ipg = Infraction.GAME_RULE_VIOLATION
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
-        refs.append(CITE_JAR_COMMON if regular else CITE_GRV)
+        refs.append(CITE_JAR_GAME_ERROR if regular else CITE_GRV)
     else:
         at_ipg = infraction = Infraction.NONE
     penalties = _penalties(at_ipg, facts)
@@ -302,15 +361,21 @@ def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_TH
         problems=tuple(problems), notes=tuple(notes), distance_from_random=distance,
         citations=tuple(dict.fromkeys([CITE_SHUFFLE, *refs])), threshold=threshold,
         model_notes=tuple(model_notes), information=tuple(information),
-        distance_words=None if distance is None else shuffles.describe_distance(distance), upgraded=upgraded,
+        distance_words=None if distance is None else _distance_words(distance), upgraded=upgraded,
         charged_to=charged_to)
+
+
+def _distance_words(distance: float) -> str:
+    """The engine's words for a distance, without its gloss that 1 is "fully predictable" (it is not)."""
+    words = shuffles.describe_distance(distance).split(" (", 1)[0]
+    return f"{words} (total variation distance {distance:.3f} in the riffle model; 0 is a uniformly random order)"
 
 
 # --- validation ---------------------------------------------------------------------------------------
 
 _FLAGS = ("presented_to_opponent", "searched_without_shuffle", "card_seen_while_shuffling", "pattern_seen",
           "arranged_before_shuffle", "repeated_after_education", "found_cards_shuffled_in", "put_at_position",
-          "objects_to_shuffle_missing", "has_shuffle_trigger", "cards_could_be_known", "prior_tournament_error_warning",
+          "objects_to_shuffle_missing", "has_shuffle_trigger", "cards_could_be_known", "prior_insufficient_shuffling_warning",
           "shuffling_opponents_deck")
 
 

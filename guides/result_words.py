@@ -8,6 +8,7 @@ JSON. Pure (standard library only).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,6 +34,9 @@ def describe(name: str, value: Any) -> list[str]:
     return [line for line in lines if line][:MAX_LINES]
 
 
+_ONE_TIMES = re.compile(r"(?<![\d,.])\b1 times\b")
+
+
 def scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -40,7 +44,8 @@ def scalar(value: Any) -> str:
         return f"{value:.3g}" if abs(value) < 1e-3 and value else f"{value:.3f}".rstrip("0").rstrip(".")
     if value is None:
         return "none"
-    return " ".join(str(value).split())
+    # A computed sentence counts "performed 1 times": said to the players as "performed once".
+    return _ONE_TIMES.sub("once", " ".join(str(value).split()))
 
 
 def _entry(key: str, value: Any) -> list[str]:

@@ -14,7 +14,7 @@ YES_NO_FACTS = [
     ("card_seen_while_shuffling", "Was a card seen while shuffling, and the deck not shuffled again?", False),
     ("shuffling_opponents_deck", "Was the card seen while the player was shuffling the opponent's deck?", False),
     ("cards_could_be_known", "Do you believe a player could know the position or distribution of any card?", False),
-    ("prior_tournament_error_warning", "Competitive/Professional: has the player already received a Tournament Error Warning today?", False),
+    ("prior_insufficient_shuffling_warning", "Competitive/Professional: has the player already received a Warning for Insufficient Shuffling today?", False),
     ("arranged_before_shuffle", "Did the player arrange (weave, stack) the deck before shuffling?", False),
     ("pattern_seen", "Did a land/spell pattern look suspicious?", False),
     ("repeated_after_education", "Regular REL: was the player already told how to shuffle?", False),

@@ -17,7 +17,7 @@
     LEC: "ipg@2021-01-06:2.2", TOURNAMENT_ERRORS: "ipg@2021-01-06:3", SEARCH_EXCLUDED: "cr@2025-02-07:701.20b",
     OBJECTS_GONE: "cr@2025-02-07:701.20c", EMPTY_SET: "cr@2025-02-07:701.20d", SMALL_LIBRARY: "cr@2025-02-07:701.20e",
     POSITION: "cr@2025-02-07:701.20g", JAR_UNWANTED: "jar@2019-01-21:General Unwanted Behaviors",
-    JAR_SERIOUS: "jar@2019-01-21:Serious Problems", JAR_COMMON: "jar@2019-01-21:Common Issues"
+    JAR_SERIOUS: "jar@2019-01-21:Serious Problems", JAR_CARD_SEEN: "jar@2019-01-21:1.2", JAR_GAME_ERROR: "jar@2019-01-21:1.4"
   };
   var NAMES = {
     none: "No infraction",
@@ -31,7 +31,7 @@
     presented_to_opponent: true, searched_without_shuffle: false, card_seen_while_shuffling: false, pattern_seen: false,
     arranged_before_shuffle: false, repeated_after_education: false, found_cards_shuffled_in: false, put_at_position: false,
     objects_to_shuffle_missing: false, has_shuffle_trigger: false, cards_could_be_known: false,
-    prior_tournament_error_warning: false, shuffling_opponents_deck: false
+    prior_insufficient_shuffling_warning: false, shuffling_opponents_deck: false
   };
 
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
@@ -97,6 +97,7 @@
 
   function problemsOf(f) {
     var problems = [];
+    if (f.deck_size <= 1) return problems;   // nobody can know more about the order of zero or one card
     if (f.searched_without_shuffle) problems.push("the library was not shuffled after a search that required it");
     if (f.cards_could_be_known) problems.push("the judge believes a player could know the position or distribution of one or more cards");
     if (f.card_seen_while_shuffling && !f.shuffling_opponents_deck) problems.push("a card face was seen while shuffling and the deck was not randomized again");
@@ -157,30 +158,51 @@
     if (atIpg === "none") return { regular: "None", competitive: "None", professional: "None" };
     var regular = f.repeated_after_education && atIpg === "insufficient_shuffling"
       ? "Game Loss may be applied: the behaviour continued after education" : "None: educate the player";
+    if (atIpg === "game_rule_violation") regular = "None: fix the error and educate the player";
     if (atIpg === "looking_at_extra_cards") regular = "None: shuffle the card seen into the unknown portion of the library";
     var ipg = "Warning";
-    // IPG 3: a second Tournament Error Warning in the same category is a Game Loss.
-    if (atIpg === "insufficient_shuffling" && f.prior_tournament_error_warning) ipg = "Game Loss (upgraded: a second Tournament Error Warning)";
+    // IPG 3: a Tournament Error Warning after a Warning for an offense in the same category (the same infraction).
+    if (atIpg === "insufficient_shuffling" && f.prior_insufficient_shuffling_warning) ipg = "Game Loss (upgraded: a second Warning for Insufficient Shuffling today, IPG 3)";
     return { regular: regular, competitive: ipg, professional: ipg };
   }
 
   function fixOf(f, problems) {
-    if (f.deck_size <= 1) return "No randomizing is needed for a library of one card or none; treat the instruction as a shuffle.";
+    if (f.deck_size <= 1) {
+      return "No randomizing is needed for a library of one card or none: nobody can know more about its order. " +
+             "The instruction still counts as a shuffle for game purposes.";
+    }
     var parts = [];
     if (f.card_seen_while_shuffling && f.shuffling_opponents_deck) {
       parts.push("Shuffle the card seen into the unknown portion of the library; the library was already " +
                  "randomized, so this should not take excessive effort.");
     }
-    if (f.found_cards_shuffled_in) {
-      parts.push("Fix the search as a game error: the found cards are taken out of the shuffle and put " +
-                 "where the effect says, if that can still be done.");
-    }
+    if (f.found_cards_shuffled_in) parts.push(searchFix(f.rel));
     if (problems.length) {
       parts.push("Shuffle the unknown part of the library thoroughly, until no player can have any information about the " +
                  "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently " +
                  "random. Then present it to the opponent, who may shuffle or cut it further.");
     }
-    return parts.join(" ") || "Nothing to fix: the deck was shuffled and presented properly.";
+    if (parts.length) return parts.join(" ");
+    if (rulesQuestion(f)) return "Nothing to fix: apply the shuffle instruction as the rules points below say.";
+    return "Nothing to fix: the deck was shuffled and presented properly.";
+  }
+
+  /* A search whose found cards went into the shuffle: IPG 2.5's remedy in its order, or the JAR's at Regular. */
+  function searchFix(rel) {
+    if (rel === "regular") {
+      return "Fix anything that is currently illegal and usually leave the game as it is; if the error was caught " +
+             "quickly and rewinding is relatively easy, you may undo the actions back to the search (JAR).";
+    }
+    return "First consider a simple backup. If the exact cards found are still known to all players (they were " +
+           "revealed) and putting them where the effect says causes only minor disruption, put them there. Otherwise " +
+           "the Head Judge may consider a full backup, or the game is left as it is (IPG 2.5).";
+  }
+
+  /* Facts that ask only how a shuffle instruction works (no procedure here: the device declines those). */
+  function rulesQuestion(f) {
+    var table = f.searched_without_shuffle || f.card_seen_while_shuffling || f.pattern_seen || f.found_cards_shuffled_in ||
+                f.cards_could_be_known || !f.presented_to_opponent;
+    return !table && (f.put_at_position || f.objects_to_shuffle_missing || f.has_shuffle_trigger);
   }
 
   function check(f, threshold) {
@@ -190,7 +212,7 @@
       // IPG 2.2, example A: a card revealed while shuffling the opponent's library.
       atIpg = "looking_at_extra_cards";
       infraction = regular ? "regular_game_error" : atIpg;
-      refs.push(regular ? CITE.JAR_COMMON : CITE.LEC);
+      refs.push(regular ? CITE.JAR_CARD_SEEN : CITE.LEC);
       chargedTo = "shuffler";
     } else if (problems.length) {
       atIpg = "insufficient_shuffling";
@@ -199,7 +221,7 @@
     } else if (f.found_cards_shuffled_in) {
       atIpg = "game_rule_violation";
       infraction = regular ? "regular_game_error" : atIpg;
-      refs.push(regular ? CITE.JAR_COMMON : CITE.GRV);
+      refs.push(regular ? CITE.JAR_GAME_ERROR : CITE.GRV);
     } else {
       atIpg = infraction = "none";
     }

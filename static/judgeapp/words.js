@@ -28,7 +28,8 @@
     if (value === false) return "no";
     if (value === null || value === undefined) return "none";
     if (typeof value === "number" && !Number.isInteger(value)) return String(Math.round(value * 1000) / 1000);
-    return String(value).replace(/\s+/g, " ").trim();
+    // A computed sentence counts "performed 1 times": said as "performed once" (as result_words.scalar does).
+    return String(value).replace(/\s+/g, " ").trim().replace(/(^|[^\w,.])1 times\b/g, "$1once");
   }
   function words(key) { return String(key).replace(/_/g, " ").trim(); }
   function isEmpty(value) {

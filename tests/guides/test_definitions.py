@@ -112,7 +112,7 @@ def loop_expectation(conclusion: str, result: dict | None) -> bool:
 
 SHUFFLE_INFRACTIONS = {"insufficient-shuffling": "insufficient_shuffling", "regular-shuffling": "unwanted_behaviour",
                        "game-rule-violation": "game_rule_violation", "regular-search-error": "regular_game_error",
-                       "no-infraction": "none", "insufficient-shuffling-repeat": "insufficient_shuffling",
+                       "no-infraction": "none",
                        "looking-at-extra-cards": "looking_at_extra_cards", "regular-card-seen": "regular_game_error"}
 
 
@@ -151,14 +151,14 @@ class ShuffleInfractionTests:
             assert {state.facts["rel"] for _, state in paths(guide)[conclusion]} == {"regular"}
         assert "regular" not in {state.facts["rel"] for _, state in paths(guide)["insufficient-shuffling"]}
 
-    def test_the_repeat_conclusion_is_a_game_loss_and_only_after_a_prior_warning(self, paths):
+    def test_no_walk_upgrades_by_count_the_call_log_does(self, paths):
+        # IPG 2 and 3 count earlier Warnings for the same infraction: calllog/penalties.py does, from the player's
+        # recorded penalties; the guide gives the penalty before any count and says what a repeat brings.
         guide = guide_services.get_guide("shuffle-infractions")
-        assert guide.nodes["insufficient-shuffling-repeat"].penalty.competitive.startswith("Game Loss")
-        for answers, state in paths(guide)["insufficient-shuffling-repeat"]:
-            assert state.facts["prior_tournament_error_warning"] and state.result["upgraded"], answers
-            assert state.result["penalty"].startswith("Game Loss")
-        for answers, state in paths(guide)["insufficient-shuffling"]:
-            assert not state.result["upgraded"], answers
+        for conclusion, walked in paths(guide).items():
+            for answers, state in walked:
+                assert not state.result["upgraded"], (conclusion, answers)
+        assert not any("prior" in name for name, _ in guide.facts)
 
     def test_a_card_seen_in_the_opponents_deck_is_charged_to_the_shuffler(self, paths):
         guide = guide_services.get_guide("shuffle-infractions")

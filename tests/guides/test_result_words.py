@@ -5,6 +5,7 @@ results and the real IPG."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -62,6 +63,25 @@ class ResultWordsTests:
                         assert "{" not in line and '":' not in line, (slug, node_id, line)
                     checked += 1
         assert checked >= 5
+
+    def test_one_iteration_is_said_once_on_the_server_and_in_the_page_script(self):
+        import shutil
+        import subprocess
+
+        sentences = ["The loop is performed 1 times; then Active player must take their action to break it.",
+                     "The loop is performed 11 times.", "The loop is performed 1,001 times.", "performed 21 times",
+                     "1 times or more", "x1 times"]
+        server = [result_words.describe("explanation", s)[0] for s in sentences]
+        assert server[0] == "The loop is performed once; then Active player must take their action to break it."
+        assert server[1:4] == sentences[1:4] and server[4] == "once or more"
+        node = shutil.which("node")
+        assert node, "node is needed to run the page's words script"
+        script = (Path(__file__).resolve().parents[2] / "static" / "judgeapp" / "words.js").as_posix()
+        code = f"global.window = {{}}; require({json.dumps(script)}); " \
+               f"process.stdout.write(JSON.stringify({json.dumps(sentences)}.map(s => window.JudgeWords.describe(s)[0])))"
+        done = subprocess.run([node, "-e", code], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == server
 
 
 @pytest.mark.django_db
