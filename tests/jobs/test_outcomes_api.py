@@ -135,3 +135,20 @@ class GameOutcomeApiTests:
                                             "declared": {"AP": "indefinitely", "NAP": 12}})
         assert (result["iterations"], result["stopped_by"], result["decided_by"]) == (12, "NAP", "mtr")
         assert any(c["doc"] == "mtr" and c["number"] == "4.4" for c in result["citations"])
+
+    @pytest.mark.parametrize(
+        ("players", "iteration", "deviates"),
+        [
+            (["AP", "NAP"], [("AP", "gain flying"), ("NAP", "lose flying")], "AP"),
+            (["P1", "P2", "P3", "P4"], [("P4", "gain flying"), ("P2", "lose flying")], "P2"),   # P1 not involved
+        ],
+    )
+    def test_a_fragmented_loop_with_no_declarations_follows_cr_729_3(self, api, players, iteration, deviates):
+        """`declared` is optional: with no numbers named the active player (or the first involved player in turn
+        order) must make a different choice, cited in the current CR's numbering."""
+        actions = [{"player": p, "kind": "optional", "text": t} for p, t in iteration]
+        for declared in ({}, {"declared": {}}):
+            result = post(api, "loop-outcome", {"players": players, "iteration": actions, **declared})
+            assert (result["loop_kind"], result["must_deviate"], result["stopped_by"]) == ("fragmented", deviates, deviates)
+            cited = {c["number"]: c for c in result["citations"] if c["doc"] == "cr"}
+            assert "729.3" in cited and "fragmented" in cited["729.3"]["text"], result["citations"]
