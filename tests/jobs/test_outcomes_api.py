@@ -122,12 +122,25 @@ class GameOutcomeApiTests:
         assert result["result"] == "draw"
         assert any(c["number"] == "104.4c" for c in result["citations"])
 
-    def test_two_headed_giant_poison_per_player_is_the_teams_total(self, api):
+    def test_two_headed_giant_poison_on_each_player_is_the_teams_count(self, api):
+        """CR 810.10a: ten poison counters shown on each player of a team are the team's ten, not twenty."""
         result = post(api, "game-outcome", {"format": "two_headed_giant", "players": [
-            {"name": "A", "team": "X", "poison": 11}, {"name": "B", "team": "X", "poison": 2},
+            {"name": "A", "team": "X", "poison": 10}, {"name": "B", "team": "X", "poison": 10},
             {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]})
-        assert result["result"] == "ongoing" and "13 poison counters as a team" in result["explanation"]
+        assert result["result"] == "ongoing" and result["losers"] == []
+        assert result["teams"]["X"] == {"players": ["A", "B"], "life": 30, "poison": 10, "poison_limit": 15}
+        result = post(api, "game-outcome", {"format": "two_headed_giant", "teams": {"X": {"poison": 15}}, "players": [
+            {"name": "A", "team": "X"}, {"name": "B", "team": "X"}, {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]})
+        assert result["result"] == "win" and result["winners"] == ["C", "D"]
         assert any(c["number"] == "810.10" for c in result["citations"])
+
+    def test_two_headed_giant_teammates_who_contradict_each_other_are_400(self, api):
+        response = api.post("/api/v1/jobs/game-outcome", {"format": "two_headed_giant", "players": [
+            {"name": "A", "team": "X", "poison": 11}, {"name": "B", "team": "X", "poison": 2},
+            {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]}, format="json")
+        assert response.status_code == 400, response.content
+        assert "players[1].poison" in response.json()["error"]["details"]
+        assert Job.objects.count() == 0
 
     def test_a_loop_across_turns_follows_the_mtr(self, api):
         flying = [{"player": "AP", "kind": "optional", "text": "gain flying"}, {"player": "NAP", "kind": "optional", "text": "lose flying"}]
