@@ -401,7 +401,7 @@ REL_NOTES = {
     "mtr": "MTR applies at every REL",
 }
 PART_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-               "additional_remedy": "Additional remedy", "upgrade": "Upgrade"}
+               "additional_remedy": "Additional remedy", "upgrade": "Upgrade", "downgrade": "Downgrade"}
 
 
 def rel_notes(hits: list[dict], *, top: int = 3) -> list[str]:

@@ -450,6 +450,18 @@ class OtherDocumentTests:
             first = value[0] if isinstance(value, list) else str(value).split("\n")[0]
             assert " ".join(first.split())[:60] in block
 
+    def test_ipg_downgrades_are_shown_as_their_own_part(self, client):
+        """IPG 3.1's "Downgrade:" paragraph and 3.2's Downgrade box are not shown under Upgrade or Philosophy."""
+        for number, part_before, words in (("3.1", "upgrade", "arrives at their seat before 1 minute"),
+                                           ("3.2", "philosophy", "information that the player would have access to between games")):
+            page = client.get(f"/rules/ipg/{number}/").content.decode()
+            section = re.search(rf'<section class="field field-downgrade" id="r-{re.escape(number)}-downgrade">(.*?)</section>', page, re.S)
+            assert section is not None, number
+            assert "Downgrade" in visible_text(section.group(1)) and words in visible_text(section.group(1))
+            before = re.search(rf'id="r-{re.escape(number)}-{part_before}">(.*?)</section>', page, re.S)
+            assert before is not None and words not in visible_text(before.group(1))
+            assert page.index(f'id="r-{number}-{part_before}"') < page.index(f'id="r-{number}-downgrade"')
+
     @pytest.mark.parametrize("doc", ["mtr", "ipg", "jar"])
     def test_contents_of_other_documents(self, client, doc):
         version = Version.objects.get(document__slug=doc, is_current=True)
