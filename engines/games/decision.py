@@ -253,6 +253,9 @@ def _team_sbas(m: _Moment, lose: Any) -> None:
             refs = (cite.THG_TEAM_POISON, cite.SBA_TEAM_POISON, cite.THG_POISON_SHARED) + ((cite.THG_BIGGER_TEAMS,) if len(team.players) > 2 else ())
             lose(head, "team_poison", f"{_side(m, unit)} has {team.poison} poison counters, shared by the team, "
                  f"{team.poison_limit} or more for a team of {len(team.players)}, so the team loses the game.", *refs)
+        elif team.poison:
+            m.say(f"{_side(m, unit)} has {team.poison} poison counters, shared by the team (each player's count is the team's); "
+                  f"the team loses at {team.poison_limit}.", cite.THG_POISON_SHARED)
 
 
 def _apply_restrictions(m: _Moment) -> None:

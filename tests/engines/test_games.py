@@ -165,6 +165,8 @@ class TwoHeadedGiantTests(unittest.TestCase):
         self.assertEqual((out["result"], out["losers"]), ("ongoing", []))
         self.assertEqual(out["teams"]["X"], {"players": ["A", "B"], "life": 30, "poison": 10, "poison_limit": 15})
         self.assertNotIn("20", out["explanation"])
+        self.assertIn("Team X (A and B) has 10 poison counters, shared by the team", out["explanation"])
+        self.assertIn(cite.THG_POISON_SHARED, out["citations"])
 
     def test_the_teams_counts_may_be_given_once_for_the_team(self) -> None:
         players = [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY")]
