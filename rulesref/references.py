@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import asdict, dataclass
 
 from rulesref.citing import REF_PATTERN  # the pattern lives with the registry, which checks it
+from rulesref.naming import citation_label  # how a citation is shown; kept importable from here
 
 _cache: dict[tuple[str, int], ResolvedRef] = {}
 
@@ -54,17 +55,6 @@ class ResolvedRef:
 
     def as_dict(self) -> dict:
         return asdict(self)
-
-
-def citation_label(doc: str, number: str | None, title: str) -> str:
-    """How a citation is shown to people: "CR 729.4", "IPG 2.5". The JAR prints no numbers (rulesref's are
-    given by position and stay internal), so a JAR citation is its own heading: "JAR: A player accidentally
-    draws or has more cards than they were supposed to"; its opening text (stored as "0", titled "Introduction" by the parser) is "JAR: the opening paragraphs"."""
-    if doc == "jar":
-        if number == "0":
-            return "JAR: the opening paragraphs"
-        return f"JAR: {title}" if title else "JAR"
-    return f"{doc.upper()} {number}" if number else doc.upper()
 
 
 def labelled(citations: list[dict]) -> list[dict]:

@@ -6,11 +6,13 @@ Encodes CR 104 (ending the game) with the state-based actions of CR 704, for fou
 - ``multiplayer``: a free-for-all of three or more players (CR 800.1), optionally in teams
   (CR 104.2c, 104.3g, 104.4d: a team loses when all its players have lost). Losers leave and the game
   goes on for the others (CR 104.5, 800.4). The limited range of influence option is not modelled.
-- ``two_headed_giant``: two equal teams of two or more; each team shares one life total (CR 810.4), so
-  teammates must report the same life; poison counters are given to each player and shared by the team
-  (CR 810.10), so each player's ``poison`` is read as their part of the team's total; a team loses at 0 life
-  or at 15 poison counters, 5 more per player beyond the second (CR 810.8c-d, 810.11), and players win
-  and lose only as a team (CR 810.8a).
+- ``two_headed_giant``: two equal teams of two or more; each team has one shared life total (CR 810.4) and
+  one shared poison count (CR 810.10; a player's count is the team's, 810.10a), given once in the request's
+  ``teams`` (``{"X": {"life": 25, "poison": 3}}``) or shown on its players, who must then agree (``teams.py``;
+  values that contradict each other are refused, naming the field). A team starts at 30 life, 15 more per
+  player beyond the second, and loses at 0 life or at 15 poison counters, 5 more per player beyond the
+  second (CR 810.8c-d, 810.11); players win and lose only as a team (CR 810.8a) and leave only with it
+  (CR 810.8b). The result's ``teams`` shows each team's shared counts and poison limit.
 - ``commander``: like multiplayer (two or more players, as Commander duels exist), plus 21 or more
   combat damage from one commander loses (CR 104.3j, 903.10a).
 
@@ -42,10 +44,11 @@ from engines.games.records import (
     GameOutcome,
     GameRequest,
     PlayerState,
+    TeamState,
 )
 from engines.games.requests import validate_game_request
 
 __all__ = [
     "COMMANDER_DAMAGE_LIMIT", "MAX_PLAYERS", "MAX_VALUE", "POISON_LIMIT", "STARTING_LIFE", "THG_POISON_LIMIT", "EffectType",
-    "GameEffect", "GameFormat", "GameOutcome", "GameRequest", "PlayerState", "decide_game", "validate_game_request",
+    "GameEffect", "GameFormat", "GameOutcome", "GameRequest", "PlayerState", "TeamState", "decide_game", "validate_game_request",
 ]

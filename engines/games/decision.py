@@ -10,7 +10,6 @@ from engines import citations as cite
 from engines.games.records import (
     COMMANDER_DAMAGE_LIMIT,
     POISON_LIMIT,
-    THG_POISON_LIMIT,
     EffectType,
     GameFormat,
     GameOutcome,
@@ -48,7 +47,7 @@ class _Moment:
     def outcome(self, result: str, winners: Sequence[str] = (), remaining: Sequence[str] = ()) -> GameOutcome:
         losers = tuple(p for p in self.losers if p not in winners)   # CR 104.2c: a winning team's players all win
         return GameOutcome(result, tuple(winners), losers, " ".join(self.sentences), tuple(self.cites),
-                           {p: tuple(r) for p, r in self.reasons.items()}, tuple(remaining))
+                           {p: tuple(r) for p, r in self.reasons.items()}, tuple(remaining), self.request.teams)
 
 
 def _names(names: Sequence[str]) -> str:
@@ -243,24 +242,20 @@ def _apply_state_based_actions(m: _Moment) -> GameOutcome | None:
 
 
 def _team_sbas(m: _Moment, lose: Any) -> None:
-    # CR 810.8c-d, 810.11: a team shares life and poison; the poison limit grows by 5 per player beyond two.
+    # CR 810.8c-d, 704.6a-b: a team loses at 0 life or at its poison limit (15, 5 more per player beyond two, CR 810.11).
     for unit in sorted({m.unit(p) for p in m.in_game}):
-        members = [p for p in m.request.players if m.unit(p) == unit]
-        limit = THG_POISON_LIMIT + 5 * (len(members) - 2)
+        team = m.request.teams[unit]
         head = next(p for p in m.in_game if m.unit(p) == unit)
-        poison = sum(p.poison for p in members)
-        if poison and any(p.poison != poison for p in members):
-            m.say(f"{_side(m, unit)} has {poison} poison counters as a team: "
-                  + " + ".join(f"{p.name} {p.poison}" for p in members)
-                  + ". Each player's count is read as their part of the team's total, as poison counters given to each "
-                  "player are shared by the team.", cite.THG_POISON_SHARED)
-        if head.life <= 0:
-            lose(head, "team_life", f"{_side(m, unit)} has {head.life} life as a team, so the team loses the game.",
+        if team.life <= 0:
+            lose(head, "team_life", f"{_side(m, unit)} has {team.life} life as a team, so the team loses the game.",
                  cite.THG_TEAM_LIFE, cite.SBA_TEAM_LIFE)
-        if poison >= limit:
-            refs = (cite.THG_TEAM_POISON, cite.SBA_TEAM_POISON) + ((cite.THG_BIGGER_TEAMS,) if len(members) > 2 else ())
-            lose(head, "team_poison", f"{_side(m, unit)} has {poison} poison counters, {limit} or more for a team of "
-                 f"{len(members)}, so the team loses the game.", *refs)
+        if team.poison >= team.poison_limit:
+            refs = (cite.THG_TEAM_POISON, cite.SBA_TEAM_POISON, cite.THG_POISON_SHARED) + ((cite.THG_BIGGER_TEAMS,) if len(team.players) > 2 else ())
+            lose(head, "team_poison", f"{_side(m, unit)} has {team.poison} poison counters, shared by the team, "
+                 f"{team.poison_limit} or more for a team of {len(team.players)}, so the team loses the game.", *refs)
+        elif team.poison:
+            m.say(f"{_side(m, unit)} has {team.poison} poison counters, shared by the team (each player's count is the team's); "
+                  f"the team loses at {team.poison_limit}.", cite.THG_POISON_SHARED)
 
 
 def _apply_restrictions(m: _Moment) -> None:

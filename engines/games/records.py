@@ -12,6 +12,8 @@ MAX_VALUE = 10**18
 POISON_LIMIT = 10            # CR 104.3d
 COMMANDER_DAMAGE_LIMIT = 21  # CR 903.10a
 THG_POISON_LIMIT = 15        # CR 810.8d, plus 5 per player beyond the second (CR 810.11)
+THG_EXTRA_LIFE = 15          # CR 810.11: starting life added per player beyond the second
+THG_EXTRA_POISON = 5         # CR 810.11: poison counters added to the team's limit per player beyond the second
 
 
 class GameFormat(str, Enum):
@@ -45,6 +47,29 @@ class PlayerState:
 
 
 @dataclass(frozen=True)
+class TeamState:
+    """A Two-Headed Giant team: one shared life total (CR 810.4) and one shared poison count (CR 810.10)."""
+
+    name: str
+    players: tuple[str, ...]
+    life: int
+    poison: int
+
+    @property
+    def poison_limit(self) -> int:
+        # CR 810.8d, 810.11: fifteen, and five more for each player the team has beyond the second.
+        return THG_POISON_LIMIT + THG_EXTRA_POISON * (len(self.players) - 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": list(self.players), "life": self.life, "poison": self.poison, "poison_limit": self.poison_limit}
+
+
+def thg_starting_life(team_size: int) -> int:
+    """CR 810.4, 810.11: 30 for a team of two, 15 more for each player beyond the second."""
+    return STARTING_LIFE[GameFormat.TWO_HEADED_GIANT] + THG_EXTRA_LIFE * (team_size - 2)
+
+
+@dataclass(frozen=True)
 class GameEffect:
     type: EffectType
     player: str | None = None
@@ -56,6 +81,7 @@ class GameRequest:
     players: tuple[PlayerState, ...]
     effects: tuple[GameEffect, ...] = ()
     mandatory_loop: bool = False
+    teams: Mapping[str, TeamState] = field(default_factory=dict)   # Two-Headed Giant only: the shared counts
 
 
 @dataclass(frozen=True)
@@ -67,11 +93,13 @@ class GameOutcome:
     citations: tuple[str, ...]
     reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # player -> why they lost
     remaining: tuple[str, ...] = ()      # players still in the game afterwards (none once it is over)
+    teams: Mapping[str, TeamState] = field(default_factory=dict)   # Two-Headed Giant: each team's shared counts
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "winners": list(self.winners), "losers": list(self.losers),
                 "explanation": self.explanation, "citations": list(self.citations),
-                "reasons": {p: list(r) for p, r in self.reasons.items()}, "remaining": list(self.remaining)}
+                "reasons": {p: list(r) for p, r in self.reasons.items()}, "remaining": list(self.remaining),
+                "teams": {name: team.to_dict() for name, team in self.teams.items()}}
 
 
 def unit_of(p: PlayerState) -> str:

@@ -17,6 +17,7 @@ from engines.games.records import (
     PlayerState,
     unit_of,
 )
+from engines.games.teams import share_team_counts
 
 
 def _int(value: Any, name: str, *, low: int = -MAX_VALUE) -> int:
@@ -81,11 +82,10 @@ def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
         if len(sizes) != 2 or len(set(sizes.values())) != 1 or min(sizes.values()) < 2:
             raise RequestError("players", "Two-Headed Giant is two teams of the same size, two or more players each")
         for i, p in enumerate(players):
-            # CR 810.4: one shared life total. Poison is not checked: counters are given to each player and shared by
-            # the team (CR 810.10), so each player's count is read as their part of the team's total.
-            mate = next(q for q in players if q.team == p.team)
-            if p.life != mate.life:
-                raise RequestError(f"players[{i}].life", f"teammates share one life total: {p.name} and {mate.name} differ")
+            # Issue 27: shared life and poison are checked in teams.share_team_counts. CR 810.8a-b: a player leaves
+            # only with the team, and then the game is over.
+            if p.left_game:
+                raise RequestError(f"players[{i}].left_game", "in Two-Headed Giant a player leaves the game only with their team")
     elif len(players) < 2:
         raise RequestError("players", "a game has at least two players")
     if len({unit_of(p) for p in players if not p.left_game}) < 2:
@@ -119,8 +119,10 @@ def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
         if n in names[:i]:
             raise RequestError(f"players[{i}].name", f"{n!r} appears twice")
     _check_format(fmt, players)
+    # Issue 27: a Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in engines/games/teams.py.
+    players, teams = share_team_counts(fmt, data.get("teams"), raw, players)
     effects = _effects(data.get("effects") or [], players)
-    request = GameRequest(fmt, players, effects, _flag(data, "mandatory_loop", "mandatory_loop"))
+    request = GameRequest(fmt, players, effects, _flag(data, "mandatory_loop", "mandatory_loop"), teams)
     _check_winners(request)
     return request
 

@@ -2,9 +2,10 @@
 
 Rules encoded (CR 2025-02-07 numbering, MTR of 2019-06-06): a shortcut names a number of iterations and
 the other players accept or shorten it, the lowest number wins (CR 729.2a-c, MTR 4.4); a fragmented loop
+in which nobody named a number is settled by CR 729.3: the active player (or, if not involved, the first
+involved player in turn order) makes a different choice (``must_deviate``); once its players name numbers it
 follows MTR 4.4 like any loop kept going by two or more players, as the MTR takes precedence in tournaments
-(CR 729.1c): each names a number, the lowest stands and its player makes a different choice (CR 729.3's answer,
-the active player or the first involved player in turn order, is given as what would apply outside one); a
+(CR 729.1c): the lowest stands and its player makes a different choice; a
 loop of only mandatory actions is a draw (CR 729.4, 104.4b) unless state-based actions end the game
 first (CR 704.5a-c) or end it for everyone at once (CR 104.4a); nobody is forced to use an action
 outside the loop to end it (CR 729.5); "[A] unless [B]" repeats as if [A] were mandatory unless someone

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.loops.records import ActionKind, LoopKind, LoopRequest
+from engines.loops.records import ActionKind, LoopKind, LoopRequest, count_key
 
 
 def maintainers_of(request: LoopRequest) -> tuple[str, ...]:
@@ -42,3 +42,13 @@ def classify_loop(request: LoopRequest) -> LoopKind:
         return LoopKind.MAINTAINED_BY_ONE
     fragmented = request.fragmented if request.fragmented is not None else _returns_to_same_state(request)
     return LoopKind.FRAGMENTED if fragmented else LoopKind.MAINTAINED_BY_SEVERAL
+
+
+def names_no_number(request: LoopRequest) -> bool:
+    """No player named a number of iterations (or "indefinitely"): ``declared`` left out, empty, or only words.
+
+    A fragmented loop with no numbers named is settled by CR 729.3 (the active player, or the first involved
+    player in turn order, makes a different choice); once numbers are named, MTR 4.4 compares them.
+    """
+    declared = request.declared or {}
+    return not any(count_key(v) is not None or v == "indefinitely" for v in declared.values())

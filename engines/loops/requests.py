@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.errors import RequestError
-from engines.loops.kinds import breakers_of, classify_loop, maintainers_of
+from engines.loops.kinds import breakers_of, classify_loop, maintainers_of, names_no_number
 from engines.loops.records import (
     DECLARATION_WORDS,
     DEFAULT_LIFE,
@@ -234,6 +234,8 @@ def check_declarations(request: LoopRequest) -> None:
     kind = classify_loop(request)
     if kind is LoopKind.NON_DETERMINISTIC:
         return   # nobody names numbers for these; the declarations are ignored and the result says so
+    if kind is LoopKind.FRAGMENTED and names_no_number(request):
+        return   # issue 27: no numbers named, CR 729.3 settles the fragmented loop (resolution._fragmented)
     maintainers = maintainers_of(request)
     for p, value in request.declared.items():
         if value == "indefinitely" and not request.spans_turns:

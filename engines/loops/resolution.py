@@ -8,7 +8,7 @@ from typing import Any
 
 from engines import citations as cite
 from engines.errors import RequestError
-from engines.loops.kinds import breakers_of, classify_loop, maintainers_of
+from engines.loops.kinds import breakers_of, classify_loop, maintainers_of, names_no_number
 from engines.loops.records import (
     ActionKind,
     Declaration,
@@ -205,7 +205,7 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
         return _refuse_restart(request, d, common)
     if kind is LoopKind.NON_DETERMINISTIC:
         return _non_deterministic(request, d, common)
-    if kind is LoopKind.FRAGMENTED and request.declared is None:
+    if kind is LoopKind.FRAGMENTED and names_no_number(request):
         return _fragmented(request, d, common, max_steps)
     if kind is LoopKind.FRAGMENTED:
         _describe_fragmented(request, d)
@@ -327,12 +327,18 @@ def _non_deterministic(request: LoopRequest, d: _Draft, common: dict[str, Any]) 
 
 
 def _fragmented(request: LoopRequest, d: _Draft, common: dict[str, Any], max_steps: int) -> LoopOutcome:
-    """A fragmented loop with no numbers named yet: MTR 4.4 asks each player for one (it prevails, CR 729.1c)."""
-    _describe_fragmented(request, d)
-    first = d.maintainers[0]
-    d.say(f"No numbers were declared yet: each player keeping the loop going names one, in turn order starting with {first}.",
-          cite.MTR_LOOPS)
-    d.say(_cr_fragmented_fallback(request, d), cite.LOOP_FRAGMENTED)
+    """A fragmented loop in which nobody named a number of iterations: CR 729.3 settles it."""
+    # CR 729.3: the active player, or the first involved player in turn order, makes a different choice.
+    ap = request.players[0]
+    who = ap if ap in d.maintainers else d.maintainers[0]
+    d.say(f"This is a fragmented loop: {_names(d.maintainers)} each take an independent action and the game comes back to a "
+          "state it was in before.", cite.LOOP_FRAGMENTED)
+    whom = (f"the active player, {who}," if who == ap else
+            f"the active player is not involved in the loop, so the first involved player in turn order, {who},")
+    d.say(f"No player named a number of iterations, so the rule for fragmented loops settles it: {whom} must make a different "
+          "game choice so the loop does not continue.", cite.LOOP_FRAGMENTED)
+    d.say("(In a tournament the players may instead each name a number of iterations; the lowest then stands and the "
+          "player who named it makes the different choice.)", cite.TOURNAMENT_RULES_PREVAIL, cite.MTR_LOOPS)
     loss, run = _find_loss(request, 1, max_steps)
     if run is not None:
         common.update(gave_up=run.gave_up, cycle=run.cycle)
@@ -341,17 +347,9 @@ def _fragmented(request: LoopRequest, d: _Draft, common: dict[str, Any], max_ste
         final = run.state if run is not None else state_after(request, max(loss.iteration - 1, 0), loss.action)
         return _finish(d, common, iterations=loss.iteration, stopped_by=None, stop_kind=None, draw=bool(game_over and game_over.draw),
                        game_over=game_over, final_state=final, eliminated=eliminated, decided_by="cr")
-    return _finish(d, common, iterations=None, stopped_by=first, stop_kind="must_name_number", draw=False, game_over=None,
-                   final_state=None, decided_by="mtr")
-
-
-def _cr_fragmented_fallback(request: LoopRequest, d: _Draft) -> str:
-    # CR 729.3: the active player, or the first involved player in turn order, makes a different choice.
-    ap = request.players[0]
-    who = ap if ap in d.maintainers else d.maintainers[0]
-    whom = "the active player, " if who == ap else "the first involved player in turn order (the active player is not involved), "
-    return (f"Outside a tournament the Comprehensive Rules alone would apply: {whom}{who}, would have to make a different choice "
-            "so the loop does not continue.")
+    final = run.state if run is not None else state_after(request, 1)
+    return _finish(d, common, iterations=1, stopped_by=who, must_deviate=who, stop_kind="makes_different_choice",
+                   draw=False, game_over=None, final_state=final, decided_by="cr")
 
 
 def _describe_fragmented(request: LoopRequest, d: _Draft) -> None:

@@ -156,9 +156,18 @@ class GamePlayerSerializer(s.Serializer):
     team = s.CharField(required=False, allow_null=True)
 
 
+class GameTeamSerializer(s.Serializer):
+    life = s.IntegerField(required=False, help_text="the team's shared life total (CR 810.4)")
+    poison = s.IntegerField(required=False, help_text="the team's shared poison counters (CR 810.10)")
+
+
 class GameRequestSerializer(s.Serializer):
     format = s.CharField(help_text="two_player, multiplayer, two_headed_giant, commander, …")
     players = GamePlayerSerializer(many=True)
+    teams = s.DictField(
+        child=GameTeamSerializer(), required=False,
+        help_text="two_headed_giant only: each team's shared counts by team name; a player's life or poison, "
+                  "if given, must equal the team's (it is the team's count, CR 810.10a)")
     effects = s.ListField(child=s.DictField(child=_any()), required=False)
     mandatory_loop = s.BooleanField(required=False)
 

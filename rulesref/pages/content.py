@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from rulesref import services
+from rulesref import naming, services
 from rulesref.models import GlossaryTerm, Rule, Version
 from rulesref.pages.markup import TextRenderer, glossary_for
 from rulesref.pages.outline import outline_for
@@ -189,7 +189,7 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
         "history_missing": history_missing,
         "trace_url": reverse("page-trace", args=[doc, rule.number]) + version_query(version),
         "glossary_popovers": [{"id": k, "term": t, "definition": d} for k, (t, d) in renderer.used_terms.items()],
-        "page_title": f"{doc.upper()} {rule.number}" + (f" {rule.title}" if rule.title else ""),
+        "page_title": naming.rule_name(doc, rule.number, rule.title),   # the JAR's by its heading alone
         "follow_from": version.effective_date.isoformat(),  # the switcher follows this rule, not its number
         **version_context(request, version),
     }
@@ -401,7 +401,7 @@ REL_NOTES = {
     "mtr": "MTR applies at every REL",
 }
 PART_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-               "additional_remedy": "Additional remedy", "upgrade": "Upgrade"}
+               "additional_remedy": "Additional remedy", "upgrade": "Upgrade", "downgrade": "Downgrade"}
 
 
 def rel_notes(hits: list[dict], *, top: int = 3) -> list[str]:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from rulesref import services
+from rulesref import naming, services
 from rulesref.models import Version
 from rulesref.pages import content, jump, renumbered
 from rulesref.pages.outline import outline_for
@@ -132,7 +132,7 @@ def trace(request: HttpRequest, doc: str, number: str) -> HttpResponse:
         return _problem(request, exc, doc=doc.lower(), version=version, number=number)
     rows, missing = content.guarded(lambda: content.trace_rows(version, found))
     return render(request, "rulesref/trace.html", {
-        "rule": found, "rows": rows, "missing": missing,
+        "rule": found, "rows": rows, "missing": missing, "rule_name": naming.rule_name(doc.lower(), found.number, found.title),
         "rule_link": content.rule_url(version.document.slug, found.number, version),
         **content.version_context(request, version),
     })

@@ -6,10 +6,12 @@ text of their own. Each infraction, a section of chapters 2-4 titled "<category>
 ("2.5 Game Play Error - Game Rule Violation"), also gets:
 
     fields      ("definition", ...), ("penalty", "Warning"), ("examples", ...), ("philosophy", ...),
-                ("additional_remedy", ...), ("upgrade", ...): the parts present, in that order.
-                The penalty is printed as a table row under a "Penalty" header (2017) or as a
-                "Penalty" box (2018+), and is required: an infraction without one is a ParseError.
-                Upgrades are an "Upgrade" box (2018+) or "Upgrade: ..." paragraphs (2017).
+                ("additional_remedy", ...), ("upgrade", ...), ("downgrade", ...): the parts present,
+                in that order (PART_ORDER). The penalty is printed as a table row under a "Penalty"
+                header (2017) or as a "Penalty" box (2018+), and is required: an infraction without
+                one is a ParseError. Upgrades and downgrades are an "Upgrade"/"Downgrade" box (2018+)
+                or "Upgrade: ..."/"Downgrade: ..." paragraphs (2017; Tardiness in every version since
+                2019 prints "Downgrade: ..." right after its "Upgrade: ..." paragraph).
     examples    one string per example: each list item (2018+, "A. A player ..." or unlettered),
                 or each lettered paragraph (2017), where an unlettered paragraph continues the
                 example before it ("D. ... <br></p><p>She realizes ...").
@@ -70,9 +72,16 @@ _SUBHEADINGS = {
     "additional remedy": "additional_remedy",
     "upgrade": "upgrade",
     "upgrades": "upgrade",
+    "downgrade": "downgrade",
+    "downgrades": "downgrade",
 }
-FIELD_ORDER = ("definition", "penalty", "examples", "philosophy", "additional_remedy", "upgrade")
-_UPGRADE_LEAD = re.compile(r"^Upgrades?\s*:\s*", re.IGNORECASE)
+# The parts of an infraction, in the order the IPG prints them.
+PART_ORDER = ("definition", "penalty", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
+# The parts before the downgrade had its own (issue 27), for code that labels parts with a table of its own
+# (guides/citation_parts.py): it may move to PART_ORDER once its table labels "downgrade".
+FIELD_ORDER = PART_ORDER[:-1]
+# "Upgrade: ..." or "Downgrade: ..." opening a paragraph: that part begins with the rest of it.
+_PART_LEAD = re.compile(r"^(?P<part>Upgrade|Downgrade)s?\s*:\s*", re.IGNORECASE)
 _EXAMPLE_LETTER = re.compile(r"^[A-Z]\.\s")
 # The display names of the subheadings, for the rule text.
 _LABELS = {
@@ -81,6 +90,7 @@ _LABELS = {
     "philosophy": "Philosophy",
     "additional_remedy": "Additional Remedy",
     "upgrade": "Upgrade",
+    "downgrade": "Downgrade",
 }
 
 
@@ -159,7 +169,7 @@ def _drop_contents_rows(blocks: list[Block], known: set[str], source: str) -> li
 
 
 def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRule:
-    parts: dict[str, list[str]] = {key: [] for key in FIELD_ORDER}
+    parts: dict[str, list[str]] = {key: [] for key in PART_ORDER}
     examples: list[str] = []
     text_blocks: list[Block] = []
     current = "definition"
@@ -186,10 +196,10 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
                 text_blocks.append(Block("p", _LABELS[current], block.line))
             index += 1
             continue
-        upgrade = _UPGRADE_LEAD.match(block.text)
-        if upgrade and block.kind != "row":
-            current = "upgrade"
-            parts["upgrade"].append(block.text[upgrade.end() :])
+        lead = _PART_LEAD.match(block.text)
+        if lead and block.kind != "row":
+            current = lead.group("part").casefold()
+            parts[current].append(block.text[lead.end() :])
             text_blocks.append(block)
         elif current == "examples":
             if block.kind == "li" or _EXAMPLE_LETTER.match(block.text) or not examples:
@@ -213,7 +223,7 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
             f"line {section.line}: infraction {section.heading.title!r} has no entry in the alias table; "
             f"aliases {aliases!r} made from its name"
         )
-    fields = tuple((key, "\n\n".join(parts[key])) for key in FIELD_ORDER if parts[key])
+    fields = tuple((key, "\n\n".join(parts[key])) for key in PART_ORDER if parts[key])
     return ParsedRule(
         number=section.heading.number,
         kind=RuleKind.SECTION,

@@ -31,6 +31,13 @@
   }
 
   function ruleUrl(doc, number) { return "/rules/" + doc + "/" + encodeURIComponent(number) + "/"; }
+  /* How rules are named, as rulesref/naming.py names them on the server: the JAR prints no numbers (its
+     numbers are keys for addresses only), so a JAR section is named by its heading, its situation. */
+  var UNNUMBERED = { jar: true };
+  function shownNumber(doc, number) { return UNNUMBERED[doc] ? "" : number; }
+  function ruleName(doc, number, title) {
+    return UNNUMBERED[doc] ? (title || doc.toUpperCase()) : [doc.toUpperCase(), number, title].filter(Boolean).join(" ");
+  }
   function docTitle(engine, doc) {
     var d = engine.documents().filter(function (x) { return x.doc === doc; })[0];
     return d ? d.title + " (" + d.effective_date + ")" : doc.toUpperCase();
@@ -39,8 +46,13 @@
   function renderBlock(engine, doc, number, depth, out) {
     var r = engine.rule(doc, number);
     if (!r) return;
-    var head = el(depth === 0 ? "h1" : "h3", { className: "rule-head" }, [el("a", { className: "num", href: ruleUrl(doc, number), text: number })]);
-    if (r.title) { head.appendChild(document.createTextNode(" ")); head.appendChild(el("span", { className: "title", text: r.title })); }
+    var head = el(depth === 0 ? "h1" : "h3", { className: "rule-head" });
+    if (shownNumber(doc, number)) {
+      head.appendChild(el("a", { className: "num", href: ruleUrl(doc, number), text: number }));
+      if (r.title) { head.appendChild(document.createTextNode(" ")); head.appendChild(el("span", { className: "title", text: r.title })); }
+    } else {
+      head.appendChild(el("a", { className: "title", href: ruleUrl(doc, number), text: ruleName(doc, number, r.title) }));
+    }
     var article = el("article", { className: "rule depth-" + depth, id: "r-" + number }, [head]);
     (r.text || "").split(/\n+/).filter(Boolean).forEach(function (p) { article.appendChild(el("p", { className: "text", text: p })); });
     r.examples.forEach(function (e) { article.appendChild(el("p", { className: "example" }, [el("span", { className: "label", text: "Example:" }), " " + e])); });
@@ -57,13 +69,13 @@
       root.appendChild(el("p", { className: "notice", text: "There is no rule " + number + " in the copy of the " + docTitle(engine, doc) + " kept on this device." }));
       return;
     }
-    document.title = doc.toUpperCase() + " " + number + (r.title ? " " + r.title : "") + " · offline · judgeapp";
+    document.title = ruleName(doc, number, r.title) + " · offline · judgeapp";
     var crumbs = el("nav", { className: "crumbs", "aria-label": "Where this rule is" }, [el("a", { href: "/rules/" + doc + "/", text: doc.toUpperCase() })]);
     var chain = [], parent = r.parent;
     while (parent && engine.rule(doc, parent)) { chain.unshift(parent); parent = engine.rule(doc, parent).parent; }
-    chain.forEach(function (p) { crumbs.appendChild(document.createTextNode(" › ")); crumbs.appendChild(el("a", { href: ruleUrl(doc, p), text: p })); });
+    chain.forEach(function (p) { crumbs.appendChild(document.createTextNode(" › ")); crumbs.appendChild(el("a", { href: ruleUrl(doc, p), text: shownNumber(doc, p) || engine.rule(doc, p).title })); });
     root.appendChild(crumbs);
-    if (params.was) root.appendChild(el("p", { className: "notice moved-from", text: doc.toUpperCase() + " " + params.was + (params.from ? " in the version of " + params.from : "") + " is now " + number + "." }));
+    if (params.was && shownNumber(doc, number)) root.appendChild(el("p", { className: "notice moved-from", text: doc.toUpperCase() + " " + params.was + (params.from ? " in the version of " + params.from : "") + " is now " + number + "." }));
     var rules = el("div", { className: "rules" });
     renderBlock(engine, doc, number, 0, rules);
     root.appendChild(rules);
@@ -73,7 +85,8 @@
     root.appendChild(el("h1", { text: docTitle(engine, doc) }));
     var list = el("ul", { className: "list" });
     engine.outline(doc).forEach(function (item) {
-      list.appendChild(el("li", {}, [el("a", { className: "row", href: ruleUrl(doc, item.number) }, [el("span", { className: "num", text: item.number }), " ", el("span", { text: item.title })])]));
+      var row = shownNumber(doc, item.number) ? [el("span", { className: "num", text: item.number }), " ", el("span", { text: item.title })] : [el("span", { text: item.title })];
+      list.appendChild(el("li", {}, [el("a", { className: "row", href: ruleUrl(doc, item.number) }, row)]));
     });
     root.appendChild(list);
   }
@@ -94,7 +107,8 @@
     root.appendChild(el("ul", { className: "results" }, hits.map(function (h) {
       return el("li", {}, [el("a", { className: "hit", href: ruleUrl(h.doc, h.number) }, [
         el("span", { className: "where", text: h.doc.toUpperCase() }),
-        el("span", { className: "hit-head" }, [el("span", { className: "num", text: h.number }), h.title ? " " : "", h.title ? el("span", { className: "title", text: h.title }) : null]),
+        el("span", { className: "hit-head" }, [shownNumber(h.doc, h.number) ? el("span", { className: "num", text: h.number }) : null,
+                                               shownNumber(h.doc, h.number) && h.title ? " " : "", h.title ? el("span", { className: "title", text: h.title }) : null]),
         el("span", { className: "snippet", text: h.snippet })
       ])]);
     })));

@@ -111,6 +111,32 @@ class OfflineKitTests:
         page.goto("/changes/cr/")
         assert "Offline" in page.inner_text("h1")
 
+    def test_jar_sections_are_named_by_their_situation_offline(self, page):
+        """The JAR prints no numbers (rulesref/naming.py): offline, its pages, contents and hits name its sections
+        by their headings; the addresses keep the stored numbers."""
+        from rulesref.models import Rule
+        from rulesref.offline import service
+
+        situation = Rule.objects.filter(version__document__slug="jar", version__is_current=True, kind="rule").order_by("position")[2]
+        version = service.current_pack().version
+        page.goto("/")
+        wait_for_copy(page, version)
+        page.context.set_offline(True)
+        page.wait_for_selector("#offline-badge:not([hidden])")
+        page.goto(f"/rules/jar/{situation.number}/")
+        page.wait_for_selector(f"#offline-reader article#r-{situation.number.replace('.', chr(92) + '.')}")
+        assert page.inner_text("#offline-reader h1").strip() == situation.title
+        assert page.title().startswith(situation.title)
+        named = page.inner_text("#offline-reader .crumbs") + page.inner_text("#offline-reader h1") + page.title()
+        assert situation.number not in named and situation.parent not in named.replace(situation.title, ""), named
+        page.goto("/rules/jar/")
+        page.wait_for_selector("#offline-reader .list a.row")
+        assert page.eval_on_selector_all("#offline-reader .list .num", "els => els.length") == 0
+        page.goto("/search/?q=" + "drew extra cards" + "&doc=jar")
+        page.wait_for_selector("#offline-reader .results a.hit")
+        assert page.eval_on_selector_all("#offline-reader .results .hit-head .num", "els => els.length") == 0
+        assert page.eval_on_selector_all("#offline-reader .results .hit-head .title", "els => els.length") > 0
+
     def test_a_publish_replaces_the_copy_the_next_time_the_tablet_is_online(self, page):
         from rulesref import services
         from rulesref.models import Version

@@ -123,9 +123,8 @@ class MultiplayerTests(unittest.TestCase):
 class TwoHeadedGiantTests(unittest.TestCase):
     def game(self, x: dict, y: dict, effects: list | None = None, size: int = 2) -> dict:
         names = iter("ABCDEFGH")
-        # A team's poison is given to its first player: per-player counts add up to the team's (CR 810.10).
-        players = [{"name": next(names), "team": t, **side, **({"poison": 0} if i else {})}
-                   for t, side in (("X", x), ("Y", y)) for i in range(size)]
+        # CR 810.4, 810.10a: each player of a team shows the team's shared life and poison counters.
+        players = [{"name": next(names), "team": t, **side} for t, side in (("X", x), ("Y", y)) for i in range(size)]
         return {"format": "two_headed_giant", "players": players, "effects": effects or []}
 
     def test_shared_life_at_zero_loses_the_team(self) -> None:
@@ -159,6 +158,34 @@ class TwoHeadedGiantTests(unittest.TestCase):
         out = decide(self.game({"life": 0}, {"life": -3}))
         self.assertEqual(out["result"], "draw")
         self.assertIn(cite.DRAW_ALL_TEAMS_LOSE, out["citations"])
+
+    def test_ten_poison_counters_shown_on_each_player_are_ten_for_the_team_not_twenty(self) -> None:
+        # CR 810.10a: a player's poison count is the team's, so both players show the same ten.
+        out = decide(self.game({"life": 30, "poison": 10}, {"life": 30}))
+        self.assertEqual((out["result"], out["losers"]), ("ongoing", []))
+        self.assertEqual(out["teams"]["X"], {"players": ["A", "B"], "life": 30, "poison": 10, "poison_limit": 15})
+        self.assertNotIn("20", out["explanation"])
+        self.assertIn("Team X (A and B) has 10 poison counters, shared by the team", out["explanation"])
+        self.assertIn(cite.THG_POISON_SHARED, out["citations"])
+
+    def test_the_teams_counts_may_be_given_once_for_the_team(self) -> None:
+        players = [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY")]
+        out = decide({"format": "two_headed_giant", "players": players, "teams": {"X": {"poison": 15}, "Y": {"life": 4}}})
+        self.assertEqual((out["winners"], out["losers"]), (["C", "D"], ["A", "B"]))
+        self.assertEqual(out["teams"]["Y"], {"players": ["C", "D"], "life": 4, "poison": 0, "poison_limit": 15})
+        self.assertIn(cite.SBA_TEAM_POISON, out["citations"])
+        same = [{**p, "poison": 15} if p["team"] == "X" else p for p in players]   # the same count on each player too
+        self.assertEqual(decide({"format": "two_headed_giant", "players": same, "teams": {"X": {"poison": 15}}})["losers"], ["A", "B"])
+
+    def test_bigger_teams_start_with_fifteen_more_life_per_extra_player(self) -> None:
+        # CR 810.11: each player beyond the second adds 15 starting life and 5 to the poison counters the team can have.
+        players = [{"name": n, "team": t} for n, t in zip("ABCDEFGH", "XXXXYYYY")]
+        out = decide({"format": "two_headed_giant", "players": players})
+        self.assertEqual((out["teams"]["X"]["life"], out["teams"]["X"]["poison_limit"]), (60, 25))
+        players[0]["poison"] = 24
+        self.assertEqual(decide({"format": "two_headed_giant", "players": players})["result"], "ongoing")
+        players[0]["poison"] = 25
+        self.assertEqual(decide({"format": "two_headed_giant", "players": players})["losers"], ["A", "B", "C", "D"])
 
 
 class CommanderTests(unittest.TestCase):
@@ -198,6 +225,20 @@ class ValidationTests(unittest.TestCase):
         players = [{"name": "A", "team": "X", "life": 20}, {"name": "B", "team": "X", "life": 21}, {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]
         self.assertRefused({"format": "two_headed_giant", "players": players}, "players[1].life")
 
+    def test_two_headed_giant_counts_that_contradict_each_other_are_refused(self) -> None:
+        def thg(a: dict, b: dict, **extra) -> dict:
+            return {"format": "two_headed_giant", "players": [{"name": "A", "team": "X", **a}, {"name": "B", "team": "X", **b},
+                                                              {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}], **extra}
+        self.assertRefused(thg({"poison": 11}, {"poison": 2}), "players[1].poison")
+        self.assertRefused(thg({"poison": 3}, {}, teams={"X": {"poison": 4}}), "players[0].poison")
+        self.assertRefused(thg({}, {"life": 12}, teams={"X": {"life": 10}}), "players[1].life")
+        self.assertRefused(thg({}, {}, teams={"Z": {"life": 10}}), "teams.Z")
+        self.assertRefused(thg({}, {}, teams={"X": {"poison": -1}}), "teams.X.poison")
+        self.assertRefused(thg({}, {}, teams={"X": {"mana": 1}}), "teams.X.mana")
+        self.assertRefused(thg({}, {}, teams=["X"]), "teams")
+        self.assertRefused(thg({"left_game": True}, {}), "players[0].left_game")   # CR 810.8a-b: a player leaves only with the team
+        self.assertRefused({**two(), "teams": {"X": {"life": 3}}}, "teams")
+
 
 def lost(p: dict) -> bool:
     return p["life"] <= 0 or p["poison"] >= 10 or p["drew_from_empty_library"]
@@ -230,13 +271,17 @@ class IndependentCountTests(unittest.TestCase):
         limit = 15 + 5 * (size - 2)
         teams = {t: {"life": data.draw(st.integers(-2, 3)), "poison": data.draw(st.integers(limit - 2, limit + 1))} for t in "XY"}
         players = []
+        given = {}
         for t in "XY":
-            # CR 810.10: the team's counters, split among its players any way at all, add up to the team's count.
-            cuts = sorted(data.draw(st.integers(0, teams[t]["poison"])) for _ in range(size - 1))
-            shares = [b - a for a, b in zip([0, *cuts], [*cuts, teams[t]["poison"]])]
-            players += [{"name": f"{t}{i}", "team": t, "life": teams[t]["life"], "poison": shares[i],
-                         "drew_from_empty_library": data.draw(st.booleans()) and data.draw(st.booleans())} for i in range(size)]
-        out = decide({"format": "two_headed_giant", "players": players})
+            # CR 810.4, 810.10a: the team's counts, given once for the team or shown (the same) on any of its players.
+            on_team = data.draw(st.booleans())
+            if on_team:
+                given[t] = teams[t]
+            players += [{"name": f"{t}{i}", "team": t, "drew_from_empty_library": data.draw(st.booleans()) and data.draw(st.booleans()),
+                         **({} if on_team and data.draw(st.booleans()) else teams[t])} for i in range(size)]
+        out = decide({"format": "two_headed_giant", "players": players, "teams": given})
+        self.assertEqual({t: (v["life"], v["poison"], v["poison_limit"]) for t, v in out["teams"].items()},
+                         {t: (teams[t]["life"], teams[t]["poison"], limit) for t in "XY"})
         losing = {t for t in "XY" if teams[t]["life"] <= 0 or teams[t]["poison"] >= limit
                   or any(p["drew_from_empty_library"] for p in players if p["team"] == t)}
         if losing == {"X", "Y"}:
@@ -293,16 +338,19 @@ class TwoHeadedGiantScenarioTests(unittest.TestCase):
             {"name": "A", "team": "X", "life": 30, **a}, {"name": "B", "team": "X", "life": 30, **b},
             {"name": "C", "team": "Y", "life": 30}, {"name": "D", "team": "Y", "life": 30}]}
 
-    def test_different_poison_counts_add_up_to_the_team_total(self) -> None:
-        out = decide(self.game({"poison": 11}, {"poison": 2}))
-        self.assertEqual(out["result"], "ongoing")          # 13 < 15
-        self.assertIn("13 poison counters as a team", out["explanation"])
-        self.assertIn(cite.THG_POISON_SHARED, out["citations"])
+    def test_different_poison_counts_on_teammates_are_refused_not_added(self) -> None:
+        # CR 810.10a: each player's count is the team's; 11 and 2 cannot both be the team's count.
+        with self.assertRaises(RequestError) as caught:
+            games.validate_game_request(self.game({"poison": 11}, {"poison": 2}))
+        self.assertEqual(caught.exception.field, "players[1].poison")
+        self.assertIn("810.10", caught.exception.message)
 
-    def test_the_team_total_reaching_fifteen_loses(self) -> None:
-        out = decide(self.game({"poison": 11}, {"poison": 4}))
+    def test_the_team_count_reaching_fifteen_loses(self) -> None:
+        out = decide(self.game({"poison": 15}, {"poison": 15}))
         self.assertEqual((out["winners"], out["losers"]), (["C", "D"], ["A", "B"]))
         self.assertIn(cite.THG_TEAM_POISON, out["citations"])
+        self.assertIn(cite.THG_POISON_SHARED, out["citations"])
+        self.assertEqual(decide(self.game({"poison": 14}, {"poison": 14}))["result"], "ongoing")
 
     def test_teammates_with_different_life_are_still_refused(self) -> None:
         with self.assertRaises(RequestError) as caught:

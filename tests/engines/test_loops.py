@@ -166,16 +166,41 @@ class FragmentedLoopTests(unittest.TestCase):
     FLYING = [{"player": "AP", "kind": "optional", "text": "{0}: this creature gains flying"},
               {"player": "NAP", "kind": "optional", "text": "{0}: target creature loses flying"}]
 
-    def test_without_numbers_the_tournament_rules_ask_each_player_for_one(self) -> None:
-        # CR 729.1c: the MTR prevails in tournaments; MTR 4.4 has each maintaining player choose a number.
-        out = resolve({"players": ["AP", "NAP"], "iteration": self.FLYING})
-        self.assertEqual(out["loop_kind"], "fragmented")
-        self.assertEqual((out["stop_kind"], out["stopped_by"], out["must_deviate"]), ("must_name_number", "AP", None))
-        self.assertEqual(out["decided_by"], "mtr")
-        self.assertFalse(out["draw"])
-        for ref in (cite.LOOP_FRAGMENTED, cite.TOURNAMENT_RULES_PREVAIL, cite.MTR_LOOPS):
-            self.assertIn(ref, out["citations"])
-        self.assertIn("Outside a tournament", out["explanation"])   # CR 729.3's answer is still given, as such
+    def test_without_numbers_the_active_player_must_make_a_different_choice(self) -> None:
+        # CR 729.3: with no numbers named, the active player makes a different game choice so the loop ends.
+        # "declared" is optional (API.md): left out, null, empty, or only words, nobody named a number.
+        for declared in ({}, {"declared": None}, {"declared": {}}, {"declared": {"AP": "accept", "NAP": "accept"}}):
+            out = resolve({"players": ["AP", "NAP"], "iteration": self.FLYING, **declared})
+            self.assertEqual(out["loop_kind"], "fragmented")
+            self.assertEqual((out["stop_kind"], out["stopped_by"], out["must_deviate"]), ("makes_different_choice", "AP", "AP"), declared)
+            self.assertEqual(out["decided_by"], "cr")
+            self.assertFalse(out["draw"])
+            self.assertIsNone(out["game_over"])
+            self.assertIn(cite.LOOP_FRAGMENTED, out["citations"])
+            self.assertIn("the active player, AP, must make a different game choice", out["explanation"])
+
+    def test_without_numbers_in_multiplayer_the_first_involved_player_in_turn_order_deviates(self) -> None:
+        # CR 729.3: the active player P1 is not involved; P2 comes before P4 in turn order whatever the iteration's order.
+        iteration = [{"player": "P4", "kind": "optional", "text": "gain flying"}, {"player": "P2", "kind": "optional", "text": "lose flying"}]
+        for declared in ({}, {"declared": {}}, {"declared": {"P1": "accept"}}):
+            out = resolve({"players": ["P1", "P2", "P3", "P4"], "iteration": iteration, **declared})
+            self.assertEqual((out["loop_kind"], out["must_deviate"], out["stopped_by"]), ("fragmented", "P2", "P2"), declared)
+            self.assertIn("not involved", out["explanation"])
+        ap_involved = [{"player": "P3", "kind": "optional", "text": "gain flying"}, {"player": "P1", "kind": "optional", "text": "lose flying"}]
+        self.assertEqual(resolve({"players": ["P1", "P2", "P3"], "iteration": ap_involved})["must_deviate"], "P1")
+
+    def test_a_fragmented_loop_that_kills_during_its_first_iteration_ends_the_game_instead(self) -> None:
+        iteration = [{"player": "AP", "kind": "optional", "text": "drain", "effects": {"NAP": {"life": -1}}},
+                     {"player": "NAP", "kind": "optional", "text": "gain it back", "effects": {"NAP": {"life": 1}}}]
+        out = resolve({"players": ["AP", "NAP"], "state": {"NAP": {"life": 1}}, "iteration": iteration, "fragmented": True})
+        self.assertEqual(out["game_over"]["losers"], ["NAP"])
+        self.assertIsNone(out["must_deviate"])
+
+    def test_some_but_not_all_players_naming_numbers_is_still_refused(self) -> None:
+        # MTR 4.4: once numbers are named, each player keeping the loop going names one.
+        with self.assertRaises(RequestError) as caught:
+            loops.validate_loop_request({"players": ["AP", "NAP"], "iteration": self.FLYING, "declared": {"AP": 5}})
+        self.assertEqual(caught.exception.field, "declared.NAP")
 
     def test_within_a_turn_the_lowest_number_stands_and_that_player_changes_their_choice(self) -> None:
         out = resolve({"players": ["AP", "NAP"], "iteration": self.FLYING, "declared": {"AP": 5, "NAP": 3}})
@@ -189,11 +214,6 @@ class FragmentedLoopTests(unittest.TestCase):
             loops.validate_loop_request({"players": ["AP", "NAP"], "iteration": self.FLYING, "declared": {"AP": "indefinitely", "NAP": 3}})
         self.assertEqual(caught.exception.field, "declared.AP")
 
-    def test_when_the_active_player_is_not_involved_the_first_involved_player_in_turn_order_declares_first(self) -> None:
-        iteration = [{"player": "P3", "kind": "optional", "text": "gain flying"}, {"player": "P2", "kind": "optional", "text": "lose flying"}]
-        out = resolve({"players": ["P1", "P2", "P3"], "iteration": iteration})
-        self.assertEqual(out["stopped_by"], "P2")
-        self.assertIn("not involved", out["explanation"])
 
     def test_two_players_who_each_make_progress_maintain_the_loop_together(self) -> None:
         iteration = [{"player": "AP", "kind": "optional", "text": "a", "effects": {"AP": {"tokens": 1}}},

@@ -122,12 +122,25 @@ class GameOutcomeApiTests:
         assert result["result"] == "draw"
         assert any(c["number"] == "104.4c" for c in result["citations"])
 
-    def test_two_headed_giant_poison_per_player_is_the_teams_total(self, api):
+    def test_two_headed_giant_poison_on_each_player_is_the_teams_count(self, api):
+        """CR 810.10a: ten poison counters shown on each player of a team are the team's ten, not twenty."""
         result = post(api, "game-outcome", {"format": "two_headed_giant", "players": [
-            {"name": "A", "team": "X", "poison": 11}, {"name": "B", "team": "X", "poison": 2},
+            {"name": "A", "team": "X", "poison": 10}, {"name": "B", "team": "X", "poison": 10},
             {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]})
-        assert result["result"] == "ongoing" and "13 poison counters as a team" in result["explanation"]
+        assert result["result"] == "ongoing" and result["losers"] == []
+        assert result["teams"]["X"] == {"players": ["A", "B"], "life": 30, "poison": 10, "poison_limit": 15}
+        result = post(api, "game-outcome", {"format": "two_headed_giant", "teams": {"X": {"poison": 15}}, "players": [
+            {"name": "A", "team": "X"}, {"name": "B", "team": "X"}, {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]})
+        assert result["result"] == "win" and result["winners"] == ["C", "D"]
         assert any(c["number"] == "810.10" for c in result["citations"])
+
+    def test_two_headed_giant_teammates_who_contradict_each_other_are_400(self, api):
+        response = api.post("/api/v1/jobs/game-outcome", {"format": "two_headed_giant", "players": [
+            {"name": "A", "team": "X", "poison": 11}, {"name": "B", "team": "X", "poison": 2},
+            {"name": "C", "team": "Y"}, {"name": "D", "team": "Y"}]}, format="json")
+        assert response.status_code == 400, response.content
+        assert "players[1].poison" in response.json()["error"]["details"]
+        assert Job.objects.count() == 0
 
     def test_a_loop_across_turns_follows_the_mtr(self, api):
         flying = [{"player": "AP", "kind": "optional", "text": "gain flying"}, {"player": "NAP", "kind": "optional", "text": "lose flying"}]
@@ -135,3 +148,20 @@ class GameOutcomeApiTests:
                                             "declared": {"AP": "indefinitely", "NAP": 12}})
         assert (result["iterations"], result["stopped_by"], result["decided_by"]) == (12, "NAP", "mtr")
         assert any(c["doc"] == "mtr" and c["number"] == "4.4" for c in result["citations"])
+
+    @pytest.mark.parametrize(
+        ("players", "iteration", "deviates"),
+        [
+            (["AP", "NAP"], [("AP", "gain flying"), ("NAP", "lose flying")], "AP"),
+            (["P1", "P2", "P3", "P4"], [("P4", "gain flying"), ("P2", "lose flying")], "P2"),   # P1 not involved
+        ],
+    )
+    def test_a_fragmented_loop_with_no_declarations_follows_cr_729_3(self, api, players, iteration, deviates):
+        """`declared` is optional: with no numbers named the active player (or the first involved player in turn
+        order) must make a different choice, cited in the current CR's numbering."""
+        actions = [{"player": p, "kind": "optional", "text": t} for p, t in iteration]
+        for declared in ({}, {"declared": {}}):
+            result = post(api, "loop-outcome", {"players": players, "iteration": actions, **declared})
+            assert (result["loop_kind"], result["must_deviate"], result["stopped_by"]) == ("fragmented", deviates, deviates)
+            cited = {c["number"]: c for c in result["citations"] if c["doc"] == "cr"}
+            assert "729.3" in cited and "fragmented" in cited["729.3"]["text"], result["citations"]

@@ -450,6 +450,63 @@ class OtherDocumentTests:
             first = value[0] if isinstance(value, list) else str(value).split("\n")[0]
             assert " ".join(first.split())[:60] in block
 
+    def test_ipg_downgrades_are_shown_as_their_own_part(self, client):
+        """IPG 3.1's "Downgrade:" paragraph and 3.2's Downgrade box are not shown under Upgrade or Philosophy."""
+        for number, part_before, words in (("3.1", "upgrade", "arrives at their seat before 1 minute"),
+                                           ("3.2", "philosophy", "information that the player would have access to between games")):
+            page = client.get(f"/rules/ipg/{number}/").content.decode()
+            section = re.search(rf'<section class="field field-downgrade" id="r-{re.escape(number)}-downgrade">(.*?)</section>', page, re.S)
+            assert section is not None, number
+            assert "Downgrade" in visible_text(section.group(1)) and words in visible_text(section.group(1))
+            before = re.search(rf'id="r-{re.escape(number)}-{part_before}">(.*?)</section>', page, re.S)
+            assert before is not None and words not in visible_text(before.group(1))
+            assert page.index(f'id="r-{number}-{part_before}"') < page.index(f'id="r-{number}-downgrade"')
+
+    def test_jar_pages_are_titled_by_their_situation_never_by_a_number(self, client):
+        """The JAR prints no numbers: its sections are named by their headings wherever a judge reads them.
+        The addresses keep the stored numbers (/rules/jar/1.3/)."""
+        jar = Version.objects.get(document__slug="jar", is_current=True)
+        rules = list(Rule.objects.filter(version=jar).order_by("position"))
+        situation = next(r for r in rules if r.kind == "rule" and r.title)
+        numbers = {r.number for r in rules}
+        shown = re.compile(r"(?<![\w./-])(?:" + "|".join(re.escape(n) for n in sorted(numbers, key=len, reverse=True)) + r")(?![\w.])")
+        # Where pages name rules: the title, headings, crumbs, pager, contents rows, results' heads, number chips.
+        naming = re.compile(r'<title>(.*?)</title>|<h[1-4][^>]*>(.*?)</h[1-4]>|<nav class="(?:crumbs|pager)"[^>]*>(.*?)</nav>'
+                            r'|<summary>(.*?)</summary>|class="(?:num|where|hit-head|row|ref chip)"[^>]*>(.*?)</(?:a|span)>', re.S)
+
+        def assert_no_jar_number(page: str, where: str) -> None:
+            named = [visible_text("".join(m)) for m in naming.findall(page)]
+            found = [(text, shown.findall(text)) for text in named if shown.findall(text)]
+            assert not found, f"{where} shows JAR numbers: {found}"
+            dotted = [n for n in shown.findall(visible_text(page)) if "." in n]   # "1.3" in any text at all
+            assert not dotted, f"{where} shows JAR numbers {dotted}"
+
+        for r in rules:
+            page = client.get(f"/rules/jar/{r.number}/").content.decode()
+            title = visible_text(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+            assert title.startswith(html.unescape(r.title)), title
+            assert_no_jar_number(page, f"page {r.number}")
+        head = visible_text(article(client.get(f"/rules/jar/{situation.number}/").content.decode(), situation.number))
+        assert head.startswith(situation.title)
+        contents = client.get("/rules/jar/").content.decode()
+        assert next(r.title for r in rules if r.number == situation.parent) in html.unescape(contents)
+        assert_no_jar_number(contents, "contents")
+        for url in ("/search/?", "/search/fragment/?"):
+            results = client.get(url + urlencode({"q": situation.title, "doc": "jar"})).content.decode()
+            assert f'href="/rules/jar/{situation.number}/' in results
+            assert_no_jar_number(results, url)
+        trace = client.get(f"/rules/jar/{situation.number}/trace/").content.decode()
+        assert situation.title in html.unescape(trace)
+        assert_no_jar_number(trace, "trace")
+        api = client.get(f"/api/v1/rules/jar/{situation.number}").json()
+        assert (api["doc"], api["number"], api["title"]) == ("jar", situation.number, situation.title)
+
+    def test_other_documents_keep_their_numbers_in_titles(self, client):
+        page = client.get("/rules/cr/729.3/").content.decode()
+        assert re.search(r"<title>CR 729\.3", page)
+        ipg = client.get("/rules/ipg/2.5/").content.decode()
+        assert re.search(r"<title>IPG 2\.5 Game Play Error", ipg)
+
     @pytest.mark.parametrize("doc", ["mtr", "ipg", "jar"])
     def test_contents_of_other_documents(self, client, doc):
         version = Version.objects.get(document__slug=doc, is_current=True)

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.parsing.ipg import FIELD_ORDER, INFRACTION_ALIASES, infraction_aliases, infraction_name, parse_ipg
+from rulesref.parsing.ipg import (
+    FIELD_ORDER,
+    INFRACTION_ALIASES,
+    PART_ORDER,
+    infraction_aliases,
+    infraction_name,
+    parse_ipg,
+)
 from rulesref.parsing.records import ParseError, RuleKind
 from tests.conftest import rules_files
 from tests.rulesref.parsing.policy_corpus import heading_appendices, heading_sections, name_date, unplaced_paragraphs
@@ -199,3 +206,39 @@ def test_ipg_2021_game_rule_violation_found_by_alias_with_every_field(rules_dir)
     assert len(grv.examples) >= 4 and all(re.match(r"^[A-Z]\. ", e) for e in grv.examples)
     (cheating,) = _by_alias(doc, "USC-Cheating")
     assert dict(cheating.fields)["penalty"] == "Disqualification"
+
+
+# --- Downgrade: a part of its own (issue 27) ------------------------------------------------------
+
+_DOWNGRADE_IN_RAW = re.compile(r">\s*Downgrade\s*(?::|<)|^\s*Downgrade:", re.M)
+
+
+@pytest.mark.parametrize("path", IPG_FILES, ids=lambda p: p.name)
+def test_every_downgrade_is_its_own_part_and_no_other_part_holds_one(path, rules_dir):
+    """A "Downgrade" box (2018+) or "Downgrade:" paragraph (2017, and Tardiness since 2019) is the downgrade
+    part of its infraction: never filed under the Upgrade or the Philosophy before it."""
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_ipg(raw, str(path))
+    infractions = [r for r in doc.rules if r.parent in ("2", "3", "4")]
+    with_downgrade = [r for r in infractions if "downgrade" in dict(r.fields)]
+    assert len(with_downgrade) == len(_DOWNGRADE_IN_RAW.findall(raw))
+    for rule in infractions:
+        keys = [k for k, _ in rule.fields]
+        assert keys == [k for k in PART_ORDER if k in keys], rule.number
+        for key, value in rule.fields:
+            assert "Downgrade" not in value, (path.name, rule.number, key)
+
+
+def test_ipg_2021_tardiness_and_outside_assistance_downgrades(rules_dir):
+    path = rules_dir / "ipg" / "InfractionProcedureGuide-20210106.html"
+    rules = {r.number: r for r in parse_ipg(path.read_text(encoding="utf-8"), str(path)).rules}
+    tardiness, assistance = dict(rules["3.1"].fields), dict(rules["3.2"].fields)
+    assert [k for k, _ in rules["3.1"].fields] == list(PART_ORDER)
+    assert tardiness["downgrade"] == "A player who arrives at their seat before 1 minute has elapsed in the round receives a warning."
+    assert tardiness["upgrade"].startswith("A player not in their seat 10 minutes into the round")
+    assert "warning" not in tardiness["upgrade"]
+    assert assistance["downgrade"] == ("If the information acquired is information that the player would have access to "
+                                       "between games, the penalty is a Game Loss.")
+    assert assistance["philosophy"].endswith("if they are not enrolled in the tournament.")
+    text = rules["3.2"].text
+    assert text.index("Philosophy") < text.index("\nDowngrade\n") < text.index("If the information acquired")

@@ -59,6 +59,15 @@ def ipg_2021(pdf_cache):
     return cached_pdf(html, pdf_cache).read_bytes()
 
 
+def test_the_pdf_ipg_keeps_downgrades_as_their_own_part(ipg_2021):
+    """Tardiness ("Downgrade: ..." after its upgrade) and Outside Assistance (a Downgrade box), from the PDF."""
+    rules = {r.number: dict(r.fields) for r in parse_document(ipg_2021, "ipg.pdf").rules}
+    assert rules["3.1"]["downgrade"].startswith("A player who arrives at their seat before 1 minute")
+    assert "Downgrade" not in rules["3.1"]["upgrade"]
+    assert rules["3.2"]["downgrade"].startswith("If the information acquired is information")
+    assert "Downgrade" not in rules["3.2"]["philosophy"]
+
+
 class LayoutTests:
     def test_the_generated_pdf_carries_the_layout_of_an_official_one(self, ipg_2021):
         text = read_pages(ipg_2021, "ipg.pdf")
