@@ -1,12 +1,12 @@
 """IPG citations by their parts: an infraction's section cited in a conclusion or a call is shown as
-labelled blocks (Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade), read from
+labelled blocks (Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade, Downgrade), read from
 the parts the IPG parser stored for that section in the version the citation resolved to, instead of
 one run of text ("Definition … Penalty: Warning Philosophy …").
 """
 
 from __future__ import annotations
 
-from rulesref.parsing.ipg import FIELD_ORDER
+from rulesref.parsing.ipg import PART_ORDER
 
 _LABELS = {
     "definition": "Definition",
@@ -15,6 +15,7 @@ _LABELS = {
     "philosophy": "Philosophy",
     "additional_remedy": "Additional Remedy",
     "upgrade": "Upgrade",
+    "downgrade": "Downgrade",
 }
 
 
@@ -22,7 +23,7 @@ def section_parts(fields: dict) -> list[dict]:
     """An IPG section's parts as labelled blocks, in the IPG's order: [{"label", "text"}]."""
     return [
         {"label": _LABELS[key], "text": str(fields[key]).strip()}
-        for key in FIELD_ORDER
+        for key in PART_ORDER
         if str(fields.get(key) or "").strip()
     ]
 

@@ -77,9 +77,6 @@ _SUBHEADINGS = {
 }
 # The parts of an infraction, in the order the IPG prints them.
 PART_ORDER = ("definition", "penalty", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
-# The parts before the downgrade had its own (issue 27), for code that labels parts with a table of its own
-# (guides/citation_parts.py): it may move to PART_ORDER once its table labels "downgrade".
-FIELD_ORDER = PART_ORDER[:-1]
 # "Upgrade: ..." or "Downgrade: ..." opening a paragraph: that part begins with the rest of it.
 _PART_LEAD = re.compile(r"^(?P<part>Upgrade|Downgrade)s?\s*:\s*", re.IGNORECASE)
 _EXAMPLE_LETTER = re.compile(r"^[A-Z]\.\s")

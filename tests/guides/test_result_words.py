@@ -98,6 +98,17 @@ class CitationPartsTests:
         assert {p["label"]: p["text"] for p in slow["parts"]}["Penalty"] == rule.fields["penalty"]
         assert "parts" not in loop
 
+    def test_an_ipg_downgrade_is_a_labelled_part_of_its_own(self):
+        from guides import citation_parts
+        from rulesref import references
+        from rulesref.models import Rule
+
+        (oa,) = citation_parts.with_parts(references.citations(["ipg@2021-01-06:3.2"]))
+        rule = Rule.objects.get(version__document__slug="ipg", version__is_current=True, number=oa["number"])
+        parts = {p["label"]: p["text"] for p in oa["parts"]}
+        assert parts["Downgrade"] == rule.fields["downgrade"].strip()
+        assert "Downgrade" not in parts["Philosophy"]
+
     def test_the_guide_api_gives_parts_and_the_page_shows_them_labelled(self, client):
         response = client.get("/api/v1/guides/loop-resolution")
         nodes = response.json()["nodes"]
