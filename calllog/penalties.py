@@ -142,7 +142,7 @@ def penalty_label(text: str) -> str:
     if match:
         title = match["inside"].split(",", 1)[0]
         category = title.split(" - ", 1)[0] if " - " in title else ""
-        if _key(category) not in _CATEGORY_TITLES and infraction_name(title) not in _CATEGORY_OF:
+        if _key(category) not in _CATEGORY_TITLES:  # as static/judgeapp/penalty.js label() reads it
             return cleaned
         head = match["penalty"]
     for name in PENALTY_NAMES:
