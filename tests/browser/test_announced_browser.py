@@ -181,3 +181,21 @@ class OfflineAnnouncedTests:
         page.goto(f"/events/{event.pk}/?flagged=1")
         assert "For the head judge (4)" in page.inner_text("#flagged")
         assert page.locator("#calls + p.call-filter + ul.list li a.call-row").count() == 4
+
+
+class OneFormatTests:
+    def test_the_tablet_writes_every_guide_penalty_as_the_server_does(self, page, judge):
+        """penalty.js label() and calllog.penalties.penalty_label agree on every penalty of every guide
+        (the tablet's announced penalty is compared with the server's in that format)."""
+        from calllog.penalties import penalty_label
+
+        texts = sorted({
+            getattr(node.penalty, rel)
+            for guide in all_guides().values() for node in guide.nodes.values() if node.penalty is not None
+            for rel in ("regular", "competitive", "professional")
+        } | {"warning", "Game Loss (SP)", "Warning (Tournament Error - Slow Play)."})
+        assert any(t.startswith("Warning (") for t in texts)
+        page.goto("/guides/loop-resolution/")
+        page.wait_for_function("!!(window.JudgePenalty && window.JudgePenalty.label)")
+        tablet = page.evaluate("texts => texts.map(t => window.JudgePenalty.label(t))", texts)
+        assert dict(zip(texts, tablet, strict=True)) == {t: penalty_label(t) for t in texts}
