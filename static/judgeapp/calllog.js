@@ -144,6 +144,15 @@
           (reply.needs_review ? " Flagged for the head judge: " + reply.review_reason : "")
         : outcome.error ? "Not sent yet (" + outcome.error + "): kept on this tablet and tried again."
         : "No connection: the call is kept on this tablet and sent when the connection returns.";
+      if (!outcome.sent && JudgeOffline.whenSent) JudgeOffline.whenSent(outcome.client_id, function (sent) {
+        var flagged = document.createElement("p");
+        flagged.className = "notice" + (sent.needs_review ? " warn review-flag" : "") + " synced";
+        flagged.setAttribute("role", sent.needs_review ? "alert" : "status");
+        flagged.textContent = "Sent: " + sent.infraction + " — " + sent.penalty + " for " + sent.offender + "." +
+          (sent.needs_review ? " Flagged for the head judge: " + sent.review_reason : "");
+        status.parentNode.insertBefore(flagged, status.nextSibling);
+        if (sent.id) listCall(sent);
+      });
       var names = JudgePlayers.remember(eventId, players);
       offender.setRoster(names); opponent.setRoster(names);
       if (outcome.sent) {

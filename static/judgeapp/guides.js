@@ -689,6 +689,12 @@
           if (reply.upgraded) form.appendChild(el("p", { className: "notice warn upgrade", text: reply.upgrade_reason || "Upgraded by this player's earlier penalties at this event." }));
           if (reply.needs_review) form.appendChild(el("p", { className: "notice warn review-flag", role: "alert", text: "Flagged for the head judge: " + reply.review_reason }));
         }
+        // Kept on the tablet: once it syncs, say so here, by Save, with the head judge's flag if any.
+        if (!outcome.sent && window.JudgeOffline.whenSent) window.JudgeOffline.whenSent(outcome.client_id, function (sent) {
+          status.className = "save-status ok";
+          status.textContent = "Sent to the event. Penalty recorded: " + sent.penalty + ".";
+          if (sent.needs_review) form.appendChild(el("p", { className: "notice warn review-flag", role: "alert", text: "Flagged for the head judge: " + sent.review_reason }));
+        });
       });
     });
     section.appendChild(form);

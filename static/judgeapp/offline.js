@@ -5,7 +5,7 @@
    A call the server flags for the head judge (its announced penalty is not the one the player's earlier
    penalties give: saved offline, the history unchecked) is said on every page of this tablet once it
    has synced (#call-flags, kept until the judge taps "Seen").
-   window.JudgeOffline = { enqueue(url, body), flush(), pending(), flags(), onChange(fn), uuid() }. */
+   window.JudgeOffline = { enqueue(url, body), flush(), pending(), flags(), onChange(fn), whenSent(client_id, fn), uuid() }. */
 (function () {
   "use strict";
 
@@ -96,6 +96,17 @@
     return flushing;
   }
 
+  /* fn(reply) once, when a call left waiting has been sent (the page that queued it says so there). */
+  function whenSent(clientId, fn) {
+    var done = false;
+    listeners.push(function (items) {
+      var waiting = items.some(function (i) { return i.body.client_id === clientId; });
+      if (done || waiting || !replies[clientId]) return;
+      done = true;
+      fn(replies[clientId]);
+    });
+  }
+
   function readFlags() {
     try { return JSON.parse(localStorage.getItem(FLAGS) || "[]"); } catch (e) { return []; }
   }
@@ -165,6 +176,7 @@
     enqueue: enqueue, flush: flush, uuid: uuid,
     pending: function () { return read(); },
     flags: function () { return readFlags(); },
+    whenSent: whenSent,
     onChange: function (fn) { listeners.push(fn); }
   };
 

@@ -77,6 +77,11 @@ class PenaltyBesideSaveTests:
         # The penalty table at the top of the conclusion is far from Save: that is why it is repeated.
         assert gap(box_of(page, "#guide-step tr.current"), save) > gap(penalty, save)
         assert no_horizontal_scroll(page)
+        # Scrolled to Save, the penalty is on screen with it.
+        page.locator(".save-form button[type=submit]").scroll_into_view_if_needed()
+        top, bottom = page.evaluate("[0, window.innerHeight]")
+        shown_box = page.evaluate("document.querySelector('.save-form .save-penalty').getBoundingClientRect().toJSON()")
+        assert top <= shown_box["top"] and shown_box["bottom"] <= bottom, shown_box
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "penalty-beside-save.png"), full_page=False)
 
@@ -134,6 +139,10 @@ class OfflineAnnouncedTests:
         call = Call.objects.get(conclusion="slow-play")
         assert (call.penalty, call.announced_penalty, call.computed_penalty) == ("Warning", "Warning", "Game Loss")
         assert call.needs_review
+        # By Save, where the judge left it: sent, and flagged.
+        page.wait_for_selector(".save-form .review-flag")
+        assert page.inner_text(".save-form .save-status").startswith("Sent to the event. Penalty recorded: Warning.")
+        assert "Announced at the table: Warning" in page.inner_text(".save-form .review-flag")
         # The tablet says so once the call has synced, and keeps saying it until the judge has seen it.
         flag = page.locator(f'#call-flags .call-flag[data-call="{call.pk}"]')
         flag.wait_for()
@@ -141,6 +150,8 @@ class OfflineAnnouncedTests:
         assert "flagged for the head judge" in text and "announced Warning" in text and "give Game Loss" in text
         page.reload()
         page.locator(f'#call-flags .call-flag[data-call="{call.pk}"]').wait_for()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "synced-call-flagged.png"), full_page=False)
         page.click(f'#call-flags .call-flag[data-call="{call.pk}"] button.seen')
         assert page.locator("#call-flags .call-flag").count() == 0
 
@@ -148,6 +159,8 @@ class OfflineAnnouncedTests:
         page.goto(f"/events/{judge['event'].pk}/")
         flagged = page.inner_text("#flagged")
         assert "For the head judge (1)" in flagged and "announced Warning · computed Game Loss" in flagged
+        page.locator("#flagged").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "flagged-for-head-judge.png"), full_page=False)
         page.click("#flagged a.call-row")
         assert "Announced at the table: Warning" in page.inner_text("#review")
 
@@ -178,6 +191,9 @@ class OfflineAnnouncedTests:
         assert [c.computed_penalty for c in calls] == ["Warning"] + ["Game Loss"] * 4
         assert [c.needs_review for c in calls] == [False] + [True] * 4
         page.wait_for_function("document.querySelectorAll('#call-flags .call-flag').length === 4")
+        page.wait_for_function("document.querySelectorAll('#record-form .synced').length === 5")
+        assert page.locator("#record-form .synced.review-flag").count() == 4
+        assert page.locator("#calls + p.call-filter + ul.list .review-flag").count() == 4  # listed without a reload
         page.goto(f"/events/{event.pk}/?flagged=1")
         assert "For the head judge (4)" in page.inner_text("#flagged")
         assert page.locator("#calls + p.call-filter + ul.list li a.call-row").count() == 4
