@@ -76,7 +76,7 @@
     } else if (state === "offline" && /^warning/i.test(base)) {   // only a Warning is upgraded by count
       row.dataset.preview = "unchecked";
       row.classList.add("unchecked");
-      cell.textContent = base + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier Warning may upgrade it");
+      cell.textContent = label(base) + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier Warning may upgrade it");
     } else {
       cell.textContent = base;
     }
