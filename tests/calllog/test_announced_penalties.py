@@ -168,6 +168,15 @@ class HeadJudgeTests:
         listed = only.split('id="calls"')[1].split('id="players"')[0]
         assert f"#{flagged.pk}<" in listed and listed.count('class="row call-row"') == 1
 
+    def test_the_report_and_the_players_page_show_the_flag(self, cast):
+        slow_play(cast)
+        slow_play(cast, announced="Warning")
+        report = page(cast["head_judge"]).get(f"/events/{cast['event'].pk}/report/").content.decode()
+        assert "1 flagged for the head judge" in report
+        assert "for the head judge: announced Warning, computed Game Loss" in report
+        player = page(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/players/Ana/").content.decode()
+        assert "for the head judge: computed Game Loss" in player and "Announced at the table: Warning" in player
+
     def test_the_call_page_shows_both_penalties(self, cast):
         slow_play(cast)
         flagged = slow_play(cast, announced="Warning")
