@@ -30,8 +30,9 @@ NEAR = 200  # px: "beside" the player field and the Save button on a 1024 px tal
 
 @pytest.fixture
 def page(browser, judge):
-    """As in test_calllog_browser: no service worker (the call queue is offline.js's, in localStorage)."""
-    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block") as tab:
+    """As in test_calllog_browser: no service worker (the call queue is offline.js's, in localStorage);
+    30 s per step, for a machine busy with other work (a run once timed out under load)."""
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block", timeout=30000) as tab:
         yield tab
 
 
