@@ -9,7 +9,8 @@ exist; head-judge-only actions on your own event answer 403. Errors: judgeapp.ap
                                         -> 201 EVENT (you are its head judge)
     GET  events/{id}                    -> EVENT + {"role", "judges": [{"username", "role"}]}
     POST events/{id}/judges {"username", "role": "floor|head"}     (head judge) -> 201 {"username", "role"}
-    GET  events/{id}/calls              -> {"calls": [CALL]}, oldest first
+    GET  events/{id}/calls[?needs_review=true|false] -> {"calls": [CALL]}, oldest first (only the
+                                           calls flagged for the head judge, or only the others)
     POST events/{id}/calls CALL_REQUEST -> 201 CALL; 200 CALL when that client_id is already stored
                                            (a retry: nothing new is stored); 409 when the client_id
                                            is stored with a different guide or answers
@@ -36,7 +37,11 @@ CALL_REQUEST, what the guide page posts (possibly queued offline and replayed la
      "rel": "competitive",                 optional, the REL the judge saw: another than the event's
                                            (or a guide answer naming another) is refused, 409
                                            "rel_mismatch", never silently overridden
-     "time_extension": 3}                  optional, minutes given at the table (0-120)
+     "time_extension": 3,                  optional, minutes given at the table (0-120)
+     "announced_penalty": "Warning"}       optional, the penalty the tablet showed and the judge gave:
+                                           stored as the call's "penalty"; when the server's count from
+                                           the player's history gives another (a call saved offline),
+                                           both are kept and the call is flagged ("needs_review")
 
 A call for any infraction of the current IPG, without a guide: the same body with "infraction" (the
 section, "3.3", or the name, "Slow Play") in place of "guide", "answers" and "conclusion"; its penalty
@@ -48,7 +53,10 @@ The server replays the guide from slug + answers, takes the conclusion's ruling,
 event's REL and citations (resolved now, stored as shown), and upgrades the penalty by the offender's
 earlier Warnings at the event (calllog.penalties). CALL is exports.call_record: the request's
 fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category", "base_penalty",
-"penalty" (after upgrades), "upgraded", "upgrade_reason", "citations", "received_at".
+"penalty" (the penalty given: announced at the table, else the server's after upgrades), "upgraded",
+"upgrade_reason" (the server's count), "announced_penalty", "computed_penalty" (after upgrades),
+"needs_review" (announced and computed differ: for the head judge), "review_reason", "citations",
+"received_at". Penalties are written one way: "Warning", never "Warning (Tournament Error - ...)".
 UPGRADE is {"penalty", "upgraded", "reason", "refs", "citations", "prior_warnings", "base_penalty", "rel"}.
 """
 
@@ -124,9 +132,15 @@ class CallListView(CallLogView):
     def get(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
         head = services.is_head(request.user, event)
-        return Response(
-            {"calls": [exports.call_record(c, with_notes=head) for c in services.list_calls(request.user, event)]}
-        )
+        calls = services.list_calls(request.user, event)
+        flag = request.query_params.get("needs_review")
+        if flag is not None:
+            if flag not in ("true", "false"):
+                raise ApiError(
+                    "invalid", "needs_review: true or false", details={"needs_review": ["true or false"]}
+                )
+            calls = calls.filter(needs_review=flag == "true")
+        return Response({"calls": [exports.call_record(c, with_notes=head) for c in calls]})
 
     def post(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
@@ -177,6 +191,9 @@ def _penalty_data(call) -> dict:
         "base_penalty": call.base_penalty,
         "penalty": call.penalty,
         "upgraded": call.upgraded,
+        "announced_penalty": call.announced_penalty,
+        "computed_penalty": call.computed_penalty,
+        "needs_review": call.needs_review,
         "day": call.day,
         "round": call.round,
         "created_at": call.created_at.isoformat(),

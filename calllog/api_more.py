@@ -28,7 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from calllog import editing, exports, infractions, players, recording, services
+from calllog import editing, exports, infractions, penalties, players, recording, services
 from judgeapp.api_errors import ApiError
 from rulesref import references
 
@@ -147,7 +147,7 @@ def preview_record(result, base_penalty: str, rel: str) -> dict:
         "refs": list(result.refs),
         "citations": references.citations(list(result.refs)),
         "prior_warnings": result.prior_warnings,
-        "base_penalty": base_penalty,
+        "base_penalty": penalties.penalty_label(base_penalty),
         "rel": rel,
     }
 

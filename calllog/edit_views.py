@@ -110,6 +110,8 @@ def edit_call(request: HttpRequest, event_id: int, call_id: int) -> HttpResponse
         }
         if request.POST.get("penalty", "").strip():
             body["penalty"] = request.POST["penalty"]
+        if request.POST.get("review_shown") == "yes":  # the head judge's flag box was on the form
+            body["needs_review"] = request.POST.get("needs_review") == "yes"
         try:
             editing.edit_call(request.user, event, call, body)
         except services.InvalidCall as exc:

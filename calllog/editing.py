@@ -4,7 +4,9 @@ when, each field before and after, and the reason given), shown on the call.
 
 The ruling, fix and citations stay the snapshot of what was shown at the table. A penalty edited by
 hand is no longer an upgrade by count: "upgraded" and its reason are cleared, and the revision keeps
-what they were.
+what they were. A call flagged for the head judge (its announced and computed penalties differ) stays
+flagged until a head judge settles it: by setting the penalty, or with "needs_review": false when the
+penalty given stands (both kept as a revision, with the reason given).
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from calllog import recording, services
+from calllog import penalties, recording, services
 from calllog.models import Call, CallRevision, Event
 from calllog.services import InvalidCall, player_key
 
-EDITABLE = ("table", "round", "day", "players", "offender", "penalty", "time_extension")
+EDITABLE = ("table", "round", "day", "players", "offender", "penalty", "time_extension", "needs_review")
 
 
 def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevision | None]:
@@ -36,12 +39,17 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
         raise InvalidCall("reason", "text, at most 2000 characters")
     new = _read(call, body)
     new = _with_roster(event, new)
+    head = services.is_head(user, event)
+    if "needs_review" in new and new["needs_review"] != call.needs_review and not head:
+        raise PermissionDenied("only the event's head judges settle a call flagged for them")
     changes = {name: [_value(getattr(call, name)), value] for name, value in new.items() if _value(getattr(call, name)) != value}
     if not changes:
         return call, None
     if "penalty" in changes and call.upgraded:
         changes["upgraded"] = [True, False]
         changes["upgrade_reason"] = [call.upgrade_reason, ""]
+    if "penalty" in changes and call.needs_review and head:
+        changes["needs_review"] = [True, False]  # the head judge decided which penalty stands
     with transaction.atomic():
         locked = Call.objects.select_for_update().get(pk=call.pk)
         for name, (_, value) in changes.items():
@@ -83,7 +91,11 @@ def _read(call: Call, body: Mapping) -> dict:
         penalty = body["penalty"]
         if not isinstance(penalty, str) or not penalty.strip() or len(penalty) > 500:
             raise InvalidCall("penalty", "the penalty given, at most 500 characters")
-        out["penalty"] = " ".join(penalty.split())
+        out["penalty"] = penalties.penalty_label(penalty)
+    if "needs_review" in body:
+        if not isinstance(body["needs_review"], bool):
+            raise InvalidCall("needs_review", "true or false")
+        out["needs_review"] = body["needs_review"]
     if "time_extension" in body:
         out["time_extension"] = recording.read_extras({"time_extension": body["time_extension"]}).time_extension
     return out

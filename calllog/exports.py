@@ -1,5 +1,10 @@
 """Calls as data: the JSON record of one call (API and exports) and the event's calls as CSV and JSON.
 
+A call carries its penalty three ways: "penalty" (what the player received: the one announced at the
+table), "announced_penalty" (what the tablet showed, "" when the client did not say) and
+"computed_penalty" (the server's count from the player's history); "needs_review" flags a call whose
+announced and computed penalties differ, "review_reason" says how.
+
 Investigation notes appear only when the caller says the reader is a head judge (`with_notes`).
 """
 
@@ -39,6 +44,11 @@ CSV_COLUMNS = (
     "rel",
     "time_extension",
     "updated_at",
+    # Issue 27, after the earlier columns so that a sheet reading them by position still reads them.
+    "announced_penalty",
+    "computed_penalty",
+    "needs_review",
+    "review_reason",
 )
 
 
@@ -82,6 +92,10 @@ def call_record(call: Call, *, with_notes: bool) -> dict:
         "rel": call.rel,
         "time_extension": call.time_extension,
         "updated_at": call.updated_at.isoformat() if call.updated_at else None,
+        "announced_penalty": call.announced_penalty,
+        "computed_penalty": call.computed_penalty,
+        "needs_review": call.needs_review,
+        "review_reason": call.review_reason,
     }
     if with_notes:
         record["investigation_notes"] = call.investigation_notes

@@ -70,10 +70,18 @@ class Call(models.Model):
     infraction = models.CharField(max_length=100, blank=True)
     category = models.CharField(max_length=40, blank=True)
     # 500: a Regular REL penalty is the JAR's handling in a sentence (longer than 100 characters).
+    # Penalties are written one way (penalties.penalty_label): "Warning", never "Warning (Tournament Error - ...)".
     base_penalty = models.CharField(max_length=500, blank=True)  # the guide's penalty at the event's REL
-    penalty = models.CharField(max_length=500, blank=True)       # after upgrades: what the player received
-    upgraded = models.BooleanField(default=False)
-    upgrade_reason = models.TextField(blank=True)
+    penalty = models.CharField(max_length=500, blank=True)       # what the player received: the one given at the table
+    upgraded = models.BooleanField(default=False)                # `penalty` is an upgrade by count
+    upgrade_reason = models.TextField(blank=True)                # the server's count (computed_penalty's reason)
+    # Issue 27: the penalty the tablet showed and the judge announced ("" from a client that did not say;
+    # then `penalty` is the computed one), the server's penalty from the player's history when it stored
+    # the call, and the flag for the head judge when the two differ (a call saved offline, unchecked).
+    announced_penalty = models.CharField(max_length=500, blank=True)
+    computed_penalty = models.CharField(max_length=500, blank=True)
+    needs_review = models.BooleanField(default=False, db_index=True)
+    review_reason = models.TextField(blank=True)
     citations = models.JSONField(default=list)
     investigation_notes = models.TextField(blank=True)            # head judges only
     # Issue 13: a call recorded straight from the IPG (no guide) has guide "" and the IPG section here.

@@ -14,12 +14,21 @@ The rules encoded (IPG 2021-01-06):
   repeating a mistake that the next occurrence will be a Game Loss (JAR introduction).
 
 "Category" in those sentences is the infraction (Game Rule Violation, Slow Play ...): two Warnings for
-different infractions do not count together. A Warning counts by the offense, whether or not it was
-itself upgraded: the fourth Game Rule Violation is the "subsequent warning" and is a Game Loss too.
+different infractions do not count together. What counts is the Warnings the player *received* for it
+that day (an offense's `given` penalty): a Warning that was itself upgraded to a Game Loss is a Game
+Loss received, not a Warning. Once the count reaches the threshold every later offense is upgraded, so
+the fourth Game Rule Violation (after Warning, Warning, Game Loss) still finds two Warnings and is the
+"subsequent warning": a Game Loss too. A Warning announced at the table when the tablet could not check
+the history (the call is then flagged for the head judge) is a Warning the player received.
+
+One format for a penalty (penalty_label): the IPG's penalty alone ("Warning"), never with the
+infraction in brackets as some guides write it ("Warning (Tournament Error - Insufficient
+Shuffling)"): the call keeps the infraction in its own field.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -114,6 +123,39 @@ def category_of(infraction: str, given: str = "") -> str:
     return _CATEGORY_WORDS.get(_key(given), "")
 
 
+PENALTY_NAMES = ("Warning", "Game Loss", "Match Loss", "Disqualification")
+_CATEGORY_TITLES = ("game play error", "tournament error", "unsporting conduct")
+# "Warning (Tournament Error - Insufficient Shuffling)", "Warning (Game Play Error - Looking at Extra
+# Cards), to the shuffler": a penalty, the infraction's IPG title in brackets (maybe more after a comma
+# inside them), and at most who receives it.
+_WITH_TITLE = re.compile(r"(?P<penalty>[^()]+?)\s*\((?P<inside>[^()]*)\)\s*(?:,\s*to the [\w' ]+)?\.?")
+
+
+def penalty_label(text: str) -> str:
+    """The one way the call log writes a penalty: "Warning", "Game Loss", "Match Loss",
+    "Disqualification" alone when the text is one of them (any case, with the infraction's IPG title
+    in brackets and who receives it after it); any other text (a JAR handling, "No penalty: ...",
+    a condition) tidied of extra spaces and otherwise kept."""
+    cleaned = " ".join(str(text).split())
+    match = _WITH_TITLE.fullmatch(cleaned)
+    head = cleaned
+    if match:
+        title = match["inside"].split(",", 1)[0]
+        category = title.split(" - ", 1)[0] if " - " in title else ""
+        if _key(category) not in _CATEGORY_TITLES:  # as static/judgeapp/penalty.js label() reads it
+            return cleaned
+        head = match["penalty"]
+    for name in PENALTY_NAMES:
+        if _key(head.rstrip(".")) == _key(name):
+            return name
+    return cleaned
+
+
+def same_penalty(one: str, other: str) -> bool:
+    """Whether two penalty texts are the same penalty once written the one way."""
+    return _key(penalty_label(one)) == _key(penalty_label(other))
+
+
 def is_warning(penalty: str) -> bool:
     """"Warning", also when the guide adds the infraction: "Warning (Game Play Error - Game Rule Violation)"."""
     words = _key(penalty).replace("(", " ").split()
@@ -123,14 +165,19 @@ def is_warning(penalty: str) -> bool:
 @dataclass(frozen=True)
 class Offense:
     """One penalty given to one player: the infraction as the guide named it, its category, the
-    penalty before any upgrade (the guide's penalty at the event's REL), the REL, and the
-    tournament day (1 for a one-day event; counts reset between days)."""
+    penalty before any upgrade (the guide's penalty at the event's REL), the REL, the tournament
+    day (1 for a one-day event; counts reset between days), and the penalty the player received
+    (`given`: "" when it is `penalty`, as for the new offense being judged)."""
 
     infraction: str
     category: str
     penalty: str
     rel: str = "competitive"
     day: int = 1
+    given: str = ""
+
+    def received(self) -> str:
+        return self.given or self.penalty
 
 
 @dataclass(frozen=True)
@@ -147,39 +194,41 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
     any order; entries on other days or for other infractions are ignored)."""
     name = infraction_name(new.infraction)
     category = category_of(new.infraction, new.category)
-    if not is_warning(new.penalty) or category not in (GAME_PLAY_ERROR, TOURNAMENT_ERROR):
-        return UpgradeResult(new.penalty, False, "")
+    base = penalty_label(new.penalty)
+    if not is_warning(base) or category not in (GAME_PLAY_ERROR, TOURNAMENT_ERROR):
+        return UpgradeResult(base, False, "")
     if _key(new.rel) == "regular":
         # JAR introduction: the IPG's fixes and upgrades do not apply at Regular REL.
         return UpgradeResult(
-            new.penalty,
+            base,
             False,
             "Regular REL: no upgrade by count (the JAR applies, not the IPG). "
             "A player who keeps repeating a mistake may be told the next one is a Game Loss.",
             (REGULAR_REF,),
         )
+    # The Warnings this player received for the same infraction that day: those the upgrade counts.
     prior = sum(
         1
         for old in history
-        if old.day == new.day and is_warning(old.penalty) and infraction_name(old.infraction) == name
+        if old.day == new.day and is_warning(old.received()) and infraction_name(old.infraction) == name
     )
     if category == GAME_PLAY_ERROR:
         if name == FTMGS:
             # IPG 2 intro: Failure to Maintain Game State is never upgraded.
-            return UpgradeResult(new.penalty, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior)
+            return UpgradeResult(base, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior)
         if prior >= 2:
             # IPG 2 intro: the third or subsequent Warning in the same category is a Game Loss.
             return UpgradeResult(
                 GAME_LOSS,
                 True,
-                f"Upgraded to Game Loss: Warning number {prior + 1} for {name} for this player"
+                f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
                 f"{_day(new.day)} (the third or subsequent Game Play Error Warning in the same "
                 "category is a Game Loss).",
                 (GPE_UPGRADE_REF,),
                 prior,
             )
         return UpgradeResult(
-            new.penalty, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior
+            base, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior
         )
     if prior >= 1:
         # IPG 3 intro: a Tournament Error Warning after a Warning in the same category is a Game Loss.
@@ -191,7 +240,7 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
             (TE_UPGRADE_REF,),
             prior,
         )
-    return UpgradeResult(new.penalty, False, "", (), prior)
+    return UpgradeResult(base, False, "", (), prior)
 
 
 def _warnings(count: int) -> str:
@@ -208,3 +257,9 @@ def _count_note(name: str, prior: int, limit: int, day: int) -> str:
     return (
         f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss." if prior + 1 == limit else ""
     )
+
+
+def upgrade_why(reason: str) -> str:
+    """An upgrade's reason without its "Upgraded to Game Loss: " opening, for a sentence that already
+    names the penalty (so "upgraded" is said once)."""
+    return re.sub(r"^Upgraded to [^:]+:\s*", "", reason or "")

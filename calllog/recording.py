@@ -45,6 +45,7 @@ class RelMismatch(Exception):
 class Extras:
     time_extension: int | None
     rel: str
+    announced_penalty: str = ""  # the penalty the tablet showed and the judge gave ("" when not said)
 
 
 def is_infraction_request(body: Any) -> bool:
@@ -60,7 +61,12 @@ def read_extras(body: Any) -> Extras:
     rel = body.get("rel") or ""
     if rel and rel not in Event.Rel.values:
         raise InvalidCall("rel", f"one of {', '.join(Event.Rel.values)}")
-    return Extras(minutes or None, rel)
+    announced = body.get("announced_penalty")
+    if announced is None:
+        announced = ""
+    if not isinstance(announced, str) or len(announced) > 500:
+        raise InvalidCall("announced_penalty", "the penalty shown at the table and given, at most 500 characters")
+    return Extras(minutes or None, rel, penalties.penalty_label(announced))
 
 
 def check_rel(event: Event, *given: Any) -> None:
@@ -119,7 +125,7 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
     if request.conclusion and request.conclusion != node.id:
         raise InvalidCall("conclusion", f"the answers lead to {node.id!r}, not {request.conclusion!r}")
     check_rel(event, extras.rel, state.facts.get("rel"))  # never silently overridden
-    base_penalty = getattr(node.penalty, event.rel)
+    base_penalty = penalties.penalty_label(getattr(node.penalty, event.rel))
     infraction = penalties.infraction_name(node.infraction) if node.infraction else ""
     category = penalties.category_of(node.infraction, node.category) if node.infraction else node.category
     return _store(
@@ -162,7 +168,7 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
         return _same(existing, infraction), False
     check_rel(event, extras.rel)
     name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
-    base = infraction.penalty_at(event.rel)
+    base = penalties.penalty_label(infraction.penalty_at(event.rel))
     refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
     return _store(
         user, event, request, extras,
@@ -191,6 +197,7 @@ def _store(user, event: Event, request: CallRequest, extras, offense: penalties.
             add_to_roster(event, request, user)
             earlier = services._offenses(event, request.offender) if request.offender else []
             upgrade = penalties.apply_upgrades(earlier, offense)
+            given = Given.of(upgrade, extras.announced_penalty, request.offender)
             call = Call.objects.create(
                 event=event,
                 judge=user,
@@ -204,9 +211,13 @@ def _store(user, event: Event, request: CallRequest, extras, offense: penalties.
                 infraction=offense.infraction,
                 category=offense.category,
                 base_penalty=offense.penalty,
-                penalty=upgrade.penalty,
-                upgraded=upgrade.upgraded,
+                penalty=given.penalty,
+                upgraded=given.upgraded,
                 upgrade_reason=upgrade.reason,
+                announced_penalty=extras.announced_penalty,
+                computed_penalty=upgrade.penalty,
+                needs_review=given.needs_review,
+                review_reason=given.review_reason,
                 citations=references.citations([*refs, *upgrade.refs]),
                 created_at=request.created_at or timezone.now(),
                 rel=event.rel,
@@ -219,6 +230,32 @@ def _store(user, event: Event, request: CallRequest, extras, offense: penalties.
             raise
         return same(existing), False
     return call, True
+
+
+@dataclass(frozen=True)
+class Given:
+    """The penalty a call stores as given: the one announced at the table when the tablet said it (the
+    judge saw it and the player heard it), else the server's. When the server's count gives another
+    (a call saved offline, the history unchecked; a history changed meanwhile), both are kept and the
+    call is flagged for the head judge, who decides; nothing is changed behind the judge's back."""
+
+    penalty: str
+    upgraded: bool
+    needs_review: bool
+    review_reason: str
+
+    @classmethod
+    def of(cls, upgrade: penalties.UpgradeResult, announced: str, offender: str) -> Given:
+        if not announced or penalties.same_penalty(announced, upgrade.penalty):
+            return cls(upgrade.penalty, upgrade.upgraded, False, "")
+        why = penalties.upgrade_why(upgrade.reason).rstrip(".") if upgrade.upgraded else ""
+        whose = f"{offender}'s" if offender else "the player's"
+        computed = f"{upgrade.penalty} ({why})" if why else upgrade.penalty
+        reason = (
+            f"Announced at the table: {announced}. With {whose} earlier penalties at this event the penalty is "
+            f"{computed}. Flagged for the head judge, who decides which stands."
+        )
+        return cls(announced, False, True, reason)
 
 
 def _same(existing: Call, infraction: infractions.Infraction) -> Call:

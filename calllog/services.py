@@ -224,7 +224,7 @@ def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: 
 
 def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
     rows = Call.objects.filter(event=event, offender_key=player_key(offender)).exclude(infraction="")
-    return [penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day) for c in rows]
+    return [penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty) for c in rows]
 
 
 def preview_penalty(

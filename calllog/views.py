@@ -74,8 +74,13 @@ def record_context(event: Event) -> dict:
 def event_detail(request: HttpRequest, event_id: int, *, error: services.InvalidCall | None = None) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     context = _event_context(request, event)
+    calls = list(services.list_calls(request.user, event))[::-1]
+    flagged = [c for c in calls if c.needs_review]
+    flagged_only = request.GET.get("flagged") == "1"
     context.update(
-        calls=list(services.list_calls(request.user, event))[::-1],
+        calls=flagged if flagged_only else calls,
+        flagged=flagged,
+        flagged_only=flagged_only,
         players=services.players_of(request.user, event),
         judges=services.judges_of(event),
         roles=EventJudge.Role.choices,
@@ -136,6 +141,7 @@ def event_report(request: HttpRequest, event_id: int) -> HttpResponse:
         judges=services.judges_of(event),
         printed_at=timezone.now(),
         upgraded=sum(1 for c in calls if c.upgraded),
+        flagged=sum(1 for c in calls if c.needs_review),
     )
     return render(request, "judgeapp/events/report.html", context)
 

@@ -285,6 +285,11 @@ class CallRequestSerializer(s.Serializer):
     players = s.ListField(child=s.CharField(), required=False)
     offender = s.CharField(required=False, allow_blank=True)
     created_at = s.DateTimeField(required=False)
+    announced_penalty = s.CharField(
+        required=False, allow_blank=True, max_length=500,
+        help_text="the penalty the tablet showed and the judge gave: stored as the call's penalty; flagged "
+        "for the head judge (needs_review) when the player's earlier penalties give another",
+    )
 
 
 class CallSerializer(s.Serializer):

@@ -1,7 +1,8 @@
 /* judgeapp call log on the event page: "Record an infraction" — the infraction's penalty by REL from the
    current IPG (#infraction-data), players picked from the event's list (players.js), the penalty with the
-   player's history applied in the highlighted row before saving (penalty.js), and the call sent through
-   offline.js's queue (kept on the tablet while offline). Without this script the form posts to the page. */
+   player's history applied in the highlighted row and beside the player and Save before saving (penalty.js),
+   and the call sent through offline.js's queue (kept on the tablet while offline) with the penalty shown
+   as "announced_penalty". Without this script the form posts to the page. */
 (function () {
   "use strict";
   // offline.js is loaded after this script: start once every deferred script has run.
@@ -34,6 +35,7 @@
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
+  var box = document.getElementById("record-save-penalty");
   var status = form.querySelector(".save-status");
   var slot = document.getElementById("record-players");
   var serial = 0;
@@ -57,6 +59,7 @@
     var infraction = chosen();
     table.hidden = !infraction;
     upgradeNote.hidden = !infraction;
+    if (box) box.hidden = !infraction;
     if (!infraction) return;
     table.querySelectorAll("tr").forEach(function (row) {
       row.querySelector("td").textContent = infraction.penalty[row.dataset.rel] || "";
@@ -65,23 +68,26 @@
     var player = offender.value();
     var base = infraction.penalty[eventRel];
     var row = currentRow();
-    JudgePenalty.show(row, base, null, "");
-    if (!player) return;
+    var both = function (next, state) { JudgePenalty.show(row, base, next, state); JudgePenalty.summary(box, base, next, state); };
     var mine = ++serial;
+    both(null, "");
+    if (!player) return;
     row.dataset.preview = "loading";
+    JudgePenalty.summary(box, base, null, "loading");
     JudgePenalty.fetchNext(eventId, player, { infraction: infraction.number }).then(function (next) {
-      if (mine === serial) JudgePenalty.show(row, base, next, "checked");
+      if (mine === serial) both(next, "checked");
     }, function (error) {
       if (mine !== serial) return;
       // A player not yet on the server's list has no history there; offline, nothing can be checked.
-      if (error.refused) JudgePenalty.show(row, base, { penalty: base, upgraded: false, reason: "" }, "checked");
-      else JudgePenalty.show(row, base, null, "offline");
+      if (error.refused) both({ penalty: base, upgraded: false, reason: "" }, "checked");
+      else both(null, "offline");
     });
   }
   /* The saved call at the top of the event's list of calls, without reloading the page. */
   function listCall(reply) {
     var heading = document.getElementById("calls");
     var list = heading && heading.nextElementSibling;
+    while (list && list.tagName !== "UL" && list.tagName !== "H2") list = list.nextElementSibling;   // past the filter
     if (!list || list.tagName !== "UL") return;
     list.querySelectorAll("li.muted").forEach(function (li) { li.remove(); });
     var link = document.createElement("a");
@@ -89,6 +95,7 @@
     link.href = "/events/" + eventId + "/calls/" + reply.id + "/";
     [["num", "#" + reply.id], ["", reply.table ? "Table " + reply.table + (reply.round ? " · R" + reply.round : "") : ""],
      ["strong", reply.infraction], ["penalty-tag" + (reply.upgraded ? " upgraded" : ""), reply.penalty + (reply.upgraded ? " (upgraded)" : "")],
+     ["tag flag review-flag", reply.needs_review ? "For the head judge: announced " + reply.announced_penalty + ", computed " + reply.computed_penalty : ""],
      ["", reply.offender || ""], ["tag time-extension", reply.time_extension ? "+" + reply.time_extension + " min" : ""]]
       .forEach(function (part) {
         if (!part[1]) return;
@@ -120,6 +127,8 @@
       time_extension: form.elements.time_extension.value ? Number(form.elements.time_extension.value) : null,
       players: players,
       offender: players[0],
+      // What the judge was shown, and so gave (the server flags the call when the history gives another).
+      announced_penalty: (box && box.dataset.penalty) || JudgePenalty.label(infraction.penalty[eventRel] || ""),
       created_at: new Date().toISOString()
     };
     var button = form.querySelector("button[type=submit]");
@@ -131,9 +140,19 @@
       var reply = outcome.reply || {};
       status.className = "save-status" + (outcome.sent ? " ok" : "");
       status.textContent = outcome.sent
-        ? "Saved: " + reply.infraction + " — " + reply.penalty + " for " + reply.offender + "."
+        ? "Saved: " + reply.infraction + " — " + reply.penalty + " for " + reply.offender + "." +
+          (reply.needs_review ? " Flagged for the head judge: " + reply.review_reason : "")
         : outcome.error ? "Not sent yet (" + outcome.error + "): kept on this tablet and tried again."
         : "No connection: the call is kept on this tablet and sent when the connection returns.";
+      if (!outcome.sent && JudgeOffline.whenSent) JudgeOffline.whenSent(outcome.client_id, function (sent) {
+        var flagged = document.createElement("p");
+        flagged.className = "notice" + (sent.needs_review ? " warn review-flag" : "") + " synced";
+        flagged.setAttribute("role", sent.needs_review ? "alert" : "status");
+        flagged.textContent = "Sent: " + sent.infraction + " — " + sent.penalty + " for " + sent.offender + "." +
+          (sent.needs_review ? " Flagged for the head judge: " + sent.review_reason : "");
+        status.parentNode.insertBefore(flagged, status.nextSibling);
+        if (sent.id) listCall(sent);
+      });
       var names = JudgePlayers.remember(eventId, players);
       offender.setRoster(names); opponent.setRoster(names);
       if (outcome.sent) {

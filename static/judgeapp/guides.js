@@ -522,7 +522,8 @@
   function shownLines(node, result, serverNode) { return JudgeWords.shownLines(node, result, serverNode); }
   function citationItem(c) { return JudgeWords.citationItem(c); }
 
-  var preview = null;   // {row, base, node}: the highlighted penalty row of the conclusion shown
+  var preview = null;   // {row, base, node, box}: the highlighted penalty row of the conclusion shown, and
+                        // the penalty to give beside the player field and the Save button (box)
 
   function renderConclusion(node, result, serverNode) {
     var box = el("div", { className: "ruling conclusion" });
@@ -584,15 +585,19 @@
   function refreshPreview(player) {
     if (!preview || !preview.row || !window.JudgePenalty) return;
     var mine = ++previewSerial;
-    JudgePenalty.show(preview.row, preview.base, null, "");
+    var both = function (next, state, note) {
+      JudgePenalty.show(preview.row, preview.base, next, state, note);
+      JudgePenalty.summary(preview.box, preview.base, next, state, note);
+    };
+    both(null, preview.node.infraction ? "" : "fixed");
     if (!chosenEvent || !player || !preview.node.infraction || current.mismatch) return;
     preview.row.dataset.preview = "loading";
+    JudgePenalty.summary(preview.box, preview.base, null, "loading");
     JudgePenalty.fetchNext(chosenEvent.id, player, { guide: guide.slug, conclusion: preview.node.id }).then(function (next) {
-      if (mine === previewSerial) JudgePenalty.show(preview.row, preview.base, next, "checked");
+      if (mine === previewSerial) both(next, "checked");
     }, function (error) {
       if (mine !== previewSerial) return;
-      JudgePenalty.show(preview.row, preview.base, null, "offline",
-        error.refused ? "not checked against the player's earlier penalties (" + error.message + ")" : undefined);
+      both(null, "offline", error.refused ? "not checked against the player's earlier penalties (" + error.message + ")" : undefined);
     });
   }
 
@@ -638,8 +643,13 @@
       el("label", {}, [document.createTextNode("Time extension (minutes)"), el("input", { name: "time_extension", type: "number", min: "0", max: "120", inputmode: "numeric" })])
     ]);
     var who = el("div", { className: "fields players" }, [offender.element, opponent.element]);
-    form.appendChild(who);
+    // The player, the penalty to give and Save together: the judge reads the penalty where they tap.
+    var box = el("p", { className: "save-penalty", role: "status", "aria-live": "polite" });
+    if (preview) preview.box = box;
+    if (window.JudgePenalty) JudgePenalty.summary(box, (node.penalty || {})[rel()] || "", null, node.infraction ? "" : "fixed");
     form.appendChild(fields);
+    form.appendChild(who);
+    form.appendChild(box);
     form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));
     var status = el("p", { className: "save-status", role: "status" });
     form.appendChild(status);
@@ -660,6 +670,9 @@
         offender: players[0],
         rel: rel(),
         conclusion: current.id,
+        // What the judge was shown, and so gave: stored as the call's penalty; the server flags the call
+        // for the head judge when the player's earlier penalties give another (a call saved offline).
+        announced_penalty: box.dataset.penalty || (window.JudgePenalty ? JudgePenalty.label((node.penalty || {})[rel()] || "") : ""),
         created_at: new Date().toISOString()
       };
       var url = app.dataset.callsUrl.replace("{id}", encodeURIComponent(eventId));
@@ -672,8 +685,16 @@
         var reply = outcome.reply || {};
         if (outcome.sent && reply.penalty) {
           status.textContent += " Penalty recorded: " + reply.penalty + ".";
-          if (reply.upgraded) form.appendChild(el("p", { className: "notice warn upgrade", text: "Upgraded: " + (reply.upgrade_reason || "earlier penalties at this event") }));
+          // The reason already opens with "Upgraded to Game Loss:": say it once.
+          if (reply.upgraded) form.appendChild(el("p", { className: "notice warn upgrade", text: reply.upgrade_reason || "Upgraded by this player's earlier penalties at this event." }));
+          if (reply.needs_review) form.appendChild(el("p", { className: "notice warn review-flag", role: "alert", text: "Flagged for the head judge: " + reply.review_reason }));
         }
+        // Kept on the tablet: once it syncs, say so here, by Save, with the head judge's flag if any.
+        if (!outcome.sent && window.JudgeOffline.whenSent) window.JudgeOffline.whenSent(outcome.client_id, function (sent) {
+          status.className = "save-status ok";
+          status.textContent = "Sent to the event. Penalty recorded: " + sent.penalty + ".";
+          if (sent.needs_review) form.appendChild(el("p", { className: "notice warn review-flag", role: "alert", text: "Flagged for the head judge: " + sent.review_reason }));
+        });
       });
     });
     section.appendChild(form);

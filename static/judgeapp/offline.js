@@ -2,11 +2,15 @@
    server has answered 2xx for it, then removed. Sent on save, when the connection returns ("online"),
    on page load and every 30 seconds. Each call carries a client_id (a UUID made here) and the server is
    idempotent on it, so a call sent twice (a reply lost on the way back) is still stored once.
-   window.JudgeOffline = { enqueue(url, body), flush(), pending(), onChange(fn), uuid() }. */
+   A call the server flags for the head judge (its announced penalty is not the one the player's earlier
+   penalties give: saved offline, the history unchecked) is said on every page of this tablet once it
+   has synced (#call-flags, kept until the judge taps "Seen").
+   window.JudgeOffline = { enqueue(url, body), flush(), pending(), flags(), onChange(fn), whenSent(client_id, fn), uuid() }. */
 (function () {
   "use strict";
 
   var KEY = "judgeapp-call-queue";
+  var FLAGS = "judgeapp-call-flags";
   var listeners = [];
   var flushing = null;
   var replies = {};   // client_id -> the server's JSON answer, for the page that saved the call
@@ -63,7 +67,10 @@
       if (response.ok) {
         // Only a 2xx removes the call: anything else keeps it for the next try.
         write(read().filter(function (i) { return i.body.client_id !== item.body.client_id; }));
-        return response.json().then(function (data) { replies[item.body.client_id] = data; }, function () {}).then(function () { return true; });
+        return response.json().then(function (data) {
+          replies[item.body.client_id] = data;
+          if (data && data.needs_review) flag(data);
+        }, function () {}).then(function () { return true; });
       }
       var error = response.status === 401 || response.status === 403 ? "sign in again to send it" : "the server refused it (" + response.status + ")";
       write(read().map(function (i) { if (i.body.client_id === item.body.client_id) i.error = error; return i; }));
@@ -89,6 +96,68 @@
     return flushing;
   }
 
+  /* fn(reply) once, when a call left waiting has been sent (the page that queued it says so there). */
+  function whenSent(clientId, fn) {
+    var done = false;
+    listeners.push(function (items) {
+      var waiting = items.some(function (i) { return i.body.client_id === clientId; });
+      if (done || waiting || !replies[clientId]) return;
+      done = true;
+      fn(replies[clientId]);
+    });
+  }
+
+  function readFlags() {
+    try { return JSON.parse(localStorage.getItem(FLAGS) || "[]"); } catch (e) { return []; }
+  }
+  function writeFlags(list) {
+    try { localStorage.setItem(FLAGS, JSON.stringify(list)); } catch (e) { /* storage full */ }
+    showFlags();
+  }
+  function flag(call) {
+    var list = readFlags().filter(function (f) { return f.id !== call.id || f.event !== call.event; });
+    list.push({ id: call.id, event: call.event, infraction: call.infraction || call.guide_title || "",
+                offender: call.offender || "", announced: call.announced_penalty, computed: call.computed_penalty,
+                reason: call.review_reason || "" });
+    writeFlags(list);
+  }
+  /* The synced calls flagged for the head judge, below the queue's badge, each with "Seen". */
+  function showFlags() {
+    var list = readFlags();
+    var box = document.getElementById("call-flags");
+    if (!box) {
+      var queue = document.getElementById("call-queue");
+      if (!queue || !queue.parentNode) return;
+      box = document.createElement("div");
+      box.id = "call-flags";
+      box.className = "notice warn call-flags";
+      box.setAttribute("role", "alert");
+      queue.parentNode.insertBefore(box, queue.nextSibling);
+    }
+    while (box.firstChild) box.removeChild(box.firstChild);
+    box.hidden = !list.length;
+    list.forEach(function (f) {
+      var item = document.createElement("p");
+      item.className = "call-flag";
+      item.dataset.call = f.id;
+      var link = document.createElement("a");
+      link.href = "/events/" + encodeURIComponent(f.event) + "/calls/" + encodeURIComponent(f.id) + "/";
+      link.textContent = "Call #" + f.id + (f.infraction ? " (" + f.infraction + (f.offender ? ", " + f.offender : "") + ")" : "");
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(" synced and flagged for the head judge: announced " + f.announced +
+        ", the player's earlier penalties give " + f.computed + ". " + f.reason + " "));
+      var seen = document.createElement("button");
+      seen.type = "button";
+      seen.className = "seen";
+      seen.textContent = "Seen";
+      seen.addEventListener("click", function () {
+        writeFlags(readFlags().filter(function (g) { return g.id !== f.id || g.event !== f.event; }));
+      });
+      item.appendChild(seen);
+      box.appendChild(item);
+    });
+  }
+
   function badge(items) {
     var el = document.getElementById("call-queue");
     if (!el) return;
@@ -106,12 +175,14 @@
   window.JudgeOffline = {
     enqueue: enqueue, flush: flush, uuid: uuid,
     pending: function () { return read(); },
+    flags: function () { return readFlags(); },
+    whenSent: whenSent,
     onChange: function (fn) { listeners.push(fn); }
   };
 
   window.addEventListener("online", function () { flush(); });
-  window.addEventListener("storage", function (event) { if (event.key === KEY) notify(); });
+  window.addEventListener("storage", function (event) { if (event.key === KEY) notify(); if (event.key === FLAGS) showFlags(); });
   setInterval(function () { if (read().length) flush(); }, 30000);
-  document.addEventListener("DOMContentLoaded", function () { badge(); if (read().length) flush(); });
-  if (document.readyState !== "loading") { badge(); if (read().length) flush(); }
+  document.addEventListener("DOMContentLoaded", function () { badge(); showFlags(); if (read().length) flush(); });
+  if (document.readyState !== "loading") { badge(); showFlags(); if (read().length) flush(); }
 })();

@@ -1,7 +1,12 @@
 /* judgeapp penalty preview: the penalty a conclusion or an infraction would give this player now, with
    the event's history applied (GET /api/v1/events/{id}/players/{name}?guide=&conclusion= or ?infraction=),
-   written into the highlighted row of a penalty table before the judge announces it.
-   window.JudgePenalty = { fetchNext(eventId, player, params) -> Promise<next|null>, show(row, base, next, state) }. */
+   written into the highlighted row of a penalty table before the judge announces it, and beside the
+   player field and the Save button (summary: where the judge taps), with the penalty to announce kept
+   in its data-penalty: the call sends it as "announced_penalty", so what is saved is what was shown.
+   Penalties are written one way (label, as calllog/penalties.py penalty_label): "Warning", never
+   "Warning (Tournament Error - Insufficient Shuffling)".
+   window.JudgePenalty = { fetchNext(eventId, player, params) -> Promise<next|null>, show(row, base, next, state),
+                           summary(box, base, next, state, note), label(text), upgradeText(next) }. */
 (function () {
   "use strict";
 
@@ -18,6 +23,27 @@
     }).then(function (body) { return body.next || null; });
   }
 
+  var NAMES = ["Warning", "Game Loss", "Match Loss", "Disqualification"];
+  var CATEGORIES = ["game play error", "tournament error", "unsporting conduct"];
+  function tidy(text) { return String(text || "").replace(/\s+/g, " ").trim(); }
+
+  /* The one way a penalty is written (calllog/penalties.py penalty_label): a penalty with its
+     infraction's IPG title in brackets (and who receives it) is the penalty alone. */
+  function label(text) {
+    var cleaned = tidy(text);
+    var head = cleaned;
+    var match = cleaned.match(/^([^()]+?)\s*\(([^()]*)\)\s*(?:,\s*to the [\w' ]+)?\.?$/);
+    if (match) {
+      var title = match[2].split(",")[0];
+      var category = title.indexOf(" - ") >= 0 ? title.split(" - ")[0].toLowerCase() : "";
+      if (CATEGORIES.indexOf(category) < 0) return cleaned;
+      head = match[1];
+    }
+    var bare = head.replace(/\.$/, "").toLowerCase();
+    for (var i = 0; i < NAMES.length; i++) if (bare === NAMES[i].toLowerCase()) return NAMES[i];
+    return cleaned;
+  }
+
   /* "Game Loss — upgraded: this player already received a Warning for Slow Play … , IPG 3" */
   function upgradeText(next) {
     var reason = String(next.reason || "").replace(/^Upgraded to [^:]+:\s*/, "").replace(/\.\s*$/, "");
@@ -27,9 +53,15 @@
     return next.penalty + " — upgraded: " + reason + (cited.length ? ", " + cited.join(", ") : "");
   }
 
+  /* The penalty the judge is shown, and so announces: the server's when it was checked, else the guide's. */
+  function toAnnounce(base, next, state) {
+    return state === "checked" && next ? label(next.penalty) : label(base);
+  }
+
   /* Write the preview into a penalty table row: state is "checked", "offline" or "" (no player yet). */
   function show(row, base, next, state, note) {
     if (!row) return;
+    row.dataset.penalty = toAnnounce(base, next, state);
     var cell = row.querySelector("td");
     row.classList.remove("upgraded", "unchecked");
     delete row.dataset.preview;
@@ -44,11 +76,35 @@
     } else if (state === "offline" && /^warning/i.test(base)) {   // only a Warning is upgraded by count
       row.dataset.preview = "unchecked";
       row.classList.add("unchecked");
-      cell.textContent = base + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier Warning may upgrade it");
+      cell.textContent = label(base) + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier Warning may upgrade it");
     } else {
       cell.textContent = base;
     }
   }
 
-  window.JudgePenalty = { fetchNext: fetchNext, show: show, upgradeText: upgradeText };
+  /* The penalty to give, beside the player field and the Save button: state "checked", "offline",
+     "loading", or "" (no player chosen yet). data-penalty is what the call announces. */
+  function summary(box, base, next, state, note) {
+    if (!box) return;
+    var penalty = toAnnounce(base, next, state);
+    box.dataset.penalty = penalty;
+    box.dataset.preview = state === "checked" && next ? (next.upgraded ? "upgraded" : "checked") : (state || "none");
+    box.classList.toggle("upgraded", !!(state === "checked" && next && next.upgraded));
+    box.classList.toggle("unchecked", state === "offline");
+    while (box.firstChild) box.removeChild(box.firstChild);
+    var strong = document.createElement("strong");
+    strong.className = "penalty";
+    strong.textContent = penalty;
+    box.appendChild(document.createTextNode("Penalty to give: "));
+    box.appendChild(strong);
+    var words = "";
+    if (state === "checked" && next && next.upgraded) words = " — " + upgradeText(next).slice(String(next.penalty).length + 3);
+    else if (state === "checked" && next) words = next.reason ? " — " + next.reason : " — checked against this player’s earlier penalties at this event";
+    else if (state === "offline" && /^warning/i.test(penalty)) words = " — " + (note || "not checked (no connection): an earlier Warning may upgrade it, and the head judge is told if it does");
+    else if (state === "loading") words = " — checking this player’s earlier penalties…";
+    else if (!state && penalty) words = " — choose the player penalised to check their earlier penalties";
+    if (words) box.appendChild(document.createTextNode(words));
+  }
+
+  window.JudgePenalty = { fetchNext: fetchNext, show: show, summary: summary, label: label, toAnnounce: toAnnounce, upgradeText: upgradeText };
 })();
