@@ -224,13 +224,12 @@ PlayerName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^/]*
 class CallRequestModel(BaseModel):
     """POST /api/v1/events/{id}/calls: a call from a guide walk. Read like ``dict.get``, in this order."""
 
-    model_config = ConfigDict(extra="ignore", title="CallRequest")
-    client_id: Annotated[uuid.UUID, BeforeValidator(_client_id)] = Field(
-        default="", validate_default=True, json_schema_extra=_no_default,
-        description="made by the tablet for this call: a second POST with it is the same call")
+    model_config = ConfigDict(extra="ignore")
+    client_id: Annotated[uuid.UUID, BeforeValidator(_client_id), Field(
+        description="made by the tablet for this call: a second POST with it is the same call")]
     guide: Annotated[str, BeforeValidator(_guide)] = Field(
         default=None, validate_default=True, json_schema_extra=_no_default, description="the guide's slug")
-    answers: Annotated[list[Any], BeforeValidator(_answers), Field(max_length=MAX_ANSWERS)] = Field(
+    answers: Annotated[list[Any], Field(max_length=MAX_ANSWERS), BeforeValidator(_answers)] = Field(
         default_factory=list, description="the answers given in the guide, in order")
     conclusion: Annotated[str, BeforeValidator(_conclusion)] = Field(
         default="", description="the conclusion's node id the answers must reach")
@@ -238,13 +237,12 @@ class CallRequestModel(BaseModel):
         default="", description="a table number or name (at most 20 characters)")
     round: Annotated[Annotated[int, Field(ge=0, le=1000)] | None, BeforeValidator(
         lambda v: whole_number(v, "round", minimum=0, maximum=1000, default=None))] = None
-    day: Annotated[int, BeforeValidator(
-        lambda v: whole_number(v, "day", minimum=1, maximum=30, default=1) or 1), Field(ge=1, le=30)] = 1
-    players: Annotated[list[PlayerName], BeforeValidator(_players), Field(max_length=MAX_PLAYERS)] = Field(
+    day: Annotated[int, Field(ge=1, le=30), BeforeValidator(
+        lambda v: whole_number(v, "day", minimum=1, maximum=30, default=1) or 1)] = 1
+    players: Annotated[list[PlayerName], Field(max_length=MAX_PLAYERS), BeforeValidator(_players)] = Field(
         default_factory=list)
-    offender: str = Field(
-        default=None, validate_default=True, max_length=200, pattern=r"^[^/]*$",
-        description="who receives the penalty: one of the players (default: the first)")
+    offender: Annotated[str, Field(max_length=200, pattern=r"^[^/]*$")] | None = Field(
+        default=None, validate_default=True, description="who receives the penalty: one of the players (default: the first)")
     created_at: Annotated[dt.datetime | None, BeforeValidator(_created_at)] = None
 
     @model_validator(mode="before")
@@ -252,7 +250,7 @@ class CallRequestModel(BaseModel):
     def _object(cls, body: Any) -> Any:
         if not isinstance(body, Mapping):
             raise InvalidCall("body", "the request body must be a JSON object")
-        return body
+        return body if "client_id" in body else {**body, "client_id": ""}
 
     @field_validator("offender", mode="before")
     @classmethod
@@ -270,7 +268,7 @@ class CallRequestModel(BaseModel):
     def request(self) -> CallRequest:
         table = "" if self.table is None else str(self.table)
         return CallRequest(self.client_id, self.guide, self.answers, self.conclusion, table, self.round, self.day,
-                           self.players, self.offender, self.created_at)
+                           self.players, self.offender or "", self.created_at)
 
 
 def read_call_request(body: Any) -> CallRequest:

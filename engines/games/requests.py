@@ -79,14 +79,14 @@ def _team(value: Any) -> Any:
     return value
 
 
-Value = Annotated[int, BeforeValidator(_whole()), Field(ge=-MAX_VALUE, le=MAX_VALUE)]
-NonNegative = Annotated[int, BeforeValidator(_whole(low=0)), Field(ge=0, le=MAX_VALUE)]
+Value = Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE), BeforeValidator(_whole())]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_VALUE), BeforeValidator(_whole(low=0))]
 Flag = Annotated[bool, BeforeValidator(_flag)]
 
 
 class GamePlayer(Shape):
     not_object: ClassVar[str] = "must be an object with at least a name"
-    name: Annotated[str, BeforeValidator(_name), Field(min_length=1, json_schema_extra={"pattern": r"\S"})]
+    name: Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"}), BeforeValidator(_name)]
     commander_damage: Annotated[dict[str, NonNegative], BeforeValidator(_commander_damage)] = Field(
         default_factory=dict, description="commander -> the combat damage it dealt to this player (commander format only)")
     team: Annotated[str | None, BeforeValidator(_team)] = None
@@ -178,7 +178,7 @@ def _effect_type(value: Any) -> EffectType:
         raise Invalid(f"must be one of {', '.join(t.value for t in EffectType)}") from None
 
 
-class Effect(Shape):
+class GameEffectEntry(Shape):
     not_object: ClassVar[str] = "must be an object with type and player"
     type: Annotated[EffectType, BeforeValidator(_effect_type)]
     player: str | None = Field(default=None, validate_default=True,
@@ -204,9 +204,9 @@ class GameOutcomeRequest(Shape):
     """POST /api/v1/jobs/game-outcome (API.md). Checked in this order; the first error is reported."""
 
     format: Annotated[GameFormat, BeforeValidator(_game_format)]
-    players: Annotated[list[GamePlayer], BeforeValidator(_player_list), AfterValidator(_players_fit),
-                       Field(min_length=2, max_length=MAX_PLAYERS)]
-    effects: Annotated[list[Effect], BeforeValidator(_effect_list)] = Field(
+    players: Annotated[list[GamePlayer], Field(min_length=2, max_length=MAX_PLAYERS),
+                       BeforeValidator(_player_list), AfterValidator(_players_fit)]
+    effects: Annotated[list[GameEffectEntry], BeforeValidator(_effect_list)] = Field(
         default_factory=list, description="what happens at this moment, in order")
     mandatory_loop: Flag = False
 

@@ -116,12 +116,12 @@ def _players(raw: Any, info: ValidationInfo) -> Any:
     return raw
 
 
-Count = Annotated[int, BeforeValidator(_whole()), Field(ge=-MAX_COUNT, le=MAX_COUNT)]
-NonNegative = Annotated[int, BeforeValidator(_whole(low=0)), Field(ge=0, le=MAX_COUNT)]
-Times = Annotated[int, BeforeValidator(_whole(0, MAX_TIMES)), Field(ge=0, le=MAX_TIMES)]
+Count = Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT), BeforeValidator(_whole())]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_COUNT), BeforeValidator(_whole(low=0))]
+Times = Annotated[int, Field(ge=0, le=MAX_TIMES), BeforeValidator(_whole(0, MAX_TIMES))]
 Text = Annotated[str, BeforeValidator(_text)]
-CounterName = Annotated[str, BeforeValidator(_counter_name), Field(min_length=1)]
-PlayerName = Annotated[str, BeforeValidator(_player), Field(description="one of the players")]
+CounterName = Annotated[str, Field(min_length=1), BeforeValidator(_counter_name)]
+PlayerName = Annotated[str, Field(description="one of the players"), BeforeValidator(_player)]
 
 
 # --- effects -------------------------------------------------------------------------------------------
@@ -133,21 +133,21 @@ def _factor(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationI
     return handler(_whole(-MAX_TIMES, MAX_TIMES)(value))
 
 
-class PerCounter(Shape):
+class LoopEffectSource(Shape):
     not_object: ClassVar[str] = 'must be {"player": ..., "counter": ...}'
     player: PlayerName
     counter: CounterName
 
 
-class EffectObject(Shape):
+class LoopEffect(Shape):
     """A change that is not an addition: multiplied ("times"), set, or by another counter ("per", with "factor")."""
 
     model_config = Shape.model_config | {"json_schema_extra": {
         "oneOf": [{"required": ["times"]}, {"required": ["set"]}, {"required": ["per"]}], "additionalProperties": False}}
     times: Times = Field(default=None, json_schema_extra=drop_default)
     set_: Count = Field(default=None, alias="set", json_schema_extra=drop_default)
-    per: PerCounter = Field(default=None, json_schema_extra=drop_default)
-    factor: Annotated[int, WrapValidator(_factor), Field(ge=-MAX_TIMES, le=MAX_TIMES)] = 1
+    per: LoopEffectSource = Field(default=None, json_schema_extra=drop_default)
+    factor: Annotated[int, Field(ge=-MAX_TIMES, le=MAX_TIMES), WrapValidator(_factor)] = 1
 
     @classmethod
     def check_keys(cls, data: Mapping[str, Any]) -> None:
@@ -185,7 +185,7 @@ def _effects(value: Any) -> Any:
 
 
 EffectValue = Annotated[
-    Annotated[Count, Tag(NUMBER_TAG)] | Annotated[EffectObject, Tag(OBJECT_TAG)],
+    Annotated[Count, Tag(NUMBER_TAG)] | Annotated[LoopEffect, Tag(OBJECT_TAG)],
     Discriminator(by_kind),
     Field(description="a number to add each iteration, or an effect object"),
 ]
@@ -225,7 +225,7 @@ class LoopAction(Shape):
         changes: list[Change] = []
         for target, counters in self.effects.items():
             for counter, value in counters.items():
-                changes.append(value.change(target, counter) if isinstance(value, EffectObject)
+                changes.append(value.change(target, counter) if isinstance(value, LoopEffect)
                                else Change(target, counter, "add", value))
             drawn = counters.get("cards_drawn")
             if "library" not in counters and isinstance(drawn, int) and drawn > 0:
@@ -353,7 +353,7 @@ def _declaration(value: Any, n_actions: int) -> None:
         _whole(low=0)(value)
 
 
-class PartialShape(Shape):
+class LoopPartialCount(Shape):
     """MTR 4.4: whole iterations, then the next one up to and including one action (never the last)."""
 
     model_config = Shape.model_config | {"json_schema_extra": {"additionalProperties": False}}
@@ -364,7 +364,7 @@ class PartialShape(Shape):
 Declared = Annotated[
     Annotated[NonNegative, Tag(NUMBER_TAG)]
     | Annotated[str, Tag(WORD_TAG), Field(json_schema_extra={"enum": list(DECLARATION_WORDS)})]
-    | Annotated[PartialShape, Tag(OBJECT_TAG)],
+    | Annotated[LoopPartialCount, Tag(OBJECT_TAG)],
     Discriminator(lambda v: WORD_TAG if isinstance(v, str) else by_kind(v)),
 ]
 
@@ -376,11 +376,11 @@ class LoopOutcomeRequest(Shape):
 
     players: Annotated[
         list[Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"})]],
-        BeforeValidator(_players),
         Field(min_length=2, max_length=MAX_PLAYERS, json_schema_extra={"uniqueItems": True},
               description="turn order, the active player first"),
+        BeforeValidator(_players),
     ]
-    iteration: Annotated[list[LoopAction], BeforeValidator(_iteration), Field(min_length=1, max_length=MAX_ACTIONS)]
+    iteration: Annotated[list[LoopAction], Field(min_length=1, max_length=MAX_ACTIONS), BeforeValidator(_iteration)]
     breakers: Annotated[list[LoopBreaker], BeforeValidator(_breakers)] = Field(default_factory=list)
     fragmented: Annotated[bool | None, BeforeValidator(_fragmented)] = None
     state: Annotated[dict[str, dict[str, int]], BeforeValidator(_state), AfterValidator(_library_needed)] = Field(
@@ -391,12 +391,12 @@ class LoopOutcomeRequest(Shape):
     declared: Annotated[dict[str, Declared] | None, BeforeValidator(_declared)] = Field(
         default=None, description='each player\'s MTR 4.4 declaration: iterations, "accept", "indefinitely" or "no_action"')
     restarted_without_change: Annotated[bool, BeforeValidator(_flag(False))] = False
-    poison_threshold: Annotated[int, BeforeValidator(_whole(1, 1000)), Field(ge=1, le=1000)] = POISON_THRESHOLD
+    poison_threshold: Annotated[int, Field(ge=1, le=1000), BeforeValidator(_whole(1, 1000))] = POISON_THRESHOLD
 
     def loop_request(self) -> LoopRequest:
         declared: dict[str, Declaration] | None = None
         if self.declared is not None:
-            declared = {p: PartialCount(v.iterations, v.after_action) if isinstance(v, PartialShape) else v
+            declared = {p: PartialCount(v.iterations, v.after_action) if isinstance(v, LoopPartialCount) else v
                         for p, v in self.declared.items()}
         return LoopRequest(
             players=tuple(self.players),

@@ -47,10 +47,10 @@ def _method(value: Any) -> ShuffleMethod:
         raise Invalid(f"unknown method {value!r}; expected one of {known}") from None
 
 
-class Step(Shape):
+class ShuffleProcedureStep(Shape):
     not_object: ClassVar[str] = "must be an object with 'method' and 'times'"
     method: Annotated[ShuffleMethod, BeforeValidator(_method)]
-    times: Annotated[int, BeforeValidator(_integer(0, MAX_TIMES)), Field(ge=0, le=MAX_TIMES)] = 1
+    times: Annotated[int, Field(ge=0, le=MAX_TIMES), BeforeValidator(_integer(0, MAX_TIMES))] = 1
     piles: Annotated[Annotated[int, Field(ge=2, le=MAX_DECK_SIZE)] | None,
                      Field(description="pile shuffles only: 2 to the deck size")] = None
 
@@ -76,8 +76,8 @@ def _steps(value: Any) -> Any:
     return list(value)
 
 
-Procedure = Annotated[list[Step], BeforeValidator(_steps), Field(max_length=MAX_STEPS)]
-PROCEDURE: TypeAdapter[list[Step]] = TypeAdapter(Procedure)
+Procedure = Annotated[list[ShuffleProcedureStep], Field(max_length=MAX_STEPS), BeforeValidator(_steps)]
+PROCEDURE: TypeAdapter[list[ShuffleProcedureStep]] = TypeAdapter(Procedure)
 
 
 def _pattern(value: Any, info: ValidationInfo) -> str:
@@ -92,11 +92,11 @@ def _pattern(value: Any, info: ValidationInfo) -> str:
     return pattern
 
 
-class Observed(Shape):
+class ShuffleObserved(Shape):
     not_object: ClassVar[str] = "must be an object with 'pattern' and 'lands'"
-    pattern: Annotated[str, BeforeValidator(_pattern), Field(
+    pattern: Annotated[str, Field(
         min_length=1, max_length=MAX_DECK_SIZE, json_schema_extra={"pattern": r"^[LSls\s]*[LSls][LSls\s]*$"},
-        description="L for land, S for spell, from the top (spaces ignored)")]
+        description="L for land, S for spell, from the top (spaces ignored)"), BeforeValidator(_pattern)]
     lands: Annotated[int, Field(ge=0, le=MAX_DECK_SIZE, description="lands in the whole deck")]
 
     @field_validator("lands", mode="before")
@@ -106,7 +106,7 @@ class Observed(Shape):
         return value if deck_size is None else _integer(0, deck_size)(value)
 
     @model_validator(mode="after")
-    def _fits_the_deck(self, info: ValidationInfo) -> Observed:
+    def _fits_the_deck(self, info: ValidationInfo) -> ShuffleObserved:
         deck_size = _deck_size_of(info)
         seen_lands = self.pattern.count("L")
         if seen_lands > self.lands:
@@ -127,9 +127,9 @@ class ShuffleAnalysisRequest(Shape):
     """POST /api/v1/jobs/shuffle-analysis (API.md). Checked in this order; unknown keys are ignored."""
 
     not_object: ClassVar[str] = "must be a JSON object"
-    deck_size: Annotated[int, BeforeValidator(_deck_size), Field(ge=1, le=MAX_DECK_SIZE)]
+    deck_size: Annotated[int, Field(ge=1, le=MAX_DECK_SIZE), BeforeValidator(_deck_size)]
     procedure: Procedure = Field(default_factory=list, description="the steps, in order")
-    observed: Observed | None = Field(default=None, description="a pattern seen at the top of the deck")
+    observed: ShuffleObserved | None = Field(default=None, description="a pattern seen at the top of the deck")
     seed: Annotated[Annotated[int, Field(ge=0, le=MAX_SEED)] | None,
                     BeforeValidator(lambda v: v if v is None else _integer(0, MAX_SEED)(v)),
                     Field(description="Monte Carlo seed (default: derived from the request)")] = None

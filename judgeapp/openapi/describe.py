@@ -10,8 +10,12 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engines.games.requests import GameOutcomeRequest
+from engines.loops.requests import LoopOutcomeRequest
+from engines.shuffles.requests import ShuffleAnalysisRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
+from judgeapp.openapi.models import CallRequestBody
 from rulesref import views as rules_views
 
 ERROR = OpenApiResponse(shapes.ErrorSerializer, description="the API's error shape")
@@ -87,8 +91,9 @@ describe("rulesref.views.SearchView", get={
                    param("limit", OpenApiTypes.INT, description="1 to 100 (default 10)")],
     "responses": {200: shapes.SearchSerializer, **errors(400, 404)}})
 
-JOB_REQUESTS = {"loop-outcome": shapes.LoopRequestSerializer, "game-outcome": shapes.GameRequestSerializer,
-                "shuffle-analysis": shapes.ShuffleRequestSerializer}
+# The engines' own request models: the schema is what they check (judgeapp.openapi.models).
+JOB_REQUESTS = {"loop-outcome": LoopOutcomeRequest, "game-outcome": GameOutcomeRequest,
+                "shuffle-analysis": ShuffleAnalysisRequest}
 
 
 class JobCreateDescription(OpenApiViewExtension):
@@ -139,7 +144,7 @@ describe("calllog.api.EventJudgesView", post={
     "tags": ["calllog"], "request": shapes.JudgeRequestSerializer, "responses": {201: shapes.MembershipSerializer, **SIGNED_IN}})
 describe("calllog.api.CallListView",
          get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         post={"tags": ["calllog"], "request": shapes.CallRequestSerializer,
+         post={"tags": ["calllog"], "request": CallRequestBody,
                "responses": {200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
 describe("calllog.api.CallDetailView",
          get={"tags": ["calllog"], "operation_id": "events_calls_detail", "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
