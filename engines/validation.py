@@ -113,6 +113,26 @@ def drop_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+def absent_only(schema: dict[str, Any]) -> None:
+    """For a field typed ``X | None`` only because it may be absent (null is refused): the schema of X, no default."""
+    schema.pop("default", None)
+    members = schema.get("anyOf")
+    if isinstance(members, list) and {"type": "null"} in members:
+        rest = [m for m in members if m != {"type": "null"}]
+        if len(rest) == 1:
+            del schema["anyOf"]
+            schema.update({k: v for k, v in rest[0].items() if k not in schema})
+
+
+def not_null(message: str) -> Check:
+    """A check that refuses null for a field that may be absent (``X | None`` with default None)."""
+    def check(value: Any) -> Any:
+        if value is None:
+            raise Invalid(message)
+        return value
+    return check
+
+
 def by_kind(value: Any) -> str:
     """The member of a number-or-object union a value is read as."""
     return OBJECT_TAG if isinstance(value, Mapping) else NUMBER_TAG

@@ -20,7 +20,7 @@ from engines.games.records import (
     PlayerState,
     unit_of,
 )
-from engines.validation import Check, Invalid, Shape, drop_default, read
+from engines.validation import Check, Invalid, Shape, absent_only, read
 
 FORMATS = [f.value for f in GameFormat]
 
@@ -79,7 +79,6 @@ def _team(value: Any) -> Any:
     return value
 
 
-Value = Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE), BeforeValidator(_whole())]
 NonNegative = Annotated[int, Field(ge=0, le=MAX_VALUE), BeforeValidator(_whole(low=0))]
 Flag = Annotated[bool, BeforeValidator(_flag)]
 
@@ -90,8 +89,9 @@ class GamePlayer(Shape):
     commander_damage: Annotated[dict[str, NonNegative], BeforeValidator(_commander_damage)] = Field(
         default_factory=dict, description="commander -> the combat damage it dealt to this player (commander format only)")
     team: Annotated[str | None, BeforeValidator(_team)] = None
-    life: Value = Field(default=None, json_schema_extra=drop_default,
-                        description="default: the format's starting life (20, 30 in Two-Headed Giant, 40 in commander)")
+    life: Annotated[Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE)] | None, BeforeValidator(_whole())] = Field(
+        default=None, json_schema_extra=absent_only,
+        description="default: the format's starting life (20, 30 in Two-Headed Giant, 40 in commander)")
     poison: NonNegative = 0
     drew_from_empty_library: Flag = False
     left_game: Flag = False

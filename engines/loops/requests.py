@@ -37,7 +37,19 @@ from engines.loops.records import (
     PartialCount,
     count_key,
 )
-from engines.validation import NUMBER_TAG, OBJECT_TAG, WORD_TAG, Check, Invalid, Shape, by_kind, drop_default, read
+from engines.validation import (
+    NUMBER_TAG,
+    OBJECT_TAG,
+    WORD_TAG,
+    Check,
+    Invalid,
+    Shape,
+    absent_only,
+    by_kind,
+    drop_default,
+    not_null,
+    read,
+)
 
 MAX_TIMES = 10**6    # a "times" factor, and a "per" factor either way
 NOT_NEGATIVE = ("library", "poison", "cards_drawn", "tokens")
@@ -144,9 +156,13 @@ class LoopEffect(Shape):
 
     model_config = Shape.model_config | {"json_schema_extra": {
         "oneOf": [{"required": ["times"]}, {"required": ["set"]}, {"required": ["per"]}], "additionalProperties": False}}
-    times: Times = Field(default=None, json_schema_extra=drop_default)
-    set_: Count = Field(default=None, alias="set", json_schema_extra=drop_default)
-    per: LoopEffectSource = Field(default=None, json_schema_extra=drop_default)
+    # Each of these is absent or given; null is refused like any other non-number.
+    times: Annotated[Annotated[int, Field(ge=0, le=MAX_TIMES)] | None, BeforeValidator(_whole(0, MAX_TIMES))] = Field(
+        default=None, json_schema_extra=absent_only)
+    set_: Annotated[Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None, BeforeValidator(_whole())] = Field(
+        default=None, alias="set", json_schema_extra=absent_only)
+    per: Annotated[LoopEffectSource | None, BeforeValidator(not_null(LoopEffectSource.not_object))] = Field(
+        default=None, json_schema_extra=absent_only)
     factor: Annotated[int, Field(ge=-MAX_TIMES, le=MAX_TIMES), WrapValidator(_factor)] = 1
 
     @classmethod

@@ -117,7 +117,7 @@ class ShuffleObserved(Shape):
 
 
 def _deck_size(value: Any, info: ValidationInfo) -> int:
-    size = _integer(1, MAX_DECK_SIZE)(value)
+    size: int = _integer(1, MAX_DECK_SIZE)(value)
     if info.context is not None:
         info.context["deck_size"] = size
     return size

@@ -4,6 +4,8 @@ subclass of the view with its description attached. Importing this module regist
 
 from __future__ import annotations
 
+from typing import Final
+
 from drf_spectacular.extensions import OpenApiViewExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -19,7 +21,7 @@ from judgeapp.openapi.models import CallRequestBody
 from rulesref import views as rules_views
 
 ERROR = OpenApiResponse(shapes.ErrorSerializer, description="the API's error shape")
-Q = OpenApiParameter.QUERY
+Q: Final = OpenApiParameter.QUERY
 
 
 def errors(*statuses: int) -> dict:
@@ -58,10 +60,10 @@ class HealthDescription(APIView):
 
 
 # Plain Django views: the generator lists only views with a DRF class, so they name one to be read.
-health.health.cls = HealthDescription
-health.health.initkwargs = {}
-rules_views.rule_detail.cls = rules_views.RuleDetailView
-rules_views.rule_detail.initkwargs = {}
+health.health.cls = HealthDescription  # type: ignore[attr-defined]  # read by the generator, like as_view()'s
+health.health.initkwargs = {}  # type: ignore[attr-defined]
+rules_views.rule_detail.cls = rules_views.RuleDetailView  # type: ignore[attr-defined]
+rules_views.rule_detail.initkwargs = {}  # type: ignore[attr-defined]
 
 JOB_ANSWERS = {200: shapes.JobSerializer, 202: shapes.JobSerializer, **errors(400, 413)}
 JOB = {"tags": ["jobs"], "parameters": [WAIT], "responses": JOB_ANSWERS}

@@ -43,12 +43,12 @@ class RequestModelExtension(PydanticExtension):
 
     priority = 1
 
-    def get_name(self, auto_schema, direction):   # type: ignore[no-untyped-def]  (drf-spectacular's signature)
+    def get_name(self, auto_schema, direction):
         # drf-spectacular names a request's component NameRequest (COMPONENT_SPLIT_REQUEST): LoopOutcomeRequest.
         name: str = self.target.model_config.get("title") or self.target.__name__
         return name.removesuffix("Request") if direction == "request" else name
 
-    def map_serializer(self, auto_schema, direction):   # type: ignore[no-untyped-def]
+    def map_serializer(self, auto_schema, direction):
         schema = model_json_schema(self.target, ref_template=REF, mode="validation")
         for name, sub_schema in schema.pop("$defs", {}).items():
             component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name,

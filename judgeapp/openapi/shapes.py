@@ -45,14 +45,14 @@ class RuleSerializer(s.Serializer):
     title = s.CharField(allow_blank=True, allow_null=True)
     text = s.CharField(allow_blank=True)
     examples = s.ListField(child=s.CharField(allow_blank=True))
-    parent = s.CharField(allow_null=True)
+    parent = s.CharField(allow_null=True)  # type: ignore[assignment]  # a field named like Field.parent (DRF pops it)
     children = s.ListField(child=s.CharField())
     version = RuleVersionSerializer()
     references = s.ListField(child=s.CharField())
     kind = s.CharField(required=False, allow_blank=True)
     section_title = s.CharField(required=False, allow_blank=True)
     aliases = s.ListField(child=s.CharField(), required=False)
-    fields = s.DictField(child=_any(), required=False)
+    fields = s.DictField(child=_any(), required=False)  # type: ignore[assignment]  # named like Serializer.fields
 
 
 class TraceStepSerializer(s.Serializer):
@@ -167,7 +167,7 @@ class WalkRequestSerializer(s.Serializer):
 class RulingSerializer(s.Serializer):
     date = s.DateField()
     text = s.CharField(allow_blank=True)
-    source = s.CharField(required=False, allow_blank=True)
+    source = s.CharField(required=False, allow_blank=True)  # type: ignore[assignment]  # named like Field.source
 
 
 class CardSerializer(s.Serializer):
