@@ -62,6 +62,7 @@ bench: install
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
 # .venv-train, never in the service's .venv). Writes rulesref/search/model/; then run search-vectors.

@@ -62,7 +62,7 @@ UPGRADE is {"penalty", "upgraded", "reason", "refs", "citations", "prior_warning
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import status
@@ -89,7 +89,7 @@ def _event_data(event: Event, user, *, judges: bool = False) -> dict:
 
 
 class CallLogView(APIView):
-    permission_classes: ClassVar[list] = [IsAuthenticated]
+    permission_classes = [IsAuthenticated]
 
 
 class EventListView(CallLogView):

@@ -20,8 +20,6 @@ REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -34,7 +32,7 @@ from rulesref import references
 
 
 class CallLogView(APIView):
-    permission_classes: ClassVar[list] = [IsAuthenticated]
+    permission_classes = [IsAuthenticated]
 
 
 def _invalid(exc: services.InvalidCall) -> ApiError:

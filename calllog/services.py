@@ -12,7 +12,7 @@ import datetime as dt
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from calllog import penalties
 from calllog.models import Call, Event, EventJudge
@@ -157,55 +158,122 @@ class CallRequest:
     created_at: dt.datetime | None
 
 
-def read_call_request(body: Any) -> CallRequest:
-    """The tablet's call (see calllog.api for the shape), checked field by field."""
-    if not isinstance(body, Mapping):
-        raise InvalidCall("body", "the request body must be a JSON object")
+# The call's request model: each field's check raises InvalidCall naming the field (it is no ValueError, so the
+# first one stops the reading, in field order); the model also describes the request for the schema.
+
+def _client_id(value: Any) -> uuid.UUID:
     try:
-        client_id = uuid.UUID(str(body.get("client_id", "")))
+        return uuid.UUID(str(value))
     except ValueError:
         raise InvalidCall("client_id", "a UUID made by the tablet for this call") from None
-    guide = body.get("guide")
-    if not isinstance(guide, str) or not guide:
+
+
+def _guide(value: Any) -> str:
+    if not isinstance(value, str) or not value:
         raise InvalidCall("guide", "the guide's slug")
-    answers = body.get("answers", [])
-    if not isinstance(answers, list) or len(answers) > MAX_ANSWERS:
+    return value
+
+
+def _answers(value: Any) -> list:
+    if not isinstance(value, list) or len(value) > MAX_ANSWERS:
         raise InvalidCall("answers", f"a list of at most {MAX_ANSWERS} answers")
-    conclusion = body.get("conclusion") or ""
-    if not isinstance(conclusion, str):
+    return value
+
+
+def _conclusion(value: Any) -> str:
+    value = value or ""
+    if not isinstance(value, str):
         raise InvalidCall("conclusion", "the conclusion's node id")
-    table = body.get("table", "")
-    if table is None:
-        table = ""
-    if isinstance(table, bool) or not isinstance(table, (str, int)) or len(str(table).strip()) > 20:
+    return value
+
+
+def _table(value: Any) -> str:
+    if value is None:
+        value = ""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or len(str(value).strip()) > 20:
         raise InvalidCall("table", "a table number or name (at most 20 characters)")
-    rnd = whole_number(body.get("round"), "round", minimum=0, maximum=1000, default=None)
-    day = whole_number(body.get("day"), "day", minimum=1, maximum=30, default=1) or 1
-    players = body.get("players", [])
+    return str(value).strip()
+
+
+def _players(value: Any) -> list[str]:
     if (
-        not isinstance(players, list)
-        or len(players) > MAX_PLAYERS
-        or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in players)
+        not isinstance(value, list)
+        or len(value) > MAX_PLAYERS
+        or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in value)
     ):
         raise InvalidCall("players", f"a list of up to {MAX_PLAYERS} player names (without '/')")
-    players = [" ".join(p.split()) for p in players]
-    offender = body.get("offender")
-    if offender is None or offender == "":
-        offender = players[0] if players else ""
-    if not isinstance(offender, str) or len(offender) > 200 or "/" in offender:
-        raise InvalidCall("offender", "the name of the player who receives the penalty")
-    offender = " ".join(offender.split())
-    if players and player_key(offender) not in {player_key(p) for p in players}:
-        raise InvalidCall("offender", "must be one of the players")
-    created_at = body.get("created_at")
-    when = None
-    if created_at not in (None, ""):
-        when = _datetime_or_none(created_at)
-        if when is None:
-            raise InvalidCall("created_at", "an ISO 8601 time, e.g. 2026-11-22T14:05:00Z")
-        if timezone.is_naive(when):
-            when = timezone.make_aware(when, dt.UTC)
-    return CallRequest(client_id, guide, answers, conclusion, str(table).strip(), rnd, day, players, offender, when)
+    return [" ".join(p.split()) for p in value]
+
+
+def _created_at(value: Any) -> dt.datetime | None:
+    if value in (None, ""):
+        return None
+    when = _datetime_or_none(value)
+    if when is None:
+        raise InvalidCall("created_at", "an ISO 8601 time, e.g. 2026-11-22T14:05:00Z")
+    return timezone.make_aware(when, dt.UTC) if timezone.is_naive(when) else when
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)   # a missing value is refused by the field's own check
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^/]*$")]
+
+
+class CallRequestModel(BaseModel):
+    """POST /api/v1/events/{id}/calls: a call from a guide walk. Read like ``dict.get``, in this order."""
+
+    model_config = ConfigDict(extra="ignore")
+    client_id: Annotated[uuid.UUID, BeforeValidator(_client_id), Field(
+        description="made by the tablet for this call: a second POST with it is the same call")]
+    guide: Annotated[str, BeforeValidator(_guide)] = Field(
+        default=None, validate_default=True, json_schema_extra=_no_default, description="the guide's slug")
+    answers: Annotated[list[Any], Field(max_length=MAX_ANSWERS), BeforeValidator(_answers)] = Field(
+        default_factory=list, description="the answers given in the guide, in order")
+    conclusion: Annotated[str, BeforeValidator(_conclusion)] = Field(
+        default="", description="the conclusion's node id the answers must reach")
+    table: Annotated[str | int | None, BeforeValidator(_table)] = Field(
+        default="", description="a table number or name (at most 20 characters)")
+    round: Annotated[Annotated[int, Field(ge=0, le=1000)] | None, BeforeValidator(
+        lambda v: whole_number(v, "round", minimum=0, maximum=1000, default=None))] = None
+    day: Annotated[int, Field(ge=1, le=30), BeforeValidator(
+        lambda v: whole_number(v, "day", minimum=1, maximum=30, default=1) or 1)] = 1
+    players: Annotated[list[PlayerName], Field(max_length=MAX_PLAYERS), BeforeValidator(_players)] = Field(
+        default_factory=list)
+    offender: Annotated[str, Field(max_length=200, pattern=r"^[^/]*$")] | None = Field(
+        default=None, validate_default=True, description="who receives the penalty: one of the players (default: the first)")
+    created_at: Annotated[dt.datetime | None, BeforeValidator(_created_at)] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _object(cls, body: Any) -> Any:
+        if not isinstance(body, Mapping):
+            raise InvalidCall("body", "the request body must be a JSON object")
+        return body if "client_id" in body else {**body, "client_id": ""}
+
+    @field_validator("offender", mode="before")
+    @classmethod
+    def _offender(cls, offender: Any, info: ValidationInfo) -> str:
+        players: list[str] = info.data.get("players", [])
+        if offender is None or offender == "":
+            offender = players[0] if players else ""
+        if not isinstance(offender, str) or len(offender) > 200 or "/" in offender:
+            raise InvalidCall("offender", "the name of the player who receives the penalty")
+        offender = " ".join(offender.split())
+        if players and player_key(offender) not in {player_key(p) for p in players}:
+            raise InvalidCall("offender", "must be one of the players")
+        return offender
+
+    def request(self) -> CallRequest:
+        table = "" if self.table is None else str(self.table)
+        return CallRequest(self.client_id, self.guide, self.answers, self.conclusion, table, self.round, self.day,
+                           self.players, self.offender or "", self.created_at)
+
+
+def read_call_request(body: Any) -> CallRequest:
+    """The tablet's call (see calllog.api for the shape), checked field by field: InvalidCall names the field."""
+    return CallRequestModel.model_validate(body).request()
 
 
 def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: int | None) -> int | None:

@@ -26,7 +26,7 @@ def _event_context(request: HttpRequest, event: Event) -> dict:
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
     events = list(services.my_events(request.user))
-    roles = dict(EventJudge.objects.filter(judge=request.user).values_list("event_id", "role"))
+    roles = dict(EventJudge.objects.filter(judge=request.user).values_list("event_id", "role"))  # type: ignore[misc]  # signed in
     return render(request, "judgeapp/events/list.html", {"events": [(e, roles.get(e.pk)) for e in events]})
 
 

@@ -117,8 +117,7 @@ def _store(records: list[scryfall.CardRecord], rulings: list[scryfall.RulingReco
     Card.objects.filter(pk__in=gone).delete()
     Card.objects.bulk_create(new, batch_size=1000)
     Card.objects.bulk_update(changed, _FIELDS, batch_size=500)
-    ids = dict(Card.objects.values_list("oracle_id", "pk"))
-    ids = {str(k): v for k, v in ids.items()}
+    ids = {str(k): v for k, v in Card.objects.values_list("oracle_id", "pk")}
     CardRuling.objects.all().delete()
     CardRuling.objects.bulk_create(
         [CardRuling(card_id=ids[r.oracle_id], published_at=r.published_at, source=r.source, comment=r.comment)

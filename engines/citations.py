@@ -8,6 +8,8 @@ whatever version is current, so nothing here changes when the rules are renumber
 
 from __future__ import annotations
 
+from types import ModuleType
+
 CR = "cr@2025-02-07:"
 MTR = "mtr@2019-06-06:"
 
@@ -72,7 +74,7 @@ MTR_SHORTCUTS = MTR + "4.2"
 ALL = tuple(value for name, value in sorted(globals().items()) if name.isupper() and ":" in str(value))
 
 
-def pinned_in(*modules) -> tuple[str, ...]:
+def pinned_in(*modules: ModuleType) -> tuple[str, ...]:
     """The pinned references that modules name as upper-case constants (like LOOP_MANDATORY above; not the
     version prefixes CR and MTR), sorted:
     the data an app registers with the rules reference for the engines (jobs.apps)."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,7 +13,7 @@ from judgeapp.api_errors import ApiError
 
 
 class ClockView(APIView):
-    permission_classes: ClassVar[list] = [IsAuthenticated]
+    permission_classes = [IsAuthenticated]
 
     def get(self, request: Request, event_id: int) -> Response:
         event = calllog.event_for(request.user, event_id)

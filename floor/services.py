@@ -4,7 +4,7 @@ event reads them. The call log's time extensions are shown per table beside the 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +36,7 @@ def extensions_for(event: Event, round_number: int | None) -> list[dict]:
     totals: dict[str, int] = {}
     for table, minutes in Call.objects.filter(event=event, round=round_number, time_extension__gt=0).values_list("table", "time_extension"):
         key = table.strip() or "?"
-        totals[key] = totals.get(key, 0) + minutes
+        totals[key] = totals.get(key, 0) + cast(int, minutes)   # time_extension__gt=0: never null here
     return [{"table": t, "minutes": m} for t, m in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
 
 
@@ -109,7 +109,7 @@ def act(user, event: Event, action: Any, *, round_number: Any = None, minutes: A
         elif action == "resume":
             if running != "paused":
                 raise ClockError("action", f"the clock is {running}, not paused")
-            found.paused_seconds += (now - found.paused_at).total_seconds()
+            found.paused_seconds += (now - cast(dt.datetime, found.paused_at)).total_seconds()   # paused: set
             found.paused_at = None
         elif action == "add":
             if running in ("ended",):

@@ -142,7 +142,7 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
 # --- nodes ----------------------------------------------------------------------------------------
 
 
-def _text(raw: dict, key: str, source: str, node_id: str, *, required: bool = False) -> str:
+def _text(raw: dict[str, Any], key: str, source: str, node_id: str, *, required: bool = False) -> str:
     value = raw.get(key, "")
     if not isinstance(value, str):
         raise GuideError(source, node_id, f"{key} must be text")
@@ -151,7 +151,7 @@ def _text(raw: dict, key: str, source: str, node_id: str, *, required: bool = Fa
     return value.strip()
 
 
-def _refs(raw: dict, source: str, node_id: str) -> tuple[str, ...]:
+def _refs(raw: dict[str, Any], source: str, node_id: str) -> tuple[str, ...]:
     refs = raw.get("refs", [])
     if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
         raise GuideError(source, node_id, "refs must be a list of pinned references")
@@ -184,7 +184,7 @@ def _node(raw: Any, index: int, source: str) -> Node:
     return _conclusion(raw, source, node_id, common)
 
 
-def _answers(raw: dict, source: str, node_id: str) -> tuple[Answer, ...]:
+def _answers(raw: dict[str, Any], source: str, node_id: str) -> tuple[Answer, ...]:
     answers = raw.get("answers")
     if isinstance(answers, dict):   # STYLE.md's short form: { label = next }
         answers = [{"label": label, "next": nxt} for label, nxt in answers.items()]
@@ -211,14 +211,14 @@ def _answers(raw: dict, source: str, node_id: str) -> tuple[Answer, ...]:
     return tuple(out)
 
 
-def _bound(raw: dict, key: str, source: str, node_id: str) -> int | None:
+def _bound(raw: dict[str, Any], key: str, source: str, node_id: str) -> int | None:
     value = raw.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise GuideError(source, node_id, f"{key} must be a whole number")
     return value
 
 
-def _input(raw: dict, source: str, node_id: str, common: dict) -> Node:
+def _input(raw: dict[str, Any], source: str, node_id: str, common: dict[str, Any]) -> Node:
     text = _text(raw, "text", source, node_id, required=True)
     field_name = _text(raw, "field", source, node_id, required=True)
     kind = raw.get("input")
@@ -246,7 +246,7 @@ def _input(raw: dict, source: str, node_id: str, common: dict) -> Node:
     return node
 
 
-def _compute(raw: dict, source: str, node_id: str, common: dict) -> Node:
+def _compute(raw: dict[str, Any], source: str, node_id: str, common: dict[str, Any]) -> Node:
     """A compute node, or a switch (the same branching, on the facts, without a computation)."""
     computation, request = raw.get("computation", ""), raw.get("request", {})
     if common["kind"] is NodeKind.COMPUTE:
@@ -270,7 +270,7 @@ def _compute(raw: dict, source: str, node_id: str, common: dict) -> Node:
                 branches=tuple(branches.items()), next=fallback, text=_text(raw, "text", source, node_id), **common)
 
 
-def _conclusion(raw: dict, source: str, node_id: str, common: dict) -> Node:
+def _conclusion(raw: dict[str, Any], source: str, node_id: str, common: dict[str, Any]) -> Node:
     penalty = raw.get("penalty")
     if not isinstance(penalty, dict):
         raise GuideError(source, node_id, f"a conclusion needs penalty = {{{', '.join(RELS)}}}")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from guides.schema import Guide, Node, NodeKind
+from guides.schema import Answer, Guide, Node, NodeKind
 
 
 class AnswerError(ValueError):
@@ -33,7 +33,7 @@ class GuideFlowError(RuntimeError):
 class GuideState:
     slug: str
     node_id: str
-    answers: tuple = ()
+    answers: tuple[Any, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
     path: tuple[str, ...] = ()                      # node ids walked, the current one last
     needs_computation: bool = False
@@ -131,7 +131,7 @@ def _branch(guide: Guide, node: Node, data: Mapping[str, Any]) -> str:
     return target
 
 
-def _choose(node: Node, answer: Any):
+def _choose(node: Node, answer: Any) -> Answer:
     if isinstance(answer, int) and not isinstance(answer, bool):
         if 0 <= answer < len(node.answers):
             return node.answers[answer]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -104,5 +104,5 @@ def pattern_finding(deck_size: int, pattern: str, lands: int) -> dict:
             {"deck_size": deck_size, "procedure": [], "observed": {"pattern": pattern, "lands": lands}})
     except ValueError as exc:
         raise InvalidRequest(getattr(exc, "field", "observed"), getattr(exc, "message", str(exc))) from None
-    p_value, direction, _ = shuffles.pattern_finding(deck_size, lands, request.observed.pattern)
+    p_value, direction, _ = shuffles.pattern_finding(deck_size, lands, cast(shuffles.ObservedPattern, request.observed).pattern)
     return {"pattern_p_value": float(p_value), "pattern_direction": None if direction is None else direction.value}

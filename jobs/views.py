@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -53,7 +55,8 @@ class JobDetailView(APIView):
 
 
 def create_view(kind: str):
-    return type(f"{kind.title().replace('-', '')}CreateView", (JobCreateView,), {"kind": kind}).as_view()
+    view = cast(type[JobCreateView], type(f"{kind.title().replace('-', '')}CreateView", (JobCreateView,), {"kind": kind}))
+    return view.as_view()
 
 
 class ShuffleCheckView(APIView):

@@ -131,6 +131,7 @@ def locked_out(request: HttpRequest, credentials: dict | None = None, *args, **k
     """AXES_LOCKOUT_CALLABLE: too many wrong passwords. JSON 429 under /api/v1/, a plain page elsewhere."""
     minutes = round(settings.AXES_COOLOFF_TIME * 60)
     message = f"Too many failed sign-ins: locked out for {minutes} minutes."
+    response: HttpResponse
     if is_api(request):
         response = json_error(429, code="locked_out", message=message, details={"retry_after_seconds": minutes * 60})
     else:

@@ -6,6 +6,8 @@ Pages call rulesref.curation; nothing here stores rules itself.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
@@ -51,7 +53,7 @@ class RollbackForm(forms.Form):
 
     def __init__(self, *args, document: Document, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["version"].queryset = Version.objects.filter(pk__in=[v.pk for v in curation.rollback_choices(document)])
+        cast(forms.ModelChoiceField, self.fields["version"]).queryset = Version.objects.filter(pk__in=[v.pk for v in curation.rollback_choices(document)])
 
 
 @admin.register(Version)

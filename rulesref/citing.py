@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import cast
 
 # A pinned reference: doc@date:number. The part after the colon is a rule number, or — for documents
 # without numbers, like the JAR — a section title, matched case-insensitively in the pinned version.
@@ -44,7 +45,7 @@ def known_references() -> list[str]:
     """Every pinned reference any registered owner cites, sorted and without duplicates."""
     found: set[str] = set()
     for owner, refs in list(_references.items()):
-        values = tuple(refs()) if callable(refs) else refs
+        values = tuple(refs()) if callable(refs) else cast(tuple[str, ...], refs)   # register_references keeps a tuple
         _check(owner, values)
         found.update(values)
     return sorted(found)

@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
@@ -151,7 +152,7 @@ def parse_claimed_upload(version: Version) -> Version:
 
     Nothing current changes either way: store_parsed only ever writes a pending version.
     """
-    source = version.source_name or Path(version.upload.name).name
+    source = version.source_name or Path(cast(str, version.upload.name)).name   # an upload has a name
     try:
         with version.upload.open("rb") as handle:
             raw = handle.read()

@@ -5,6 +5,8 @@ Every view needs an authenticated staff user; reading the rules stays public in 
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework import permissions, serializers, status
@@ -118,4 +120,4 @@ class DocumentRollbackView(StaffView):
         form.is_valid(raise_exception=True)
         to = form.validated_data.get("to")
         event = curation.roll_back(doc, to_date=to.isoformat() if to else None, actor=request.user)
-        return Response({"event": event_body(event), "version": version_body(event.to_version, request)})
+        return Response({"event": event_body(event), "version": version_body(cast(Version, event.to_version), request)})   # a rollback has a version

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -35,7 +37,10 @@ class Version(models.Model):
         DISCARDED = "discarded", "Discarded"
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="versions")
-    effective_date = models.DateField(null=True, blank=True)
+    # Typed as a date: only an upload still parsing (or failed) has none, and the code that reads dates reads
+    # them from versions that were parsed; a null shows there as the error it is, at run time.
+    effective_date: models.DateField[dt.date | None, dt.date] = models.DateField(  # type: ignore[misc]  # nullable: see above
+        null=True, blank=True)
     title = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     is_current = models.BooleanField(default=False)

@@ -159,13 +159,13 @@ def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_
         document, _ = Document.objects.get_or_create(
             slug=parsed.doc.value, defaults={"title": DOC_TITLES.get(parsed.doc.value, parsed.title)}
         )
-        existing = document.versions.filter(content_hash=digest).exclude(pk=getattr(into, "pk", None)).first()
+        existing = document.versions.filter(content_hash=digest).exclude(pk=getattr(into, "pk", None)).first()  # type: ignore[misc]  # pk=None excludes nothing
         if existing is not None:
             return existing, False
         clash = (
             document.versions.filter(effective_date=parsed.effective_date)
             .exclude(status__in=[Version.Status.FAILED, Version.Status.DISCARDED])
-            .exclude(pk=getattr(into, "pk", None))
+            .exclude(pk=getattr(into, "pk", None))  # type: ignore[misc]  # pk=None excludes nothing
             .first()
         )
         if clash is not None:

@@ -1,9 +1,13 @@
-"""Checking a game-outcome request (the API's JSON) and building the typed request; errors name the field."""
+"""Game-outcome requests: the model that reads the API's JSON (and describes it for the schema) and the typed
+GameRequest built from it; errors are RequestError naming the field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
 from engines.errors import RequestError
 from engines.games.records import (
@@ -18,51 +22,87 @@ from engines.games.records import (
     unit_of,
 )
 from engines.games.teams import share_team_counts
+from engines.validation import Check, Invalid, Shape, absent_only, read
+
+FORMATS = [f.value for f in GameFormat]
 
 
-def _int(value: Any, name: str, *, low: int = -MAX_VALUE) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(name, f"must be a whole number, not {value!r}")
-    if value < low:
-        raise RequestError(name, "must not be negative" if low == 0 else f"must be at least {low}")
-    if value > MAX_VALUE:
-        raise RequestError(name, f"must be at most {MAX_VALUE:,}")
-    return value
+def _whole(low: int = -MAX_VALUE) -> Check:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid(f"must be a whole number, not {value!r}")
+        if value < low:
+            raise Invalid("must not be negative" if low == 0 else f"must be at least {low}")
+        if value > MAX_VALUE:
+            raise Invalid(f"must be at most {MAX_VALUE:,}")
+        return value
+    return check
 
 
-def _flag(data: Mapping[str, Any], key: str, name: str) -> bool:
-    value = data.get(key, False)
+def _flag(value: Any) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise RequestError(name, "must be true or false")
+        raise Invalid("must be true or false")
     return value
 
 
-def _player(data: Any, i: int, fmt: GameFormat) -> PlayerState:
-    name = f"players[{i}]"
-    if not isinstance(data, Mapping):
-        raise RequestError(name, "must be an object with at least a name")
-    player = data.get("name")
-    if not isinstance(player, str) or not player.strip():
-        raise RequestError(f"{name}.name", "is required")
-    damage = data.get("commander_damage") or {}
-    if not isinstance(damage, Mapping):
-        raise RequestError(f"{name}.commander_damage", "must map each commander to the combat damage it dealt")
-    if damage and fmt is not GameFormat.COMMANDER:
-        raise RequestError(f"{name}.commander_damage", "only counts in the commander format")
-    team = data.get("team")
-    if team is not None and not isinstance(team, str):
-        raise RequestError(f"{name}.team", "must be a team name or null")
-    return PlayerState(
-        name=player,
-        life=_int(data.get("life", STARTING_LIFE[fmt]), f"{name}.life"),
-        poison=_int(data.get("poison", 0), f"{name}.poison", low=0),
-        drew_from_empty_library=_flag(data, "drew_from_empty_library", f"{name}.drew_from_empty_library"),
-        commander_damage={str(k): _int(v, f"{name}.commander_damage.{k}", low=0) for k, v in damage.items()},
-        team=team,
-        left_game=_flag(data, "left_game", f"{name}.left_game"),
-    )
+def _format_of(info: ValidationInfo) -> GameFormat | None:
+    """The request's format, once it was read (None when it was refused: that error comes first)."""
+    fmt: GameFormat | None = (info.context or {}).get("format")
+    return fmt
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise Invalid("is required")
+    return value
+
+
+def _commander_damage(value: Any, info: ValidationInfo) -> Any:
+    value = value or {}
+    if not isinstance(value, Mapping):
+        raise Invalid("must map each commander to the combat damage it dealt")
+    fmt = _format_of(info)
+    if value and fmt is not None and fmt is not GameFormat.COMMANDER:
+        raise Invalid("only counts in the commander format")
+    damage = {}
+    for commander, dealt in value.items():
+        try:
+            damage[str(commander)] = _whole(low=0)(dealt)
+        except Invalid as exc:
+            raise Invalid(exc.message, str(commander)) from None
+    return damage
+
+
+def _team(value: Any) -> Any:
+    if value is not None and not isinstance(value, str):
+        raise Invalid("must be a team name or null")
+    return value
+
+
+NonNegative = Annotated[int, Field(ge=0, le=MAX_VALUE), BeforeValidator(_whole(low=0))]
+Flag = Annotated[bool, BeforeValidator(_flag)]
+
+
+class GamePlayer(Shape):
+    not_object: ClassVar[str] = "must be an object with at least a name"
+    name: Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"}), BeforeValidator(_name)]
+    commander_damage: Annotated[dict[str, NonNegative], BeforeValidator(_commander_damage)] = Field(
+        default_factory=dict, description="commander -> the combat damage it dealt to this player (commander format only)")
+    team: Annotated[str | None, BeforeValidator(_team)] = None
+    life: Annotated[Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE)] | None, BeforeValidator(_whole())] = Field(
+        default=None, json_schema_extra=absent_only,
+        description="default: the format's starting life (20, 30 in Two-Headed Giant, 40 in commander)")
+    poison: NonNegative = 0
+    drew_from_empty_library: Flag = False
+    left_game: Flag = False
+
+    def state(self, fmt: GameFormat) -> PlayerState:
+        return PlayerState(
+            name=self.name, life=STARTING_LIFE[fmt] if self.life is None else self.life, poison=self.poison,
+            drew_from_empty_library=self.drew_from_empty_library, commander_damage=self.commander_damage,
+            team=self.team, left_game=self.left_game)
 
 
 def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
@@ -82,7 +122,7 @@ def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
         if len(sizes) != 2 or len(set(sizes.values())) != 1 or min(sizes.values()) < 2:
             raise RequestError("players", "Two-Headed Giant is two teams of the same size, two or more players each")
         for i, p in enumerate(players):
-            # Issue 27: shared life and poison are checked in teams.share_team_counts. CR 810.8a-b: a player leaves
+            # Shared life and poison are checked in teams.share_team_counts. CR 810.8a-b: a player leaves
             # only with the team, and then the game is over.
             if p.left_game:
                 raise RequestError(f"players[{i}].left_game", "in Two-Headed Giant a player leaves the game only with their team")
@@ -90,6 +130,105 @@ def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
         raise RequestError("players", "a game has at least two players")
     if len({unit_of(p) for p in players if not p.left_game}) < 2:
         raise RequestError("players", "at least two players or teams must still be in the game")
+
+
+def _game_format(value: Any, info: ValidationInfo) -> GameFormat:
+    try:
+        fmt = GameFormat(value)
+    except ValueError:
+        raise Invalid(f"must be one of {FORMATS}") from None
+    if info.context is not None:
+        info.context["format"] = fmt
+    return fmt
+
+
+def _player_list(value: Any) -> Any:
+    if not isinstance(value, list) or not value:
+        raise Invalid("must be a non-empty list")
+    if len(value) > MAX_PLAYERS:
+        raise Invalid(f"at most {MAX_PLAYERS} players")
+    return value
+
+
+def _players_fit(players: list[GamePlayer], info: ValidationInfo) -> list[GamePlayer]:
+    names = [p.name for p in players]
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            raise Invalid(f"{n!r} appears twice", i, "name")
+    fmt = _format_of(info)
+    if fmt is None:
+        return players
+    states = tuple(p.state(fmt) for p in players)
+    _check_format(fmt, states)
+    if info.context is not None:
+        info.context["players"] = {p.name: p for p in states}
+    return players
+
+
+def _effect_list(value: Any) -> Any:
+    value = value or []
+    if not isinstance(value, list):
+        raise Invalid("must be a list")
+    return value
+
+
+def _effect_type(value: Any) -> EffectType:
+    try:
+        return EffectType(value)
+    except ValueError:
+        raise Invalid(f"must be one of {', '.join(t.value for t in EffectType)}") from None
+
+
+class GameEffectEntry(Shape):
+    not_object: ClassVar[str] = "must be an object with type and player"
+    type: Annotated[EffectType, BeforeValidator(_effect_type)]
+    player: str | None = Field(default=None, validate_default=True,
+                               description="whose effect it is; a draw may name nobody (CR 104.4c)")
+
+    @field_validator("player", mode="before")
+    @classmethod
+    def _known(cls, player: Any, info: ValidationInfo) -> Any:
+        by_name: dict[str, PlayerState] | None = (info.context or {}).get("players")
+        kind = info.data.get("type")
+        if by_name is None or kind is None:
+            return player
+        if kind is EffectType.DRAW and player is None:
+            return None   # a draw may name whose effect it is (CR 104.4c), or nobody
+        if not isinstance(player, str) or player not in by_name:   # a list or an object was a TypeError (a 500)
+            raise Invalid(f"{player!r} is not one of the players")
+        if by_name[player].left_game:
+            raise Invalid(f"{player} has already left the game")
+        return player
+
+
+class GameOutcomeRequest(Shape):
+    """POST /api/v1/jobs/game-outcome (API.md). Checked in this order; the first error is reported."""
+
+    format: Annotated[GameFormat, BeforeValidator(_game_format)]
+    players: Annotated[list[GamePlayer], Field(min_length=2, max_length=MAX_PLAYERS),
+                       BeforeValidator(_player_list), AfterValidator(_players_fit)]
+    effects: Annotated[list[GameEffectEntry], BeforeValidator(_effect_list)] = Field(
+        default_factory=list, description="what happens at this moment, in order")
+    mandatory_loop: Flag = False
+    # Read by teams.share_team_counts once the players are checked; described here for the schema.
+    teams: Any = Field(default=None, description=(
+        "two_headed_giant only: each team's shared counts by team name; a player's life or poison, if given, "
+        "must equal the team's (it is the team's count, CR 810.10a)"), json_schema_extra={
+        "type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False,
+            "properties": {"life": {"type": "integer", "description": "the team's shared life total (CR 810.4)"},
+                           "poison": {"type": "integer", "minimum": 0,
+                                      "description": "the team's shared poison counters (CR 810.10)"}}}})
+
+    @classmethod
+    def check_keys(cls, data: Mapping[str, Any]) -> None:
+        if "format" not in data:
+            raise Invalid(f"is required: one of {FORMATS}", "format")
+
+    def game_request(self) -> GameRequest:
+        players = tuple(p.state(self.format) for p in self.players)
+        effects = tuple(GameEffect(e.type, e.player) for e in self.effects)
+        return GameRequest(self.format, players, effects, self.mandatory_loop)
 
 
 def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
@@ -100,55 +239,12 @@ def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
     players or players who already left, and contradictory effects (two different winners, a win
     together with a draw).
     """
-    if not isinstance(data, Mapping):
-        raise RequestError("body", "must be an object")
-    if "format" not in data:
-        raise RequestError("format", f"is required: one of {[f.value for f in GameFormat]}")
-    try:
-        fmt = GameFormat(data["format"])
-    except ValueError:
-        raise RequestError("format", f"must be one of {[f.value for f in GameFormat]}") from None
-    raw = data.get("players")
-    if not isinstance(raw, list) or not raw:
-        raise RequestError("players", "must be a non-empty list")
-    if len(raw) > MAX_PLAYERS:
-        raise RequestError("players", f"at most {MAX_PLAYERS} players")
-    players = tuple(_player(p, i, fmt) for i, p in enumerate(raw))
-    names = [p.name for p in players]
-    for i, n in enumerate(names):
-        if n in names[:i]:
-            raise RequestError(f"players[{i}].name", f"{n!r} appears twice")
-    _check_format(fmt, players)
-    # Issue 27: a Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in engines/games/teams.py.
-    players, teams = share_team_counts(fmt, data.get("teams"), raw, players)
-    effects = _effects(data.get("effects") or [], players)
-    request = GameRequest(fmt, players, effects, _flag(data, "mandatory_loop", "mandatory_loop"), teams)
+    request = read(GameOutcomeRequest, data).game_request()
+    # A Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in engines/games/teams.py.
+    players, teams = share_team_counts(request.format, data.get("teams"), data["players"], request.players)
+    request = replace(request, players=players, teams=teams)
     _check_winners(request)
     return request
-
-
-def _effects(raw: Any, players: Sequence[PlayerState]) -> tuple[GameEffect, ...]:
-    if not isinstance(raw, list):
-        raise RequestError("effects", "must be a list")
-    by_name = {p.name: p for p in players}
-    out = []
-    for i, e in enumerate(raw):
-        name = f"effects[{i}]"
-        if not isinstance(e, Mapping):
-            raise RequestError(name, "must be an object with type and player")
-        try:
-            kind = EffectType(e.get("type"))
-        except ValueError:
-            raise RequestError(f"{name}.type", f"must be one of {', '.join(t.value for t in EffectType)}") from None
-        player = e.get("player")
-        if kind is EffectType.DRAW and player is None:
-            pass   # a draw may name whose effect it is (CR 104.4c), or nobody
-        elif player not in by_name:
-            raise RequestError(f"{name}.player", f"{player!r} is not one of the players")
-        elif by_name[player].left_game:
-            raise RequestError(f"{name}.player", f"{player} has already left the game")
-        out.append(GameEffect(kind, player))
-    return tuple(out)
 
 
 def _check_winners(request: GameRequest) -> None:

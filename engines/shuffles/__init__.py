@@ -28,7 +28,7 @@ and stopping times", Amer. Math. Monthly 93(5), 333-348). ``distance_is_exact`` 
 
 The pattern test (``patterns``) checks the cards seen in both directions, too even and too clumped, exactly.
 
-numpy is the one exception to the engines' stdlib-only rule: the Monte Carlo check of the pattern p-values
+numpy is, beside pydantic (which reads the requests), the exception to the engines' stdlib-only rule: the Monte Carlo check of the pattern p-values
 draws up to ``max_samples`` random deck prefixes (10^5 or more per request, inside a Celery job), which
 numpy does in vectorised batches in milliseconds where a pure-Python loop takes seconds. It is imported
 inside the functions that sample, so importing this module for distances needs only the standard library.

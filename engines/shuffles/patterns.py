@@ -70,7 +70,7 @@ def estimate_pattern_p_value(deck_size: int, lands: int, pattern: str, *, max_sa
 
     Draws deck prefixes in batches of MC_BATCH until MC_TARGET_HITS hits (relative standard error about 5%)
     or ``max_samples`` samples; the cap is the budget and is reported through the sample count."""
-    import numpy as np  # the one non-stdlib import of the engines; see the package docstring
+    import numpy as np  # numpy: for sampling only; see the package docstring
 
     if max_samples < 1:
         raise ValueError("max_samples must be >= 1")
@@ -175,7 +175,7 @@ def estimate_run_p_values(deck_size: int, lands: int, pattern: str, *, max_sampl
 
     Names: "too_even", "lands_clumped", "spells_clumped". Samples are drawn in batches of MC_BATCH until the
     rarest of them has MC_TARGET_HITS hits or ``max_samples`` is reached (the budget, reported as the count)."""
-    import numpy as np  # the one non-stdlib import of the engines; see the package docstring
+    import numpy as np  # numpy: for sampling only; see the package docstring
 
     if max_samples < 1:
         raise ValueError("max_samples must be >= 1")

@@ -1,9 +1,12 @@
-"""Checking a shuffle-analysis request (API.md) and building the typed request; errors name the field."""
+"""Shuffle-analysis requests (API.md): the model that reads the API's JSON (and describes it for the schema)
+and the typed ShuffleRequest built from it; errors are RequestError naming the field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BeforeValidator, Field, TypeAdapter, ValidationInfo, field_validator, model_validator
 
 from engines.errors import RequestError
 from engines.shuffles.records import (
@@ -15,73 +18,137 @@ from engines.shuffles.records import (
     ShuffleRequest,
     ShuffleStep,
 )
+from engines.validation import Check, Invalid, Shape, read, read_as
+
+MAX_SEED = 2**63 - 1
 
 
-def _integer(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RequestError(name, f"must be a whole number from {low} to {high}")
-    if not low <= value <= high:
-        raise RequestError(name, f"must be from {low} to {high}, got {value}")
-    return value
+def _integer(low: int, high: int) -> Check:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid(f"must be a whole number from {low} to {high}")
+        if not low <= value <= high:
+            raise Invalid(f"must be from {low} to {high}, got {value}")
+        return value
+    return check
 
 
-def _step(data: Any, name: str, deck_size: int) -> ShuffleStep:
-    if not isinstance(data, Mapping):
-        raise RequestError(name, "must be an object with 'method' and 'times'")
-    raw = data.get("method")
+def _deck_size_of(info: ValidationInfo) -> int | None:
+    """The deck size, once it was read (None when it was refused: that error comes first)."""
+    size: int | None = (info.context or {}).get("deck_size")
+    return size
+
+
+def _method(value: Any) -> ShuffleMethod:
     try:
-        method = ShuffleMethod(raw)
+        return ShuffleMethod(value)
     except ValueError:
         known = ", ".join(m.value for m in ShuffleMethod)
-        raise RequestError(f"{name}.method", f"unknown method {raw!r}; expected one of {known}") from None
-    times = _integer(data.get("times", 1), f"{name}.times", 0, MAX_TIMES)
-    piles = data.get("piles")
-    if piles is not None:
-        if method is not ShuffleMethod.PILE:
-            raise RequestError(f"{name}.piles", "only a pile shuffle has piles")
-        piles = _integer(piles, f"{name}.piles", 2, max(2, deck_size))
-    return ShuffleStep(method, times, piles)
+        raise Invalid(f"unknown method {value!r}; expected one of {known}") from None
 
 
-def _observed(data: Any, deck_size: int) -> ObservedPattern:
-    if not isinstance(data, Mapping):
-        raise RequestError("observed", "must be an object with 'pattern' and 'lands'")
-    raw = data.get("pattern")
-    if not isinstance(raw, str):
-        raise RequestError("observed.pattern", "must be a string of L (land) and S (spell)")
-    pattern = "".join(raw.split()).upper()
+class ShuffleProcedureStep(Shape):
+    not_object: ClassVar[str] = "must be an object with 'method' and 'times'"
+    method: Annotated[ShuffleMethod, BeforeValidator(_method)]
+    times: Annotated[int, Field(ge=0, le=MAX_TIMES), BeforeValidator(_integer(0, MAX_TIMES))] = 1
+    piles: Annotated[Annotated[int, Field(ge=2, le=MAX_DECK_SIZE)] | None,
+                     Field(description="pile shuffles only: 2 to the deck size")] = None
+
+    @field_validator("piles", mode="before")
+    @classmethod
+    def _piles(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None or "method" not in info.data:
+            return value
+        if info.data["method"] is not ShuffleMethod.PILE:
+            raise Invalid("only a pile shuffle has piles")
+        deck_size = _deck_size_of(info)
+        return value if deck_size is None else _integer(2, max(2, deck_size))(value)
+
+    def step(self) -> ShuffleStep:
+        return ShuffleStep(self.method, self.times, self.piles)
+
+
+def _steps(value: Any) -> Any:
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise Invalid("must be a list of steps")
+    if len(value) > MAX_STEPS:
+        raise Invalid(f"has {len(value)} steps; at most {MAX_STEPS}")
+    return list(value)
+
+
+Procedure = Annotated[list[ShuffleProcedureStep], Field(max_length=MAX_STEPS), BeforeValidator(_steps)]
+PROCEDURE: TypeAdapter[list[ShuffleProcedureStep]] = TypeAdapter(Procedure)
+
+
+def _pattern(value: Any, info: ValidationInfo) -> str:
+    if not isinstance(value, str):
+        raise Invalid("must be a string of L (land) and S (spell)")
+    pattern = "".join(value.split()).upper()
     if not pattern or set(pattern) - {"L", "S"}:
-        raise RequestError("observed.pattern", "must be a non-empty string of only L (land) and S (spell)")
-    if len(pattern) > deck_size:
-        raise RequestError("observed.pattern", f"has {len(pattern)} cards but the deck has {deck_size}")
-    lands = _integer(data.get("lands"), "observed.lands", 0, deck_size)
-    seen_lands = pattern.count("L")
-    if seen_lands > lands:
-        raise RequestError("observed.pattern", f"shows {seen_lands} lands but the deck has only {lands}")
-    if len(pattern) - seen_lands > deck_size - lands:
-        raise RequestError(
-            "observed.pattern", f"shows {len(pattern) - seen_lands} spells but the deck has only {deck_size - lands}")
-    return ObservedPattern(pattern, lands)
+        raise Invalid("must be a non-empty string of only L (land) and S (spell)")
+    deck_size = _deck_size_of(info)
+    if deck_size is not None and len(pattern) > deck_size:
+        raise Invalid(f"has {len(pattern)} cards but the deck has {deck_size}")
+    return pattern
+
+
+class ShuffleObserved(Shape):
+    not_object: ClassVar[str] = "must be an object with 'pattern' and 'lands'"
+    pattern: Annotated[str, Field(
+        min_length=1, max_length=MAX_DECK_SIZE, json_schema_extra={"pattern": r"^[LSls\s]*[LSls][LSls\s]*$"},
+        description="L for land, S for spell, from the top (spaces ignored)"), BeforeValidator(_pattern)]
+    lands: Annotated[int, Field(ge=0, le=MAX_DECK_SIZE, description="lands in the whole deck")]
+
+    @field_validator("lands", mode="before")
+    @classmethod
+    def _lands(cls, value: Any, info: ValidationInfo) -> Any:
+        deck_size = _deck_size_of(info)
+        return value if deck_size is None else _integer(0, deck_size)(value)
+
+    @model_validator(mode="after")
+    def _fits_the_deck(self, info: ValidationInfo) -> ShuffleObserved:
+        deck_size = _deck_size_of(info)
+        seen_lands = self.pattern.count("L")
+        if seen_lands > self.lands:
+            raise Invalid(f"shows {seen_lands} lands but the deck has only {self.lands}", "pattern")
+        if deck_size is not None and len(self.pattern) - seen_lands > deck_size - self.lands:
+            raise Invalid(f"shows {len(self.pattern) - seen_lands} spells but the deck has only {deck_size - self.lands}", "pattern")
+        return self
+
+
+def _deck_size(value: Any, info: ValidationInfo) -> int:
+    size: int = _integer(1, MAX_DECK_SIZE)(value)
+    if info.context is not None:
+        info.context["deck_size"] = size
+    return size
+
+
+class ShuffleAnalysisRequest(Shape):
+    """POST /api/v1/jobs/shuffle-analysis (API.md). Checked in this order; unknown keys are ignored."""
+
+    not_object: ClassVar[str] = "must be a JSON object"
+    deck_size: Annotated[int, Field(ge=1, le=MAX_DECK_SIZE), BeforeValidator(_deck_size)]
+    procedure: Procedure = Field(default_factory=list, description="the steps, in order")
+    observed: ShuffleObserved | None = Field(default=None, description="a pattern seen at the top of the deck")
+    seed: Annotated[Annotated[int, Field(ge=0, le=MAX_SEED)] | None,
+                    BeforeValidator(lambda v: v if v is None else _integer(0, MAX_SEED)(v)),
+                    Field(description="Monte Carlo seed (default: derived from the request)")] = None
+
+    def shuffle_request(self) -> ShuffleRequest:
+        observed = None if self.observed is None else ObservedPattern(self.observed.pattern, self.observed.lands)
+        return ShuffleRequest(self.deck_size, tuple(s.step() for s in self.procedure), observed, self.seed)
 
 
 def validate_procedure(raw_steps: Any, deck_size: int, name: str = "procedure") -> tuple[ShuffleStep, ...]:
     """Check a list of procedure steps; errors name the step, e.g. "procedure[1].method"."""
-    if not isinstance(raw_steps, Sequence) or isinstance(raw_steps, str | bytes):
-        raise RequestError(name, "must be a list of steps")
-    if len(raw_steps) > MAX_STEPS:
-        raise RequestError(name, f"has {len(raw_steps)} steps; at most {MAX_STEPS}")
-    return tuple(_step(item, f"{name}[{i}]", deck_size) for i, item in enumerate(raw_steps))
+    steps = read_as(PROCEDURE, raw_steps, prefix=name, context={"deck_size": deck_size})
+    return tuple(s.step() for s in steps)
 
 
 def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
     """Check a shuffle-analysis payload (API.md) and build the request; raises RequestError naming the
     field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys are ignored."""
-    if not isinstance(data, Mapping):
-        raise RequestError("body", "must be a JSON object")
-    deck_size = _integer(data.get("deck_size"), "deck_size", 1, MAX_DECK_SIZE)
-    steps = validate_procedure(data.get("procedure", []), deck_size)
-    observed = None if data.get("observed") is None else _observed(data["observed"], deck_size)
-    seed = data.get("seed")
-    if seed is not None:
-        seed = _integer(seed, "seed", 0, 2**63 - 1)
-    return ShuffleRequest(deck_size, steps, observed, seed)
+    return read(ShuffleAnalysisRequest, data).shuffle_request()
+
+
+__all__ = ["RequestError", "ShuffleAnalysisRequest", "validate_procedure", "validate_shuffle_request"]

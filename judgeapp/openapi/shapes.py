@@ -1,5 +1,6 @@
-"""Serializers that describe the API's request and answer shapes for the schema (API.md). They
-describe only: the views answer with plain dicts, and the engines' own checks stay the domain rules.
+"""Serializers that describe the API's answer shapes and the requests no model reads yet, for the schema
+(API.md). They describe only: the views answer with plain dicts. The engines' requests and the call log's
+call are described by the pydantic models that read them (judgeapp.openapi.models).
 Fields API.md names are required; others are optional, and every object may carry more fields."""
 
 from __future__ import annotations
@@ -44,14 +45,14 @@ class RuleSerializer(s.Serializer):
     title = s.CharField(allow_blank=True, allow_null=True)
     text = s.CharField(allow_blank=True)
     examples = s.ListField(child=s.CharField(allow_blank=True))
-    parent = s.CharField(allow_null=True)
+    parent = s.CharField(allow_null=True)  # type: ignore[assignment]  # a field named like Field.parent (DRF pops it)
     children = s.ListField(child=s.CharField())
     version = RuleVersionSerializer()
     references = s.ListField(child=s.CharField())
     kind = s.CharField(required=False, allow_blank=True)
     section_title = s.CharField(required=False, allow_blank=True)
     aliases = s.ListField(child=s.CharField(), required=False)
-    fields = s.DictField(child=_any(), required=False)
+    fields = s.DictField(child=_any(), required=False)  # type: ignore[assignment]  # named like Serializer.fields
 
 
 class TraceStepSerializer(s.Serializer):
@@ -129,64 +130,10 @@ class JobSerializer(s.Serializer):
     duration_ms = s.FloatField(required=False, allow_null=True)
 
 
-class LoopStepSerializer(s.Serializer):
-    player = s.CharField()
-    kind = s.ChoiceField(choices=["optional", "mandatory", "unless"])
-    text = s.CharField(required=False, allow_blank=True)
-    unless_player = s.CharField(required=False)
-    effects = s.DictField(child=s.DictField(child=s.IntegerField()), required=False)
-
-
-class LoopRequestSerializer(s.Serializer):
-    players = s.ListField(child=s.CharField(), help_text="turn order, the active player first")
-    state = s.DictField(child=s.DictField(child=s.IntegerField()))
-    iteration = LoopStepSerializer(many=True)
-    breakers = s.ListField(child=s.DictField(child=_any()), required=False)
-    deterministic = s.BooleanField(required=False)
-    spans_turns = s.BooleanField(required=False)
-    declared = s.DictField(child=_any(), required=False, help_text='iterations, "accept", "indefinitely" or "no_action"')
-
-
-class GamePlayerSerializer(s.Serializer):
-    name = s.CharField()
-    life = s.IntegerField(required=False)
-    poison = s.IntegerField(required=False)
-    drew_from_empty_library = s.BooleanField(required=False)
-    commander_damage = s.DictField(child=s.IntegerField(), required=False)
-    team = s.CharField(required=False, allow_null=True)
-
-
-class GameTeamSerializer(s.Serializer):
-    life = s.IntegerField(required=False, help_text="the team's shared life total (CR 810.4)")
-    poison = s.IntegerField(required=False, help_text="the team's shared poison counters (CR 810.10)")
-
-
-class GameRequestSerializer(s.Serializer):
-    format = s.CharField(help_text="two_player, multiplayer, two_headed_giant, commander, …")
-    players = GamePlayerSerializer(many=True)
-    teams = s.DictField(
-        child=GameTeamSerializer(), required=False,
-        help_text="two_headed_giant only: each team's shared counts by team name; a player's life or poison, "
-                  "if given, must equal the team's (it is the team's count, CR 810.10a)")
-    effects = s.ListField(child=s.DictField(child=_any()), required=False)
-    mandatory_loop = s.BooleanField(required=False)
-
-
 class ShuffleStepSerializer(s.Serializer):
     method = s.CharField(help_text="riffle, overhand, pile, mash, …")
     times = s.IntegerField()
     piles = s.IntegerField(required=False)
-
-
-class ObservedSerializer(s.Serializer):
-    pattern = s.CharField(help_text="L for land, S for spell, from the top")
-    lands = s.IntegerField()
-
-
-class ShuffleRequestSerializer(s.Serializer):
-    deck_size = s.IntegerField()
-    procedure = ShuffleStepSerializer(many=True)
-    observed = ObservedSerializer(required=False)
 
 
 class ShuffleCheckRequestSerializer(s.Serializer):
@@ -220,7 +167,7 @@ class WalkRequestSerializer(s.Serializer):
 class RulingSerializer(s.Serializer):
     date = s.DateField()
     text = s.CharField(allow_blank=True)
-    source = s.CharField(required=False, allow_blank=True)
+    source = s.CharField(required=False, allow_blank=True)  # type: ignore[assignment]  # named like Field.source
 
 
 class CardSerializer(s.Serializer):
@@ -273,23 +220,6 @@ class JudgeRequestSerializer(s.Serializer):
 class MembershipSerializer(s.Serializer):
     username = s.CharField()
     role = s.CharField()
-
-
-class CallRequestSerializer(s.Serializer):
-    client_id = s.UUIDField(help_text="made by the tablet for this call: a second POST with it is the same call")
-    guide = s.CharField(required=False)
-    answers = s.ListField(child=_any(), required=False)
-    infraction = s.CharField(required=False, help_text='an IPG number ("3.3") for a call recorded straight from the IPG')
-    table = s.CharField(required=False, allow_blank=True)
-    round = s.IntegerField(required=False, allow_null=True)
-    players = s.ListField(child=s.CharField(), required=False)
-    offender = s.CharField(required=False, allow_blank=True)
-    created_at = s.DateTimeField(required=False)
-    announced_penalty = s.CharField(
-        required=False, allow_blank=True, max_length=500,
-        help_text="the penalty the tablet showed and the judge gave: stored as the call's penalty; flagged "
-        "for the head judge (needs_review) when the player's earlier penalties give another",
-    )
 
 
 class CallSerializer(s.Serializer):

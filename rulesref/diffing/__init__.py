@@ -65,6 +65,16 @@ from rulesref.diffing.tracing import (  # noqa: F401  (the package's public name
     version_index,
 )
 
+__all__ = [  # the package's public names, for importers checked with no_implicit_reexport (mypy.ini)
+    "CR_PROFILE", "ChangeKind", "Comparer", "DiffProfile", "DiffRule", "MTR_PROFILE", "Orderer", "PairComparison",
+    "Pairer", "PairingCache", "RuleChange", "RulesDiff", "TraceStep", "Version", "WordOp", "_DIGIT", "_Pairing",
+    "_Side", "_TYPOGRAPHY", "_WORD", "_as_cache", "_bag", "_content_candidates", "_heading", "_match_words",
+    "_pair_by_score", "_pair_identical", "_placed", "_plain", "_unpair_stray_boilerplate", "_voted", "compare_pair",
+    "diff_rules", "diff_rules_from_document", "follow_rule", "follow_through", "normalize_typography",
+    "order_changes", "pair_rules", "render_word_diff_html", "render_word_diff_text", "rule_content", "trace_rule",
+    "version_index", "word_similarity",
+]
+
 # ---------------------------------------------------------------------------------------------
 # Part 3: order changes, and the differ built from the three parts
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.urls import reverse
 
@@ -88,5 +89,5 @@ def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str
         number = services.canonical_number(doc, rest) if doc in versions else None
         now = old_numbers.where_now(versions[doc], number) if number else None
         if now:
-            return renumbered.url(doc, now["number"], versions[doc], number)
+            return renumbered.url(doc, now["number"], versions[doc], cast(str, number))   # now: a number was given
     return ""

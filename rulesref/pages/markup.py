@@ -153,7 +153,7 @@ class TextRenderer:
         return mark_safe("".join(out))
 
     def _number_spans(self, text: str, references: Collection[str], skip_number: str) -> list[tuple[int, int, str]]:
-        spans = []
+        spans: list[tuple[int, int, str]] = []
         found = [(m, g) for m in _CHAPTER.finditer(text) for g in (1, 2, 3) if m.group(g) in references]
         found += [(m, 1) for m in _NUMBER.finditer(text)]
         for match, group in found:
@@ -178,7 +178,7 @@ class TextRenderer:
             if text[words[j].end():words[j + 1].start()] == " ":
                 run_end[j] = run_end[j + 1]
         blocked = [(s, e) for s, e, _ in taken]
-        spans = []
+        spans: list[tuple[int, int, str]] = []
         i = 0
         while i < len(words):
             hit = None

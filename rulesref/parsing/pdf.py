@@ -34,6 +34,7 @@ import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from rulesref.parsing.records import ParseError
 
@@ -147,7 +148,7 @@ def read_pages(raw: bytes, source: str) -> PdfText:
     return PdfText(source, page_number, lines, height)
 
 
-def _line(item, page: int, height: float, char_type) -> Line | None:
+def _line(item: Any, page: int, height: float, char_type: Any) -> Line | None:   # pdfminer layout objects (untyped)
     chars = [c for c in item if isinstance(c, char_type)]
     text = _spell(item.get_text()).replace("\n", " ").strip()
     if not chars or not text:

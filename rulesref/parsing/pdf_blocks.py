@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 from rulesref.parsing.html import Block
 from rulesref.parsing.pdf import _BULLETS, Line
@@ -95,7 +96,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         return []
     body, leading, edge = body_metrics(plain)
     words = vocabulary(plain)
-    blocks: list[dict] = []
+    blocks: list[dict[str, Any]] = []
     last: Line | None = None
     groups = _baselines(numbered)
     index = 0
@@ -115,6 +116,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
                 if None in slots:  # not set in this row's columns: the row has ended
                     break
                 for slot, fragment in zip(slots, more):
+                    assert slot is not None   # for the type checker: None in slots ended the row above
                     cells[slot].append(fragment.text)
                 bottom = more[0]
                 index += 1

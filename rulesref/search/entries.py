@@ -4,7 +4,9 @@ against), and the CR's glossary."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from rulesref import changes
 from rulesref.models import GlossaryTerm, Rule, Version
@@ -20,7 +22,7 @@ def entries_for(version: Version) -> tuple[list[SearchEntry], list[GlossaryEntry
         "number", "kind", "title", "text", "examples", "parent", "aliases", "fields"))
     titles = {r["number"]: (r["kind"], r["title"], r["parent"]) for r in rows}
 
-    def section_of(row: dict) -> str:
+    def section_of(row: Mapping[str, Any]) -> str:
         parent = row["parent"]
         if row["kind"] in (RuleKind.SECTION.value, RuleKind.CHAPTER.value):
             return row["title"]

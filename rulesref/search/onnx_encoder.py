@@ -100,8 +100,8 @@ def build_session(weights: Mapping[str, Any], *, dimensions: int, layers: int, h
     for n in range(layers):
         p = f"encoder.layer.{n}."
         qkv = op("Transpose", [op("Reshape", [dense(h, p + "attention.self.qkv"), "heads"])], perm=[2, 0, 3, 1, 4])
-        q, k, v = (op("Gather", [qkv, f"part{i}"], axis=0) for i in range(3))
-        attention = op("Softmax", [op("MatMul", [q, op("Transpose", [k], perm=[0, 1, 3, 2])])], axis=-1)
+        q, key, v = (op("Gather", [qkv, f"part{i}"], axis=0) for i in range(3))
+        attention = op("Softmax", [op("MatMul", [q, op("Transpose", [key], perm=[0, 1, 3, 2])])], axis=-1)
         context = op("Reshape", [op("Transpose", [op("MatMul", [attention, v])], perm=[0, 2, 1, 3]), "merged"])
         h = norm(op("Add", [h, dense(context, p + "attention.output.dense")]), p + "attention.output.LayerNorm")
         middle = op("Gelu", [dense(h, p + "intermediate.dense")], approximate="tanh")

@@ -34,6 +34,7 @@ import heapq
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from rulesref.parsing.common import normalize_rule_number
 from rulesref.search import bm25
@@ -271,7 +272,7 @@ def _best(values: Sequence[float], allowed: Sequence[int], n: int) -> list[int]:
     """The `n` indexes of `allowed` with the largest `values`: a partial sort when `values` is a
     numpy array (what the semantic scorer gives), heapq otherwise; the engine imports no numpy."""
     if hasattr(values, "argpartition") and len(allowed) > n:
-        pool = values if isinstance(allowed, range) and len(allowed) == len(values) else values[list(allowed)]
+        pool = values if isinstance(allowed, range) and len(allowed) == len(values) else cast(Any, values)[list(allowed)]
         picked = pool.argpartition(len(pool) - n)[len(pool) - n:]
         return [allowed[k] for k in picked.tolist()]
     return heapq.nlargest(n, allowed, key=values.__getitem__)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, cast
 
 from django.db import connection
 
@@ -174,9 +175,13 @@ def _current_versions() -> list[Version]:
 def _current_sql() -> str:
     """The light query of _current_versions, written once per process from the model's names."""
     meta, quote = Version._meta, connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in ("id", "content_hash", "effective_date"))
-    return (f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('is_current').column)} "  # noqa: S608 - names from the model, no input
-            f"ORDER BY {quote(meta.get_field('id').column)}")
+
+    def column(name: str) -> str:
+        return quote(cast(str, cast(Any, meta.get_field(name)).column))   # concrete fields: a column each
+
+    columns = ", ".join(column(name) for name in ("id", "content_hash", "effective_date"))
+    return (f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {column('is_current')} "  # noqa: S608 - names from the model, no input
+            f"ORDER BY {column('id')}")
 
 
 def current_versions(doc: str | None) -> list[Version]:

@@ -19,7 +19,7 @@ PATH = Path(__file__).with_name("shipped") / "vectors.npz"
 
 
 @lru_cache(maxsize=1)
-def _load(path: Path = PATH):  # type: ignore[no-untyped-def]
+def _load(path: Path = PATH):
     """(key -> row, int8 rows, float32 scales), or None without the file or numpy."""
     try:
         import numpy as np

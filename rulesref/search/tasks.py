@@ -65,7 +65,7 @@ def _start_thread(version_id: int) -> None:
     thread.start()
 
 
-def schedule_search_vectors(version) -> bool:  # type: ignore[no-untyped-def]
+def schedule_search_vectors(version) -> bool:
     """After the current transaction commits, compute the version's missing search vectors: in a
     worker (task), or with the embedded in-process Celery in a background thread. False when
     nothing is scheduled: the model package is not installed or SEARCH_VECTORS is off."""

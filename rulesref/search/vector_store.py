@@ -21,7 +21,7 @@ from rulesref.search.records import SearchEntry
 _KEYS_PER_QUERY = 500
 
 
-def semantic_module(*, load: bool = True):  # type: ignore[no-untyped-def]
+def semantic_module(*, load: bool = True):
     """rulesref.search.vectors when the model is installed, else None (search stays lexical).
     With load=False the encoder is not loaded (0.7 s, 90 MB): enough to compute vector keys."""
     from rulesref.search import vectors

@@ -126,7 +126,7 @@ def semantic_scorer(
             if SUPPORT > 0:   # the soft maximum, each run shifted by its own maximum so that exp never underflows to 0
                 best = best + SUPPORT * np.log(np.add.reduceat(np.exp((found - best[run_of]) / SUPPORT), starts))
             similarity[asked_by] = np.maximum(similarity[asked_by], best)
-        return similarity  # type: ignore[no-any-return]  # a numpy array: ranking._blend partial-sorts it
+        return similarity  # a numpy array: ranking._blend partial-sorts it
 
     score.cache_clear = encode.cache_clear  # type: ignore[attr-defined]
     return score

@@ -70,3 +70,46 @@ class DocsPageTests:
         page = response.content.decode()
         assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
         assert "cdn" not in page.lower() and "unpkg" not in page.lower()
+
+
+class RequestModelSchemaTests:
+    """The job requests and the call are described by the models that read them (issue 26)."""
+
+    def body(self, schema, path):
+        ref = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        return schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+    def test_each_job_request_has_its_models_fields(self, schema):
+        from engines.games.requests import GameOutcomeRequest
+        from engines.loops.requests import LoopOutcomeRequest
+        from engines.shuffles.requests import ShuffleAnalysisRequest
+
+        for kind, model in {"loop-outcome": LoopOutcomeRequest, "game-outcome": GameOutcomeRequest,
+                            "shuffle-analysis": ShuffleAnalysisRequest}.items():
+            body = self.body(schema, f"/api/v1/jobs/{kind}")
+            assert set(body["properties"]) == {f.alias or n for n, f in model.model_fields.items()}, kind
+
+    def test_constraints_are_those_the_server_enforces(self, schema):
+        loop = self.body(schema, "/api/v1/jobs/loop-outcome")
+        assert (loop["properties"]["players"]["minItems"], loop["properties"]["players"]["maxItems"]) == (2, 16)
+        assert set(loop["required"]) == {"players", "iteration"}   # state and the rest have defaults
+        shuffle = self.body(schema, "/api/v1/jobs/shuffle-analysis")
+        assert (shuffle["properties"]["deck_size"]["minimum"], shuffle["properties"]["deck_size"]["maximum"]) == (1, 250)
+        kinds = schema["components"]["schemas"]["ActionKind"]["enum"]
+        assert kinds == ["optional", "mandatory", "unless"]
+        call = self.body(schema, "/api/v1/events/{event_id}/calls")
+        assert call["required"] == ["client_id"] and call["properties"]["players"]["maxItems"] == 8
+
+    def test_no_null_type_of_json_schema_2020_in_an_openapi_3_0_schema(self, schema):
+        assert schema["openapi"].startswith("3.0") and {"type": "null"} not in list(walk(schema))
+
+
+def walk(node):
+    """Every dict in a JSON document."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)

@@ -92,3 +92,15 @@ from rulesref.parsing.html.references import (  # noqa: F401  (the package's pub
     extract_policy_references,
 )
 from rulesref.parsing.html.text import _EXAMPLE_LEAD, _EXAMPLE_MARK, block_text, join_blocks, split_examples  # noqa: F401  (the package's public names)
+
+__all__ = [  # the package's public names, for importers checked with no_implicit_reexport (mypy.ini)
+    "BOILERPLATE", "Block", "ContentsEntry", "Heading", "Outline", "Section", "_APPENDIX_HEAD", "_BOLD",
+    "_BlockReader", "_CHAPTER_HEAD", "_CONTAINER", "_CONTENTS_MARK", "_DATE", "_DOC_NAMES", "_DOC_PREFIX",
+    "_EFFECTIVE", "_EXAMPLE_LEAD", "_EXAMPLE_MARK", "_INTRO_MARK", "_ITEM", "_LEAF", "_LIST", "_MAX_CONTENTS_LINE",
+    "_MAX_RANGE", "_NUM", "_RANGE", "_REF", "_SCRAPE_DATE", "_SECTION_HEAD", "_SKIP", "_TITLES", "_UPDATED",
+    "_check_against_contents", "_clean", "_contents_entries", "_expand_items", "_first_body_heading",
+    "_is_body_heading", "_note_unmatched_entries", "_read_body", "_split_front", "_title_block",
+    "_title_from_contents", "_to_date", "block_text", "detect_html_kind", "expect_dates", "expect_title",
+    "extract_policy_references", "join_blocks", "outline_from_blocks", "parse_heading", "read_dates", "read_outline",
+    "split_examples", "to_blocks",
+]

@@ -107,7 +107,7 @@ def read_outline(text: str, source: str, expected: DocKind) -> Outline:
 
 
 def outline_from_blocks(
-    blocks: list[Block], closed: bool, scrape: str | None, source: str, expected: DocKind, contents: list | None = None
+    blocks: list[Block], closed: bool, scrape: str | None, source: str, expected: DocKind, contents: list[ContentsEntry] | None = None
 ) -> Outline:
     """read_outline on blocks another reader made (rulesref.parsing.pdf); `contents` are entries it
     read from a contents page of its own, added to any the front matter holds."""
