@@ -235,6 +235,42 @@ class WarmTests:
         assert "search not warmed up" in caplog.text
 
 
+class PreloadTests:
+    """service.preload(), which docker/gunicorn.conf.py calls in the master before it forks."""
+
+    def test_the_master_loads_the_index_without_a_session_or_an_open_connection(self, monkeypatch):
+        import gc
+
+        from rulesref.search import embedder
+
+        built, closed = [], []
+        monkeypatch.setattr(embedder.Encoder, "session", lambda self: built.append(self))   # a fork would lose it
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: closed.append(True))
+        search_service.forget_indexes()
+        try:
+            ranking = search_service.preload()
+            assert ranking in ("hybrid", "lexical")
+            assert search_service._indexes, "the current versions' index is loaded, for the workers to share"
+            assert gc.get_freeze_count() > 0, "a worker's collections must not write to the shared objects"
+        finally:
+            gc.unfreeze()
+        assert built == [] and closed == [True]
+
+    def test_a_failure_is_logged_never_raised(self, monkeypatch, caplog):
+        import gc
+
+        def broken(doc):
+            raise RuntimeError("no such table: rulesref_version")
+
+        monkeypatch.setattr(search_service, "current_versions", broken)
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: None)
+        try:
+            assert search_service.preload() is None
+        finally:
+            gc.unfreeze()
+        assert "search not preloaded" in caplog.text
+
+
 class AttachSemanticTests:
     def test_a_search_asked_while_another_loads_the_vectors_waits_for_them(self):
         """The tablet's service worker fetches the offline pack while the judge's first search runs:
