@@ -152,15 +152,18 @@ class _Tokens:
         from tokenizers import Tokenizer
 
         self._tokenizer = Tokenizer.from_file(str(path))
+        self._tokenizer.no_padding()   # one text at a time: a pad would count in the mean
 
     def encode(self, text: str) -> list[int]:
         return list(self._tokenizer.encode(text).ids)
 
 
-def load_tokenizer(path: Path) -> _Tokens | _WordPiece:
-    """The model's tokenizer: tokenizer.json by the `tokenizers` package when both are there, else
-    the pure-Python WordPiece over vocab.txt (the same ids)."""
-    if (path / onnx_encoder.TOKENIZER_NAME).is_file():
+def load_tokenizer(path: Path, *, exported: bool) -> _Tokens | _WordPiece:
+    """The model's tokenizer: the tokenizer.json that onnx_encoder.export wrote (`exported`), by the
+    `tokenizers` package when it is installed, else the pure-Python WordPiece over vocab.txt (the
+    same ids). A tokenizer.json of another origin (the stock model's package ships one that pads to
+    128 tokens) is not read."""
+    if exported and (path / onnx_encoder.TOKENIZER_NAME).is_file():
         try:
             return _Tokens(path / onnx_encoder.TOKENIZER_NAME)
         except ImportError:
@@ -182,7 +185,7 @@ class Encoder:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.kind = onnx_encoder.shipped_kind(path)   # None: no graph exported for it, numpy float
-        self.tokenizer = load_tokenizer(path)
+        self.tokenizer = load_tokenizer(path, exported=self.kind is not None)
         self._w: dict[str, Any] | None = None
         self._session: Any = None
         self._session_pid = 0
