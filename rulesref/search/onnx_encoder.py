@@ -1,8 +1,8 @@
 """The search encoder as one ONNX graph, written once beside the model and run by ONNX Runtime.
 
-`export(model_dir)` (manage.py export_search_encoder) writes model_dir/encoder.onnx: the six BERT
-layers of the model, mean-pooled, and model_dir/tokenizer.json (the model's WordPiece vocabulary for
-the `tokenizers` package). The graph holds no weights of its own: every tensor it reads is external
+`export(model_dir)` (`make search-encoder`: python -m rulesref.search.onnx_encoder) writes
+model_dir/encoder.onnx, the six BERT layers of the model, mean-pooled, and model_dir/tokenizer.json
+(the model's WordPiece vocabulary for the `tokenizers` package). The graph holds no weights of its own: every tensor it reads is external
 data pointing into model.safetensors (the int8 rows and their scales as trained), and what the
 encoder derives from them (rows times scales, transposed, Q, K and V as one product with Q's
 1/sqrt(d) folded in, and with kind "int8" each dense layer's weights in 7 bits per output column)
@@ -13,11 +13,12 @@ Kind "int8" runs each dense layer as ONNX Runtime's dynamic quantization makes i
 with a scale per output column in 7 bits (quantize_dynamic's reduce_range, so that CPUs without
 VNNI cannot saturate 16-bit sums), the activations quantized to uint8 per text as it runs
 (DynamicQuantizeLinear), an integer product (MatMulInteger) and the two scales multiplied back.
-Kind "float" runs the float products (numpy's vectors to about 1e-7). The kind shipped is named in
-model.json ("encoder") and in every vector key (rulesref.search.model.model_name), since documents
-and questions are both encoded by it: rulesref.search.embedder.Encoder runs this graph for each,
-one text at a time (the activations' quantization is per text), and numpy computes the same
-arithmetic only where onnxruntime is not installed or JUDGEAPP_SEARCH_ONNX is 0.
+Kind "float" runs the float products (numpy's vectors to about 1e-7), and is the one shipped: with
+int8 documents the blind sets ranked worse (README, "One encoder, loaded once"). The kind is named
+in model.json ("encoder"), and int8 in every vector key (rulesref.search.model.name_in), since
+documents and questions are both encoded by it: rulesref.search.embedder.Encoder runs this graph
+for each, one text at a time (the activations' quantization is per text), and numpy computes the
+same arithmetic only where onnxruntime is not installed or JUDGEAPP_SEARCH_ONNX is 0.
 """
 
 from __future__ import annotations
