@@ -256,6 +256,29 @@ class PreloadTests:
             gc.unfreeze()
         assert built == [] and closed == [True]
 
+    def test_gunicorn_preloads_in_the_master_and_warms_each_worker(self, monkeypatch):
+        import runpy
+
+        conf = runpy.run_path(str(ROOT / "docker" / "gunicorn.conf.py"))
+        assert conf["preload_app"] is True
+        said = []
+
+        class Log:
+            def info(self, message, *args):
+                said.append(message % args)
+
+        class Server:
+            log = Log()
+
+        calls = []
+        monkeypatch.setattr(search_service, "preload", lambda: calls.append("preload") or "hybrid")
+        monkeypatch.setattr(search_service, "warm", lambda: calls.append("warm") or "hybrid")
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: calls.append("closed"))   # django.db.connections
+        conf["when_ready"](Server())
+        conf["post_worker_init"](Server())
+        assert calls == ["preload", "warm", "closed"]
+        assert "search hybrid" in said[0] and "search hybrid" in said[1]
+
     def test_a_failure_is_logged_never_raised(self, monkeypatch, caplog):
         import gc
 
