@@ -56,8 +56,9 @@ def exported_int8(tmp_path_factory):
 
 
 def _all_texts() -> list[str]:
-    """Every text the encoder reads for the newest documents: each rule's embedded text, each
-    asked-as question as written and as embedded (spoken words in the rules' words)."""
+    """Every text the encoder reads for the newest documents (each rule's embedded text, each
+    asked-as question as embedded: spoken words in the rules' words), and every asked-as question
+    shipped as written."""
     sets = asked.load_asked()
     texts: list[str] = []
     for kind in ("cr", "mtr", "ipg", "jar"):
@@ -70,7 +71,9 @@ def _all_texts() -> list[str]:
         found = sets.get((parsed.doc.value, parsed.effective_date))
         if found:
             entries = asked.attach(entries, found.questions)
-        texts += vectors.entry_texts(entries) + vectors.question_texts(entries) + [q for e in entries for q in e.questions]
+        texts += vectors.entry_texts(entries) + vectors.question_texts(entries)
+    # Every asked-as question shipped, for every version it was written against, as written.
+    texts += [q for found in sets.values() for listed in found.questions.values() for q in listed]
     return texts
 
 
