@@ -8,7 +8,7 @@ PORT ?= 8000
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-vectors
+.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,12 @@ $(TRAIN_VENV)/.installed: requirements-train.txt requirements-models.txt
 
 search-model: $(TRAIN_VENV)/.installed
 	nice -n 10 $(TRAIN_VENV)/bin/python tools/train_search_model.py $(TRAIN_ARGS)
+	$(MAKE) search-encoder
+
+# The model's graph for ONNX Runtime and its tokenizer (rulesref/search/model/encoder.onnx,
+# tokenizer.json; a few kilobytes: the weights stay in model.safetensors), named in model.json.
+search-encoder: install
+	$(PY) -m rulesref.search.onnx_encoder
 
 # The vectors shipped for the current documents and the asked-as questions, written again from a
 # scratch database (after a new model, new questions or new documents in RULES_DIR).

@@ -14,13 +14,31 @@ threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 timeout = 60            # above the longest ?wait (30 s)
 graceful_timeout = 30
 accesslog = "-"
+# The app is loaded once, in the master, before the workers fork (when_ready below loads the search
+# index and vectors there too): the workers share those pages instead of each reading its own copy.
+# Each worker builds what does not survive a fork itself (post_worker_init): its ONNX Runtime
+# session, its database connections. A changed code needs a restart, not a HUP.
+preload_app = True
+
+
+def when_ready(server):
+    """In the master, after the app is loaded and before the first fork: the current versions'
+    search index and vectors, read-only, shared by every worker (rulesref.search.service.preload),
+    and the URLs and the views behind them."""
+    from django.urls import get_resolver
+
+    from rulesref.search import service
+
+    routes = len(get_resolver().url_patterns)
+    server.log.info("preloaded: %d routes, search %s", routes, service.preload() or "not loaded (nothing to load yet)")
 
 
 def post_worker_init(worker):
     """Each worker gets ready before it takes a request: it imports the URLs and the views behind
-    them (a quarter of a second, else paid by its first request), builds its question encoder and
-    loads the search index and its vectors (rulesref.search.service.warm; about a second). A
-    worker that cannot (no documents yet) loads on its first search, as without this."""
+    them (a quarter of a second, else paid by its first request), builds its encoder's ONNX Runtime
+    session (one thread, made after the fork) and answers one question (rulesref.search.service.warm;
+    about a second). A worker that cannot (no documents yet) loads on its first search, as without
+    this."""
     from django.db import connections
     from django.urls import get_resolver
 

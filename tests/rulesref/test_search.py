@@ -369,7 +369,7 @@ class SemanticTests:
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries),
                                           question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))))
         query = "my library is empty and I have to draw"
-        q = encoder.encode_question(query)   # what the scorer encodes a question with (int8 once its session is built)
+        q = encoder.encode_question(query)   # what the scorer encodes a question with: as a stored text
         t = semantic.SUPPORT
         soft = t * np.log(np.exp(questions[0] @ q / t) + np.exp(questions[1] @ q / t))
         expected = [max(own[0] @ q, soft), own[1] @ q, max(own[2] @ q, questions[2] @ q)]

@@ -235,6 +235,65 @@ class WarmTests:
         assert "search not warmed up" in caplog.text
 
 
+class PreloadTests:
+    """service.preload(), which docker/gunicorn.conf.py calls in the master before it forks."""
+
+    def test_the_master_loads_the_index_without_a_session_or_an_open_connection(self, monkeypatch):
+        import gc
+
+        from rulesref.search import embedder
+
+        built, closed = [], []
+        monkeypatch.setattr(embedder.Encoder, "session", lambda self: built.append(self))   # a fork would lose it
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: closed.append(True))
+        search_service.forget_indexes()
+        try:
+            ranking = search_service.preload()
+            assert ranking in ("hybrid", "lexical")
+            assert search_service._indexes, "the current versions' index is loaded, for the workers to share"
+            assert gc.get_freeze_count() > 0, "a worker's collections must not write to the shared objects"
+        finally:
+            gc.unfreeze()
+        assert built == [] and closed == [True]
+
+    def test_gunicorn_preloads_in_the_master_and_warms_each_worker(self, monkeypatch):
+        import runpy
+
+        conf = runpy.run_path(str(ROOT / "docker" / "gunicorn.conf.py"))
+        assert conf["preload_app"] is True
+        said = []
+
+        class Log:
+            def info(self, message, *args):
+                said.append(message % args)
+
+        class Server:
+            log = Log()
+
+        calls = []
+        monkeypatch.setattr(search_service, "preload", lambda: calls.append("preload") or "hybrid")
+        monkeypatch.setattr(search_service, "warm", lambda: calls.append("warm") or "hybrid")
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: calls.append("closed"))   # django.db.connections
+        conf["when_ready"](Server())
+        conf["post_worker_init"](Server())
+        assert calls == ["preload", "warm", "closed"]
+        assert "search hybrid" in said[0] and "search hybrid" in said[1]
+
+    def test_a_failure_is_logged_never_raised(self, monkeypatch, caplog):
+        import gc
+
+        def broken(doc):
+            raise RuntimeError("no such table: rulesref_version")
+
+        monkeypatch.setattr(search_service, "current_versions", broken)
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: None)
+        try:
+            assert search_service.preload() is None
+        finally:
+            gc.unfreeze()
+        assert "search not preloaded" in caplog.text
+
+
 class AttachSemanticTests:
     def test_a_search_asked_while_another_loads_the_vectors_waits_for_them(self):
         """The tablet's service worker fetches the offline pack while the judge's first search runs:
