@@ -27,7 +27,7 @@ setup: install
 run: setup serve
 
 # Search answers hybrid at once with the shipped documents (their vectors ship in
-# rulesref/search/shipped/); documents imported later are embedded beside the server, and their
+# search/shipped/); documents imported later are embedded beside the server, and their
 # search turns hybrid by itself when their vectors are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
@@ -64,7 +64,7 @@ lint: install
 	$(PY) -m ruff check .
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
-# .venv-train, never in the service's .venv). Writes rulesref/search/model/; then run search-vectors.
+# .venv-train, never in the service's .venv). Writes search/model/; then run search-vectors.
 TRAIN_VENV := .venv-train
 $(TRAIN_VENV)/.installed: requirements-train.txt requirements-models.txt
 	$(PYTHON) -m venv $(TRAIN_VENV)

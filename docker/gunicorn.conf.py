@@ -19,12 +19,12 @@ accesslog = "-"
 def post_worker_init(worker):
     """Each worker gets ready before it takes a request: it imports the URLs and the views behind
     them (a quarter of a second, else paid by its first request), builds its question encoder and
-    loads the search index and its vectors (rulesref.search.service.warm; about a second). A
+    loads the search index and its vectors (search.service.warm; about a second). A
     worker that cannot (no documents yet) loads on its first search, as without this."""
     from django.db import connections
     from django.urls import get_resolver
 
-    from rulesref.search import service
+    from search import service
 
     routes = len(get_resolver().url_patterns)
     ranking = service.warm()

@@ -244,8 +244,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
     """Make a stored version the current one of its document, in one transaction.
 
     `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
-    from rulesref import changes, references
-    from rulesref.search import tasks as search_tasks
+    from rulesref import changes, published, references
 
     with transaction.atomic():
         # The document row first: publishes of one document run one after another, so the second sees
@@ -271,7 +270,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
         )
         forget_current_versions()
         changes.schedule_pairings(version.document_id)
-        search_tasks.schedule_search_vectors(version)  # hybrid search once its vectors exist
+        published.announce_published(version)  # search: hybrid once the version's vectors exist (search/apps.py)
         transaction.on_commit(references.forget_resolutions)
         transaction.on_commit(forget_current_versions)
     return event

@@ -14,16 +14,16 @@ The optional embeddings (numpy): model.py (which model), embedder.py (the encode
 (what is embedded, keys, scoring). With Django: service.py (indexes of the current versions,
 answers), vector_store.py (stored vectors), tasks.py (building them on a worker).
 
-The names below are the engine's public face: `from rulesref import search; search.search(index, q)`.
+The names below are the engine's public face: `import search; search.search(index, q)`.
 """
 
-from rulesref.search.index import build_index, entries_from_document, is_heading_text, parent_number
-from rulesref.search.query import english_words
-from rulesref.search.ranking import search
-from rulesref.search.records import SearchEntry, SearchHit, SearchIndex
-from rulesref.search.spoken import spoken_rewrite, understood
-from rulesref.search.text import phrase_key, stem, terms, words
-from rulesref.search.vocabulary import (
+from search.index import build_index, entries_from_document, is_heading_text, parent_number
+from search.query import english_words
+from search.ranking import search
+from search.records import SearchEntry, SearchHit, SearchIndex
+from search.spoken import spoken_rewrite, understood
+from search.text import phrase_key, stem, terms, words
+from search.vocabulary import (
     card_descriptions,
     compile_vocabulary,
     load_cards,

@@ -1,8 +1,8 @@
 """Asked-as questions: how judges and players ask about a rule, shipped as data beside the code.
 
-`rulesref/search/questions/*.toml` lists, for rules of one document version, questions in the words
+`search/questions/*.toml` lists, for rules of one document version, questions in the words
 used at a table ("he decked himself", "can I respond to a fetch") whose answer is that rule. The
-search indexes them beside the rule (rulesref.search.index, SearchEntry.questions) and embeds them, so a
+search indexes them beside the rule (search.index, SearchEntry.questions) and embeds them, so a
 question that shares no words with a rule still meets the questions people ask about it.
 
 Each file names the document and the version its numbers are written in:
@@ -13,7 +13,7 @@ Each file names the document and the version its numbers are written in:
     "729.4" = ["mandatory infinite loop nobody can stop", "..."]
 
 The numbers are pinned to that version; the service follows them through renumbering into the
-version it searches (rulesref.search.entries). Pure: reads the shipped files, nothing else.
+version it searches (search.entries). Pure: reads the shipped files, nothing else.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rulesref.search.records import SearchEntry
+from search.records import SearchEntry
 
 QUESTIONS_DIR = Path(__file__).with_name("questions")
 DOCS = ("cr", "mtr", "ipg", "jar")

@@ -63,7 +63,7 @@ def pack(postings: Mapping[str, Sequence[tuple[int, float]]], norms: Sequence[fl
 def question_runs(owner: Sequence[int]) -> tuple[Any, Any, Any]:
     """The asked-as questions in runs, one per entry (they are stored in entry order): (first
     question of each run, run per question, entry per run); numpy arrays, for reduceat per entry.
-    Also what rulesref.search.vectors takes the soft maximum of an entry's questions over."""
+    Also what search.vectors takes the soft maximum of an entry's questions over."""
     owners = np.asarray(owner, dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
     return starts, np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owners)])), owners[starts]

@@ -1,5 +1,5 @@
 """Where search reads card descriptions from: the card table when one is imported, else the
-hand-written cards.toml (rulesref.search.vocabulary.card_descriptions chooses).
+hand-written cards.toml (search.vocabulary.card_descriptions chooses).
 
 rulesref imports none of the judge apps, so the cards app registers a provider here at start-up
 (cards/apps.py), as the features that cite rules register with rulesref/citing.py. A provider is

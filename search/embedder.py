@@ -7,7 +7,7 @@ neither torch nor transformers is needed. When the package or numpy is absent, `
 returns None and search stays lexical.
 
 
-What is embedded and how it is scored: rulesref.search.vectors.
+What is embedded and how it is scored: search.vectors.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulesref.search import model, onnx_encoder
+from search import model, onnx_encoder
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ class Encoder:
         self.w = w
         self.tokenizer = _WordPiece(path / "vocab.txt")
         # A judge's question (encode_question) runs in ONNX Runtime once its session is built
-        # (rulesref.search.onnx_encoder): built on a thread of its own, in each process that asks.
+        # (search.onnx_encoder): built on a thread of its own, in each process that asks.
         self._session: Any = None
         self._session_pid = 0
         self._session_lock = threading.Lock()
@@ -197,7 +197,7 @@ class Encoder:
 
     def encode_question(self, text: str) -> Any:
         """One judge's question's unit vector: by this process's ONNX Runtime session once it is
-        built (int8 by default: close to numpy's vector, not equal; rulesref.search.onnx_encoder),
+        built (int8 by default: close to numpy's vector, not equal; search.onnx_encoder),
         by numpy until then. Never for a vector that is stored: those are `encode`'s."""
         if (session := self.session()) is not None:
             pooled = session(self.tokenizer.encode(text))

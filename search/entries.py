@@ -9,9 +9,9 @@ from functools import cache
 from rulesref import changes
 from rulesref.models import GlossaryTerm, Rule, Version
 from rulesref.parsing.records import GlossaryEntry, RuleKind
-from rulesref.search import asked
-from rulesref.search.index import has_own_text, part_entries
-from rulesref.search.records import SearchEntry
+from search import asked
+from search.index import has_own_text, part_entries
+from search.records import SearchEntry
 
 
 def entries_for(version: Version) -> tuple[list[SearchEntry], list[GlossaryEntry]]:

@@ -10,11 +10,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
-from rulesref.search import bm25
-from rulesref.search.bm25 import K1, B
-from rulesref.search.records import SearchEntry, SearchIndex
-from rulesref.search.text import STOPWORDS, phrase_key, stem, terms, words
-from rulesref.search.vocabulary import (
+from search import bm25
+from search.bm25 import K1, B
+from search.records import SearchEntry, SearchIndex
+from search.text import STOPWORDS, phrase_key, stem, terms, words
+from search.vocabulary import (
     card_descriptions,
     compile_vocabulary,
     load_competitive,

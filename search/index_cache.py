@@ -4,7 +4,7 @@ Building the index of the current versions (3,000 CR rules, 17,000 asked-as ques
 neighbourhoods) takes seconds; a new process loads the one built before from a pickle instead.
 A file is named by everything the index is built from: the versions (id and content hash), the
 stored renumbering pairings (they carry asked-as questions into older versions), the search code
-and data files, the cards search reads (rulesref.search.card_source.card_stamp: the hand-written list,
+and data files, the cards search reads (search.card_source.card_stamp: the hand-written list,
 or the card table as of its last import), and the model (vector keys). Anything changed gives another name, so a stale
 index is never read; files of old names are removed when a new one is written.
 
@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db.models import Max
 
 from rulesref.models import Version, VersionPairing
-from rulesref.search import model
+from search import model
 
 log = logging.getLogger(__name__)
 _PACKAGE = Path(__file__).resolve().parent

@@ -1,5 +1,5 @@
-"""Where the sentence model lives and what it is called: the numpy encoder (rulesref.search.embedder)
-loads it from here, and every stored vector's key names it (rulesref.search.vectors.vector_key),
+"""Where the sentence model lives and what it is called: the numpy encoder (search.embedder)
+loads it from here, and every stored vector's key names it (search.vectors.vector_key),
 so a new model never reuses an old vector. No numpy, no torch: importable by the pure engine.
 
 Two models, the first found is used:

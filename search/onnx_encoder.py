@@ -1,6 +1,6 @@
 """The search encoder's six layers as an ONNX Runtime session, for encoding one judge's question.
 
-The numpy encoder (rulesref.search.embedder) makes about 60 calls into numpy per layer, and a
+The numpy encoder (search.embedder) makes about 60 calls into numpy per layer, and a
 question's encoding was half of a hybrid search: 11 to 15 ms on a 2-core machine. ONNX Runtime runs
 the same graph, built here from the same weights, in 5-6 ms and gives the same vector (the largest
 difference is about 1e-7, float32 rounding). With its dense layers in int8 (the default) it takes
@@ -50,7 +50,7 @@ def enabled() -> bool:
 def build_session(weights: Mapping[str, Any], *, dimensions: int, layers: int, heads: int,
                   eps: float, quantize: bool = False) -> Callable[[list[int]], Any] | None:
     """A function token ids -> the mean-pooled (not normalised) embedding, running the encoder of
-    `weights` (as rulesref.search.embedder.Encoder holds them: dense weights transposed, Q, K and V
+    `weights` (as search.embedder.Encoder holds them: dense weights transposed, Q, K and V
     as one product with Q's 1/sqrt(d) folded in; its shape and LayerNorm epsilon are the encoder's
     too); None without the packages. With `quantize`, its dense layers run in int8."""
     try:

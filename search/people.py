@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from rulesref.search.vocabulary import VOCABULARY_PATH, load_intent, load_remedy
+from search.vocabulary import VOCABULARY_PATH, load_intent, load_remedy
 
 # A word with its apostrophe suffixes ("guy's", "opp's", "should've"); "4/4" and "5-power" split.
 _WORD = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)*")

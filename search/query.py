@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
-from rulesref.search import model
-from rulesref.search.people import read_people
-from rulesref.search.records import SearchIndex
-from rulesref.search.spoken import spoken_rewrite
-from rulesref.search.text import STOPWORDS, stem, words
+from search import model
+from search.people import read_people
+from search.records import SearchIndex
+from search.spoken import spoken_rewrite
+from search.text import STOPWORDS, stem, words
 
 _V = TypeVar("_V")
 

@@ -16,7 +16,7 @@ Ranking, in order of application:
 6. A question naming a rule's title or alias ("Hidden Card Error", "HCE") lifts that rule; headings
    without text of their own are left to their subrules.
 7. Quoted phrases lift the rules whose text contains the exact word sequence.
-8. With `semantic` (sentence-embedding similarities, rulesref.search.vectors), the lexical score and
+8. With `semantic` (sentence-embedding similarities, search.vectors), the lexical score and
    the similarity are blended (0.25 / 0.75, measured with the judge-tuned model on the tuning
    questions; the stock all-MiniLM-L6-v2 was best at 0.4 / 0.6, and reciprocal rank fusion, a
    learned linear ranker and embedding the question with its vocabulary rewrites did worse). The
@@ -36,10 +36,10 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from rulesref.parsing.common import normalize_rule_number
-from rulesref.search import bm25
-from rulesref.search.query import ParsedQuery, parse_query
-from rulesref.search.records import SearchHit, SearchIndex
-from rulesref.search.snippets import snippet
+from search import bm25
+from search.query import ParsedQuery, parse_query
+from search.records import SearchHit, SearchIndex
+from search.snippets import snippet
 
 # Share of the best asked-as question's BM25 score added to a rule's own score.
 _W_ASKED = 0.5
@@ -124,7 +124,7 @@ def search(
     `doc` keeps only rules of that document ("cr", "mtr", ...). Scores are comparable within one
     answer only. A rule number gets that rule first (score 1000), then its subrules. `semantic`,
     when given, maps a query to a similarity per entry (index order), e.g. sentence-embedding
-    cosines from rulesref.search.vectors; it is blended with the lexical ranking.
+    cosines from search.vectors; it is blended with the lexical ranking.
     """
     query = query.strip()
     if not query or limit <= 0:

@@ -15,7 +15,7 @@ class SearchEntry:
     examples: tuple[str, ...] = ()
     section_title: str = ""               # the enclosing section's title ("Taking Shortcuts")
     aliases: tuple[str, ...] = ()
-    questions: tuple[str, ...] = ()       # how judges ask about it (rulesref.search.asked), matched as questions
+    questions: tuple[str, ...] = ()       # how judges ask about it (search.asked), matched as questions
     part: str = ""                        # one part of an IPG infraction ("philosophy"); "" for the whole rule
 
 
@@ -62,7 +62,7 @@ class SearchIndex:
     remedy: frozenset[str] = frozenset()   # the [intent] words that ask for a penalty or a fix ([intent] remedy)
     regular: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Regular REL -> the word
     competitive: dict[tuple[str, ...], str] = field(default_factory=dict)  # stemmed word of Competitive REL -> the word
-    # The postings laid out flat for fast sums (rulesref.search.bm25.Packed; None without numpy).
+    # The postings laid out flat for fast sums (search.bm25.Packed; None without numpy).
     packed: Any = field(default=None, repr=False, compare=False)
     question_packed: Any = field(default=None, repr=False, compare=False)
 

@@ -1,7 +1,7 @@
 """Search service: builds the pure search index from stored versions, caches it, stores and loads
 the rule embeddings that make search hybrid, and answers queries.
 
-The ranking lives in rulesref.search.ranking and runs in Python over the same records whichever
+The ranking lives in search.ranking and runs in Python over the same records whichever
 database is underneath, so SQLite and PostgreSQL give the same answers. Embeddings are stored
 content-addressed in SearchVector (key: model name + embedded text); a version's search is
 hybrid once every one of its rules has a stored vector, and lexical until then (or when the
@@ -22,12 +22,12 @@ from django.db import connection
 from rulesref import services
 from rulesref.models import Version
 from rulesref.parsing.records import GlossaryEntry
-from rulesref.search import card_source, embedder, index_cache, ranking
-from rulesref.search.entries import entries_for
-from rulesref.search.index import build_index
-from rulesref.search.records import SearchEntry, SearchIndex
-from rulesref.search.spoken import understood
-from rulesref.search.vector_store import semantic_module, stored, vector_keys
+from search import card_source, embedder, index_cache, ranking
+from search.entries import entries_for
+from search.index import build_index
+from search.records import SearchEntry, SearchIndex
+from search.spoken import understood
+from search.vector_store import semantic_module, stored, vector_keys
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def _cached_for(versions: list[Version]) -> _Cached:
 
 
 def _load_or_build(versions: list[Version], stamp: str) -> _Cached:
-    """The index of `versions` from the disk cache (rulesref.search.index_cache), else built and saved."""
+    """The index of `versions` from the disk cache (search.index_cache), else built and saved."""
     name = index_cache.name_for(versions, cards=stamp)
     found = index_cache.load(name)
     if found is not None:
@@ -211,7 +211,7 @@ def search_answer(query: str, *, doc: str | None = None, version: str | None = N
 
 def warm() -> str | None:
     """Make a new web process ready before its first request: build its question encoder's ONNX
-    Runtime session (rulesref.search.embedder; otherwise built in the background after the first
+    Runtime session (search.embedder; otherwise built in the background after the first
     question, slowing the answers of that second), load the current versions' index and vectors,
     and answer one question. Returns the ranking it found ("hybrid" or "lexical"), or None when
     there was nothing to load or it failed: the process then loads on its first search, as without

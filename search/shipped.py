@@ -1,7 +1,7 @@
 """Vectors shipped with the repository, so a fresh `make run` searches hybrid at once.
 
 shipped/vectors.npz holds the sentence-model vectors of the shipped documents' current versions
-and of the asked-as questions, by content address (rulesref.search.vectors.vector_key: model name
+and of the asked-as questions, by content address (search.vectors.vector_key: model name
 + embedded text), as int8 rows with one float32 scale per row (a cosine moves by about 1e-3). A
 key names its model, so vectors of another model are never used: after a new model or new
 questions, `make search-vectors` (manage.py build_search_vectors --ship) writes the file again.

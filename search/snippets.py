@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from rulesref.search.records import SearchEntry
-from rulesref.search.text import stem
+from search.records import SearchEntry
+from search.text import stem
 
 _SNIPPET_CHARS = 180
 

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from rulesref.search.people import bare, person_spans
-from rulesref.search.records import SearchIndex
+from search.people import bare, person_spans
+from search.records import SearchIndex
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
 _APOSTROPHES = "'’"
@@ -72,7 +72,7 @@ def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, st
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
-    Mountains)". A word said of a player ("guy keeps swearing") is read as one (rulesref.search.people)."""
+    Mountains)". A word said of a player ("guy keeps swearing") is read as one (search.people)."""
     out: list[str] = []
     done = 0
     for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query):
@@ -97,7 +97,7 @@ def _readings(spoken: Mapping[str, str], cards: Mapping[str, str], query: str
     """(begin, end, what the sentence model reads there, (kind, key)) for each spoken word and card
     name in `query`, left to right. Word tables are read as given once built (an index's, or
     shipped_words() for one batch of questions). A card keeps its name and is followed by what it
-    does; a word of rulesref.search.people that the question says of a player reads as a player."""
+    does; a word of search.people that the question says of a player reads as a player."""
     found: list[tuple[int, int, str, tuple[str, str]]] = [
         (b, e, means, ("spoken", key)) for b, e, means in person_spans(query) if (key := bare(query[b:e])[0]) in spoken]
     people = list(found)

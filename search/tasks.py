@@ -17,7 +17,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection, transaction
 
-from rulesref.search import model, vector_store
+from search import model, vector_store
 
 log = logging.getLogger(__name__)
 

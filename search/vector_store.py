@@ -12,19 +12,20 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 
-from rulesref.models import SearchVector, Version
-from rulesref.search import embedder, model, shipped
-from rulesref.search.entries import entries_for
-from rulesref.search.records import SearchEntry
+from rulesref.models import Version
+from search import embedder, model, shipped
+from search.entries import entries_for
+from search.models import SearchVector
+from search.records import SearchEntry
 
 # Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
 _KEYS_PER_QUERY = 500
 
 
 def semantic_module(*, load: bool = True):  # type: ignore[no-untyped-def]
-    """rulesref.search.vectors when the model is installed, else None (search stays lexical).
+    """search.vectors when the model is installed, else None (search stays lexical).
     With load=False the encoder is not loaded (0.7 s, 90 MB): enough to compute vector keys."""
-    from rulesref.search import vectors
+    from search import vectors
 
     if not load:
         return vectors if embedder.np is not None and model.model_dir() is not None else None
@@ -43,7 +44,7 @@ def vector_keys(entries: Sequence[SearchEntry], *, questions: bool = False) -> l
 
 def stored(keys: Sequence[str], *, with_vectors: bool) -> dict[str, bytes]:
     """Stored vectors among `keys` (values b"" when `with_vectors` is False): in the database, or
-    shipped with the repository (rulesref.search.shipped; SEARCH_SHIPPED_VECTORS, default on)."""
+    shipped with the repository (search.shipped; SEARCH_SHIPPED_VECTORS, default on)."""
     found: dict[str, bytes] = {}
     unique = list(dict.fromkeys(keys))
     if getattr(settings, "SEARCH_SHIPPED_VECTORS", True):

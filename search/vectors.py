@@ -2,7 +2,7 @@
 
 What is embedded for a rule is `entry_texts` (section title, enclosing heading names, title, text).
 Each embedded text has a content address, `vector_key` (sha256 of the model name and the text): the
-service stores one float32 row per key (rulesref.models.SearchVector), so rules whose text did not
+service stores one float32 row per key (search.models.SearchVector), so rules whose text did not
 change between versions share their vectors. `embed_texts` computes rows in length-sorted batches
 (about 80 s for the whole 2025 CR on one core); `semantic_scorer` scores a question against every
 rule with one matrix-vector product, caching question vectors (LRU), since encoding the question
@@ -16,12 +16,12 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from rulesref.search import bm25, embedder, model
-from rulesref.search.embedder import DIMENSIONS, Encoder, np
-from rulesref.search.index import is_heading_text, parent_number
-from rulesref.search.records import SearchEntry, SearchIndex
-from rulesref.search.spoken import spoken_rewrite
-from rulesref.search.vocabulary import shipped_words
+from search import bm25, embedder, model
+from search.embedder import DIMENSIONS, Encoder, np
+from search.index import is_heading_text, parent_number
+from search.records import SearchEntry, SearchIndex
+from search.spoken import spoken_rewrite
+from search.vocabulary import shipped_words
 
 # A rule's similarity to a judge's question through its asked-as questions is their soft maximum at
 # this temperature: SUPPORT x log(sum of exp(cosine / SUPPORT)). With one close question it is that

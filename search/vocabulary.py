@@ -2,7 +2,7 @@
 judge's word -> the rules' word, for the embedded question) and card descriptions (card name ->
 what it does in the rules' words). `card_descriptions()` is the one place search reads card
 descriptions from: the card table when one holds cards (its provider registered in
-rulesref.search.card_source by the cards app), else the hand-written cards.toml.
+search.card_source by the cards app), else the hand-written cards.toml.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from rulesref.search import card_source
-from rulesref.search.text import phrase_key, terms
+from search import card_source
+from search.text import phrase_key, terms
 
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 CARDS_PATH = Path(__file__).with_name("cards.toml")

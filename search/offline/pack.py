@@ -2,7 +2,7 @@
 
 A tablet stores the pack (the service worker's cache) and answers the number box, search and rule
 pages from it without a network (static/judgeapp/offline-search.js). The index is the server's own
-lexical index (rulesref.search.SearchIndex) written compactly: BM25F postings over the rule fields,
+lexical index (search.SearchIndex) written compactly: BM25F postings over the rule fields,
 the asked-as questions as small documents of their own, judge phrases, card names, rule names and
 glossary terms; what it leaves out is typo correction and the sentence model. Pure: plain values in,
 a JSON-ready dict out, no Django.
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulesref.search.people import people_table
+from search.people import people_table
 
 FORMAT = 1
 
@@ -62,7 +62,7 @@ def build_pack(
     stopwords: Iterable[str],
     policy_docs: Iterable[str] = (),
 ) -> dict:
-    """The pack for `index` (a rulesref.search.SearchIndex over `documents`' current versions).
+    """The pack for `index` (a search.SearchIndex over `documents`' current versions).
 
     `moved` maps doc -> old number -> (current number, date of the version the old number is from),
     so that a number quoted from an older printout leads to the rule where it stands now. `params`

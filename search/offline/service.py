@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 from rulesref import changes, services
 from rulesref.models import GlossaryTerm, Rule, Version
-from rulesref.offline import pack as packing
-from rulesref.search import card_source
-from rulesref.search import index as search_index
-from rulesref.search import query as search_query
-from rulesref.search import ranking as search_ranking
-from rulesref.search import service as search_service
-from rulesref.search import text as search_text
+from search import card_source
+from search import index as search_index
+from search import query as search_query
+from search import ranking as search_ranking
+from search import service as search_service
+from search import text as search_text
+from search.offline import pack as packing
 
 
 @dataclass(frozen=True)

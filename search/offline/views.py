@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from rulesref.offline import service
+from search.offline import service
 
 THEME_COLOUR = "#15171b"   # the dark theme's page colour (static/judgeapp/app.css)
 

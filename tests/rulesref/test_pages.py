@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesref.models import Rule, Version
-from rulesref.pages.content import highlight
 from rulesref.pages.outline import outline_for
+from search.pages import highlight
 
 pytestmark = pytest.mark.django_db
 FIXTURE_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -220,7 +220,7 @@ class JumpBoxTests:
 
 
 def search_engine():
-    from rulesref.search import service as search_service
+    from search import service as search_service
 
     return search_service
 
@@ -288,11 +288,11 @@ class SearchPageTests:
     def test_missing_search_engine_gives_a_friendly_message_and_numbers_still_jump(self, client, monkeypatch):
         import sys
 
-        import rulesref.search
+        import search
 
         # As before the engine existed: importing it raises ImportError.
-        monkeypatch.delattr(rulesref.search, "service", raising=False)
-        monkeypatch.setitem(sys.modules, "rulesref.search.service", None)
+        monkeypatch.delattr(search, "service", raising=False)
+        monkeypatch.setitem(sys.modules, "search.service", None)
         page = client.get("/search/?q=trample").content.decode()
         assert "Search is not available yet" in page
         fragment = client.get("/search/fragment/?q=729.3").content.decode()

@@ -1,4 +1,4 @@
-"""Tests for the asked-as questions (rulesref/search/asked.py and rulesref/search/questions/*.toml): the loader
+"""Tests for the asked-as questions (search/asked.py and search/questions/*.toml): the loader
 refuses broken files naming the file and line, and every shipped question belongs to a real rule of
 the real document version its file names, in judges' words rather than the rule's."""
 
@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from rulesref.parsing.documents import parse_document
-from rulesref.search import SearchEntry, asked
+from search import SearchEntry, asked
 from tests.conftest import rules_files
 
 GOOD = '''doc = "cr"

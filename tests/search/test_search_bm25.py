@@ -1,4 +1,4 @@
-"""The packed BM25 sums (rulesref/search/bm25.py) against the plain loops they replace, on the real
+"""The packed BM25 sums (search/bm25.py) against the plain loops they replace, on the real
 2025 CR with its shipped asked-as questions: the same scores, bit for bit, in the same order."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesref import search
-from rulesref.search import bm25, build_index, ranking
-from rulesref.search.asked import attach, load_asked
-from rulesref.search.query import parse_query
+import search
+from search import bm25, build_index, ranking
+from search.asked import attach, load_asked
+from search.query import parse_query
 from tests.conftest import parsed_cr_2025
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,5 +1,5 @@
-"""Where search reads card descriptions from (rulesref/search/card_source.py, read through
-rulesref.search.vocabulary.card_descriptions): a registered card table holding cards, and only then;
+"""Where search reads card descriptions from (search/card_source.py, read through
+search.vocabulary.card_descriptions): a registered card table holding cards, and only then;
 else the hand-written cards.toml. No database: providers here are plain functions."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesref.search import build_index, card_source, spoken_rewrite, understood, vocabulary
-from rulesref.search.records import SearchEntry
+from search import build_index, card_source, spoken_rewrite, understood, vocabulary
+from search.records import SearchEntry
 
 
 @pytest.fixture(autouse=True)

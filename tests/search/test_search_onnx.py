@@ -1,4 +1,4 @@
-"""The search encoder in ONNX Runtime (rulesref/search/onnx_encoder.py) against the numpy encoder
+"""The search encoder in ONNX Runtime (search/onnx_encoder.py) against the numpy encoder
 it stands in for, on the shipped judge-tuned model and real judges' questions: the float graph
 gives numpy's vectors, the int8 graph (the default) vectors that find the same neighbours among
 the shipped asked-as questions' vectors."""
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulesref.search import embedder, onnx_encoder
+from search import embedder, onnx_encoder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ def test_the_session_gives_the_numpy_encoders_vectors(encoder):
 def test_the_int8_session_finds_the_same_asked_as_questions(encoder):
     """Quantized, a question's vector moves a little (cosine about 0.99 with numpy's) but its
     nearest shipped asked-as questions stay the same: the ranking reads those neighbours."""
-    from rulesref.search import shipped
+    from search import shipped
 
     run = _build(encoder, quantize=True)
     assert run is not None

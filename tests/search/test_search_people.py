@@ -1,4 +1,4 @@
-"""Tests for reading "guy" and "dude" as a creature or as a player (rulesref/search/people.py): in the
+"""Tests for reading "guy" and "dude" as a creature or as a player (search/people.py): in the
 sentence the model embeds, in the lexical words, on the "Read as" line, and in what search finds in
 the real tournament documents."""
 
@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesref import search
-from rulesref.search import build_index, query
-from rulesref.search.people import load_people, person_spans, read_people
-from rulesref.search.records import SearchEntry
-from tests.rulesref.test_search_policy import _newest
+import search
+from search import build_index, query
+from search.people import load_people, person_spans, read_people
+from search.records import SearchEntry
+from tests.search.test_search_policy import _newest
 
 PEOPLE = load_people()
 

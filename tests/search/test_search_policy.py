@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesref.parsing.documents import parse_document
-from rulesref.search import asked, build_index, entries_from_document, query, ranking, search, shipped
-from rulesref.search.records import SearchEntry
+from search import asked, build_index, entries_from_document, query, ranking, search, shipped
+from search.records import SearchEntry
 from tests.conftest import rules_files
 
 
@@ -227,17 +227,17 @@ class ShippedVectorTests:
     def test_the_model_name_fits_where_each_stored_vector_records_it(self):
         # SQLite stores a longer name without a word; PostgreSQL refuses it, and every vector the
         # worker embeds for a new version would fail to be stored.
-        from rulesref.models import SearchVector
-        from rulesref.search import model
+        from search import model
+        from search.models import SearchVector
 
         assert model.model_dir() is not None
         assert len(model.model_name()) <= SearchVector._meta.get_field("model").max_length
 
     def test_the_shipped_file_names_vectors_of_the_model_in_use(self):
-        from rulesref.search import model, vectors
+        from search import model, vectors
 
         if not shipped.PATH.is_file() or model.model_dir() is None:
-            pytest.fail("rulesref/search/shipped/vectors.npz and a model must ship with the repository")
+            pytest.fail("search/shipped/vectors.npz and a model must ship with the repository")
         path = rules_files("ipg")[-1]
         entries = entries_from_document(parse_document(path.read_bytes(), str(path)))
         keys = {vectors.vector_key(t) for t in vectors.entry_texts(entries)}
@@ -246,7 +246,7 @@ class ShippedVectorTests:
 
 class Int8WeightsTests:
     def test_the_encoder_reads_int8_rows_with_their_scales(self, tmp_path):
-        from rulesref.search import embedder
+        from search import embedder
 
         weight = np.array([[0.5, -1.0, 0.25], [2.0, 0.0, -2.0]], dtype="<f4")
         scale = np.abs(weight).max(axis=1) / 127.0
@@ -275,7 +275,7 @@ class DoneMeansTests:
 
     @pytest.fixture(autouse=True)
     def shipped_vectors(self, settings):
-        from rulesref.search import service
+        from search import service
 
         settings.SEARCH_SHIPPED_VECTORS = True     # as `make run` has it (the suite turns them off)
         service.forget_indexes()
@@ -308,7 +308,7 @@ class PolicyPageTests:
         assert 'class="hit"' in page and "rel-note" not in page
 
     def test_a_matched_part_opens_the_rule_page_at_that_part(self, client):
-        from rulesref.search import service
+        from search import service
 
         hits = service.search_rules("triggered abilities are common and invisible so players should not be penalized",
                                     doc="ipg", limit=10)
@@ -325,7 +325,7 @@ class TunedModelTests:
     on asked-as questions it never trained on, it finds their rules better than the stock model."""
 
     def test_the_tuned_model_ships_and_names_every_vector(self):
-        from rulesref.search import model
+        from search import model
 
         info = json.loads((model.TUNED_DIR / "model.json").read_text(encoding="utf-8"))
         assert model.tuned_model_dir() == model.TUNED_DIR == model.model_dir()
@@ -333,9 +333,9 @@ class TunedModelTests:
         assert info["held_out_questions"] > 0 and info["pairs"] > 0
 
     def test_on_held_out_questions_it_beats_the_stock_model(self, ipg_entries):
-        from rulesref.search import model
-        from rulesref.search.embedder import Encoder
-        from rulesref.search.vectors import entry_texts
+        from search import model
+        from search.embedder import Encoder
+        from search.vectors import entry_texts
 
         stock = model.package_model_dir()
         if stock is None:

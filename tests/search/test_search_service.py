@@ -1,4 +1,4 @@
-"""Tests for the search service (rulesref/search/service.py), its vector task (rulesref/search/tasks.py)
+"""Tests for the search service (search/service.py), its vector task (search/tasks.py)
 and GET /api/v1/search, on the real CRs the session fixture imports (2022 and 2025, 2025 current).
 
 Embedding the whole CR takes minutes, so vector tests use a small version made of a few dozen real
@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
-from rulesref import search
-from rulesref.models import Rule, SearchVector, Version
-from rulesref.search import embedder, model, vector_store, vectors
-from rulesref.search import entries as search_entries
-from rulesref.search import service as search_service
-from rulesref.search import tasks as search_tasks
+import search
+from rulesref.models import Rule, Version
+from search import embedder, model, vector_store, vectors
+from search import entries as search_entries
+from search import service as search_service
+from search import tasks as search_tasks
+from search.models import SearchVector
 
 pytestmark = pytest.mark.django_db
 
@@ -387,7 +388,7 @@ class AskedQuestionsServiceTests:
     reach the same rule in every other stored version."""
 
     def _pinned(self):
-        from rulesref.search import asked
+        from search import asked
 
         found = asked.newest_for("cr", asked.load_asked())[0]
         return found, Version.objects.get(document__slug="cr", effective_date=found.version)

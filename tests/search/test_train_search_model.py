@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesref.parsing.documents import parse_document
-from rulesref.search import asked, embedder, entries_from_document
-from rulesref.search.index import parent_number
-from rulesref.search.vectors import entry_texts
+from search import asked, embedder, entries_from_document
+from search.index import parent_number
+from search.vectors import entry_texts
 from tests.conftest import rules_files
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "train_search_model.py"
@@ -56,8 +56,8 @@ class PairTests:
     def test_the_held_out_slice_is_never_trained_on_and_policy_pairs_repeat(self, training_pairs):
         from collections import Counter
 
-        from rulesref.search.spoken import spoken_rewrite
-        from rulesref.search.vocabulary import shipped_words
+        from search.spoken import spoken_rewrite
+        from search.vocabulary import shipped_words
 
         found, _, held = training_pairs
         questions = [q for sets in asked.load_asked().values() for qs in sets.questions.values() for q in qs]
@@ -116,7 +116,7 @@ class HalfBaseTests:
     def test_the_float16_copy_of_the_base_encodes_as_the_base_does(self, train, tmp_path):
         # What travels to a GPU machine that cannot install the model package (--write-half-base,
         # then --base): every tensor is there with its shape, and the encoder reads the same sentences.
-        from rulesref.search import model
+        from search import model
 
         base = model.package_model_dir()
         if base is None:

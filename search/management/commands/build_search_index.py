@@ -7,7 +7,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from rulesref import services
-from rulesref.search import service
+from search import service
 
 
 class Command(BaseCommand):

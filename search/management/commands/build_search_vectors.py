@@ -7,8 +7,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from rulesref.models import Version
-from rulesref.search import model, shipped, vector_store
-from rulesref.search.entries import entries_for
+from search import model, shipped, vector_store
+from search.entries import entries_for
 
 
 class Command(BaseCommand):
@@ -40,7 +40,7 @@ class Command(BaseCommand):
     def _ship(self) -> None:
         """Every current version's vectors, from the database, the shipped file or the encoder, written
         as the shipped file: exactly the keys of what is current now, nothing stale."""
-        from rulesref.search import vectors
+        from search import vectors
 
         wanted: dict[str, str] = {}
         for version in Version.objects.filter(is_current=True).select_related("document").order_by("document__slug"):

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesref import search
-from rulesref.offline import service
+import search
 from rulesref.parsing.common import normalize_rule_number
-from rulesref.search import asked
-from rulesref.search import service as search_service
-from rulesref.search.people import read_people
-from tests.rulesref.offline.node_engine import needs_node, run_engine
+from search import asked
+from search import service as search_service
+from search.offline import service
+from search.people import read_people
+from tests.search.offline.node_engine import needs_node, run_engine
 
 pytestmark = [needs_node]
 QUESTIONS = Path(__file__).resolve().parents[3] / "bench" / "search_questions.toml"
@@ -121,7 +121,7 @@ class RankingTests:
 @pytest.mark.django_db
 class CardTableRankingTests:
     """With a card table imported the pack's card words are the table's, and the device still ranks
-    as the server does (rulesref.search.card_source: both read the same cards)."""
+    as the server does (search.card_source: both read the same cards)."""
 
     @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(st.lists(st.tuples(st.sampled_from(["Blood Moon", "Serra Angel", "Colossal Dreadmaw", "Laboratory Maniac",
@@ -138,7 +138,7 @@ class CardTableRankingTests:
     @pytest.fixture
     def cards_imported(self):
         from cards import services as card_services
-        from rulesref.search import card_source
+        from search import card_source
         from tests.cards.conftest import CARDS, RULINGS
 
         card_services.import_bulk(CARDS, RULINGS)
@@ -155,7 +155,7 @@ class CardTableRankingTests:
 
 @pytest.mark.django_db
 class PeopleTests:
-    """The device reads "guy" and "dude" as the server does (rulesref.search.people)."""
+    """The device reads "guy" and "dude" as the server does (search.people)."""
 
     def test_every_shipped_question_about_a_guy_reads_as_on_the_server(self, pack):
         texts = [q for found in asked.load_asked().values() for listed in found.questions.values() for q in listed

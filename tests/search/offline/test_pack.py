@@ -1,4 +1,4 @@
-"""The offline pack as the server builds it, and its routes (rulesref/offline)."""
+"""The offline pack as the server builds it, and its routes (search/offline)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from rulesref import search
-from rulesref.offline import pack as packing
-from rulesref.offline import service
-from rulesref.search import index as search_index
-from rulesref.search import ranking as search_ranking
-from rulesref.search import text as search_text
+import search
+from search import index as search_index
+from search import ranking as search_ranking
+from search import text as search_text
+from search.offline import pack as packing
+from search.offline import service
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ class PackContentTests:
 
     def test_postings_are_the_servers_index(self, built):
         """The pack's postings and norms are the server's lexical index, written compactly."""
-        from rulesref.search import service as search_service
+        from search import service as search_service
 
         _, body = built
         index = search_service.index_for(service.current_versions())
