@@ -23,7 +23,10 @@ from rulesref.models import Document, Version, VersionEvent
 from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import DocKind, ParseError
 
+PARSE_UPLOAD = "rulesref.parse_upload"   # rulesref.tasks.parse_upload, sent by name
 SNIFF_BYTES = 64 * 1024              # enough of a file to tell which document it is
+
+
 def document_limit() -> int:
     """Largest rules document accepted, in bytes (settings.JUDGEAPP_MAX_DOCUMENT_BYTES: about five times
     the largest real one, the 2025 CR at 0.94 MB). Checked before anything is parsed or enqueued."""
@@ -110,7 +113,7 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
     Refused (nothing stored) when the same bytes are already a stored version, or when neither the
     caller, the text nor the file name says which document it is.
     """
-    from rulesref import tasks
+    from celery import current_app
 
     name = Path(upload.name or "upload").name
     if upload.size is not None and upload.size > document_limit():
@@ -132,7 +135,8 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
         )
         version.upload.save(name, upload, save=False)
         version.save()
-        tasks.parse_upload.delay_on_commit(version.pk)
+        # Sent by its registered name: rulesref.tasks imports this module, not the reverse.
+        current_app.tasks[PARSE_UPLOAD].delay_on_commit(version.pk)
     return version
 
 
