@@ -60,8 +60,11 @@ contract: install
 bench: install
 	$(PY) bench/run_all.py
 
+# ruff, and the architecture's import contracts (.importlinter: the rooms' direction, no import circle
+# in any room, no framework in the pure packages).
 lint: install
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
 # .venv-train, never in the service's .venv). Writes search/model/; then run search-vectors.
