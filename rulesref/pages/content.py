@@ -1,4 +1,4 @@
-"""What the rules pages show: rule blocks with linked text, banners, histories, search hits.
+"""What the rules pages show: rule blocks with linked text, banners, histories (the search hits: search/pages.py).
 
 The views call these to build template contexts. Each rule page fetches its rules in one
 query (a section such as CR 702 with its 700 subrules included); numbers, titles and
