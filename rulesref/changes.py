@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from rulesref import diffing
+from rulesref import citing, diffing
 from rulesref.models import Rule, Version, VersionPairing
 from rulesref.parsing.records import RuleKind
 
@@ -239,8 +239,6 @@ def pair_document(document_id: int) -> int:
     """Compute and store every pairing that pages and references need for one document: each pair of
     consecutive stored versions, and each version that a pinned reference names with the current one.
     Returns how many pairings were computed (stored ones are skipped)."""
-    from rulesref import citing
-
     versions = list(Version.objects.filter(document_id=document_id).filter(LIVE).exclude(effective_date=None)
                     .select_related("document").order_by("effective_date"))
     if not versions:

@@ -18,7 +18,7 @@ from pathlib import Path
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
-from rulesref import services
+from rulesref import changes, citing, references, services
 from rulesref.models import Document, Version, VersionEvent
 from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import DocKind, ParseError
@@ -186,8 +186,6 @@ def parse_claimed_upload(version: Version) -> Version:
 
 def prepare_review(version: Version) -> None:
     """Pair the new version with the current one now, in the worker, so the review page opens fast."""
-    from rulesref import changes
-
     baseline = baseline_for(version)
     if baseline is None:
         return
@@ -238,16 +236,12 @@ def baseline_for(version: Version) -> Version | None:
     )
     if event is not None:
         return event.from_version
-    from rulesref import changes
-
     return changes.previous_version(version)  # published in a batch: compare with the version before it
 
 
 def review_version(version: Version, *, with_notes: bool = True) -> VersionReview:
     """Release notes against the baseline (unless with_notes is False), and the pinned references
     whose number or text changed."""
-    from rulesref import changes, references
-
     baseline = baseline_for(version)
     notes: list[dict] = []
     notes_missing = refs_missing = ""
@@ -279,15 +273,11 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
 
 def _guides_affected(baseline: Version, version: Version) -> list[dict]:
     """What the registered features (the guides) have that moved or changed (rulesref.citing)."""
-    from rulesref import citing
-
     return citing.affected_by(baseline, version)
 
 
 def known_references() -> list[str]:
     """Every pinned reference the product cites, as the features registered them (rulesref.citing)."""
-    from rulesref import citing
-
     return citing.known_references()
 
 

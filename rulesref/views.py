@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from judgeapp.api_errors import ApiError
-from rulesref import serializers, services
+from rulesref import changes, serializers, services
 
 _RULE_CACHE_SIZE = 20_000
 _rule_cache: dict[tuple[int, str], dict] = {}
@@ -70,8 +70,6 @@ class RuleTraceView(RulesView):
     def get(self, request, doc: str, number: str):
         version = self.version(request, doc)
         rule = services.find_rule(version, number)
-        from rulesref import changes
-
         return Response(changes.trace(version, rule.number, include_pending=request.user.is_staff))
 
 
@@ -96,8 +94,6 @@ class DiffView(RulesView):
                            details={name: "required" for name in missing})
         old = services.get_version(doc, version=params["from"], include_pending=request.user.is_staff)
         new = services.get_version(doc, version=params["to"], include_pending=request.user.is_staff)
-        from rulesref import changes
-
         return Response(changes.diff_versions(old, new))
 
 
