@@ -27,7 +27,7 @@ setup: install
 run: setup serve
 
 # Search answers hybrid at once with the shipped documents (their vectors ship in
-# rulesref/search/shipped/); documents imported later are embedded beside the server, and their
+# search/shipped/); documents imported later are embedded beside the server, and their
 # search turns hybrid by itself when their vectors are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
@@ -60,12 +60,15 @@ contract: install
 bench: install
 	$(PY) bench/run_all.py
 
+# ruff, and the architecture's import contracts (.importlinter: the rooms' direction, no import circle
+# in any room, no framework in the pure packages).
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
-# .venv-train, never in the service's .venv). Writes rulesref/search/model/; then run search-vectors.
+# .venv-train, never in the service's .venv). Writes search/model/; then run search-vectors.
 TRAIN_VENV := .venv-train
 $(TRAIN_VENV)/.installed: requirements-train.txt requirements-models.txt
 	$(PYTHON) -m venv $(TRAIN_VENV)
@@ -77,10 +80,10 @@ search-model: $(TRAIN_VENV)/.installed
 	nice -n 10 $(TRAIN_VENV)/bin/python tools/train_search_model.py $(TRAIN_ARGS)
 	$(MAKE) search-encoder
 
-# The model's graph for ONNX Runtime and its tokenizer (rulesref/search/model/encoder.onnx,
+# The model's graph for ONNX Runtime and its tokenizer (search/model/encoder.onnx,
 # tokenizer.json; a few kilobytes: the weights stay in model.safetensors), named in model.json.
 search-encoder: install
-	$(PY) -m rulesref.search.onnx_encoder
+	$(PY) -m search.export_encoder
 
 # The vectors shipped for the current documents and the asked-as questions, written again from a
 # scratch database (after a new model, new questions or new documents in RULES_DIR).

@@ -24,7 +24,7 @@ sys.path.insert(0, "bench")
 from bench_env import RULES, setup_django
 setup_django(sys.argv[1])
 from rulesref import services, changes
-from rulesref.search import service as search_service
+from search import service as search_service
 from rulesref.models import Version
 cr_2022 = RULES / "cr" / "MagicCompRules-20220429.txt"
 cr_2025 = RULES / "cr" / "MagicCompRules-20250207.txt"

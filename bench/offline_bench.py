@@ -103,7 +103,7 @@ def main() -> int:
     setup_django(database)
     from rulesref import changes, services
     from rulesref.models import Version
-    from rulesref.offline import service
+    from search.offline import service
 
     newest = [sorted((RULES / kind).glob("*.*"))[-1] for kind in ("mtr", "ipg", "jar")]
     services.import_paths([RULES / "cr" / "MagicCompRules-20220429.txt"])

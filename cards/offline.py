@@ -1,6 +1,6 @@
 """The cards a tablet keeps for reading offline: every card with its Oracle text, rulings and the
 rules it cites, as one JSON value whose version is a hash of its content (it changes with an import
-or a new CR). The service worker keeps it beside the rules pack (rulesref/offline)."""
+or a new CR). The service worker keeps it beside the rules pack (search/offline)."""
 
 from __future__ import annotations
 

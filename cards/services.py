@@ -20,10 +20,10 @@ from django.utils import timezone
 from cards import keywords, names, scryfall
 from cards.models import Card, CardRuling, CardSync
 from rulesref.models import GlossaryTerm, Rule, Version
-from rulesref.search import card_source
-from rulesref.search import tasks as search_tasks
-from rulesref.search.query import english_words
-from rulesref.search.text import STOPWORDS, words
+from search import card_source
+from search import tasks as search_tasks
+from search.query import english_words
+from search.text import STOPWORDS, words
 
 _PROGRESS_EVERY = 2000
 

@@ -23,11 +23,11 @@ preload_app = True
 
 def when_ready(server):
     """In the master, after the app is loaded and before the first fork: the current versions'
-    search index and vectors, read-only, shared by every worker (rulesref.search.service.preload),
+    search index and vectors, read-only, shared by every worker (search.service.preload),
     and the URLs and the views behind them."""
     from django.urls import get_resolver
 
-    from rulesref.search import service
+    from search import service
 
     routes = len(get_resolver().url_patterns)
     server.log.info("preloaded: %d routes, search %s", routes, service.preload() or "not loaded (nothing to load yet)")
@@ -36,13 +36,13 @@ def when_ready(server):
 def post_worker_init(worker):
     """Each worker gets ready before it takes a request: it imports the URLs and the views behind
     them (a quarter of a second, else paid by its first request), builds its encoder's ONNX Runtime
-    session (one thread, made after the fork) and answers one question (rulesref.search.service.warm;
+    session (one thread, made after the fork) and answers one question (search.service.warm;
     about a second). A worker that cannot (no documents yet) loads on its first search, as without
     this."""
     from django.db import connections
     from django.urls import get_resolver
 
-    from rulesref.search import service
+    from search import service
 
     routes = len(get_resolver().url_patterns)
     ranking = service.warm()

@@ -49,7 +49,7 @@ from guides.schema import (
     NodeKind,
     Penalty,
 )
-from rulesref.references import REF_PATTERN
+from rulesref.citing import REF_PATTERN
 
 INPUT_KINDS = ("int", "text", "players", "choice")
 TOP_KEYS = {"slug", "title", "summary", "start", "facts", "nodes"}

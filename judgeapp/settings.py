@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",   # Swagger UI's files, served from the project's own static files
     "axes",                      # login throttling: session login, admin, basic auth
     "rulesref",
+    "search.apps.SearchConfig",
     "judgeapp.apps.JudgeAppConfig",
     "guides.apps.GuidesConfig",
     "jobs.apps.JobsConfig",
@@ -261,7 +262,7 @@ JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)
 JUDGEAPP_SHUFFLE_THRESHOLD = env_float("JUDGEAPP_SHUFFLE_THRESHOLD", 0.25)
 # Hybrid search: sentence-embedding vectors built after a publish (off: lexical search only).
 SEARCH_VECTORS = env_bool("JUDGEAPP_SEARCH_VECTORS", True)
-# Search vectors shipped for the shipped documents (rulesref/search/shipped/), and where built search
+# Search vectors shipped for the shipped documents (search/shipped/), and where built search
 # indexes are kept for the next process (empty: not kept).
 SEARCH_SHIPPED_VECTORS = env_bool("JUDGEAPP_SEARCH_SHIPPED_VECTORS", True)
 SEARCH_INDEX_CACHE = env_str("JUDGEAPP_SEARCH_INDEX_CACHE", str(BASE_DIR / ".cache" / "search"))

@@ -19,6 +19,7 @@ api = [
     path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
     path("jobs/<uuid:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),
+    path("", include("search.urls")),
     path("", include("rulesref.curation_urls")),
     path("", include("calllog.api_urls")),
     path("", include("guides.urls")),
@@ -36,4 +37,5 @@ urlpatterns = [
     path("", include(cards_urls.page_urlpatterns)),
     path("", include(floor_urls.page_urlpatterns)),
     path("", include("rulesref.page_urls")),
+    path("", include("search.page_urls")),
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from rulesref import diffing
+from rulesref import citing, diffing
 from rulesref.models import Rule, Version, VersionPairing
 from rulesref.parsing.records import RuleKind
 
@@ -239,8 +239,6 @@ def pair_document(document_id: int) -> int:
     """Compute and store every pairing that pages and references need for one document: each pair of
     consecutive stored versions, and each version that a pinned reference names with the current one.
     Returns how many pairings were computed (stored ones are skipped)."""
-    from rulesref import citing, references
-
     versions = list(Version.objects.filter(document_id=document_id).filter(LIVE).exclude(effective_date=None)
                     .select_related("document").order_by("effective_date"))
     if not versions:
@@ -249,8 +247,7 @@ def pair_document(document_id: int) -> int:
     current = next((v for v in versions if v.is_current), None)
     if current is not None:
         slug = current.document.slug
-        pinned_dates = {references.parse_ref(ref).pinned_date for ref in citing.known_references()
-                        if ref.startswith(f"{slug}@")}
+        pinned_dates = citing.pinned_dates(slug)
         wanted += [(v, current) for v in versions if v.effective_date in pinned_dates and v.pk != current.pk]
     stored = set(VersionPairing.objects.filter(old__document_id=document_id).values_list("old_id", "new_id"))
     computed = 0
@@ -262,10 +259,14 @@ def pair_document(document_id: int) -> int:
     return computed
 
 
+PAIR_VERSIONS = "rulesref.pair_versions"   # rulesref.tasks.pair_versions
+
+
 def schedule_pairings(document_id: int) -> None:
     """After an import or a publish: pair in the background (on a worker; in-process when eager)."""
+    from celery import current_app
     from django.db import transaction
 
-    from rulesref import tasks
-
-    transaction.on_commit(lambda: tasks.pair_versions.delay(document_id))
+    # Sent by its registered name, as jobs.dispatch sends its jobs: rulesref.tasks imports this module,
+    # not the reverse (rulesref/apps.py registers the tasks at start-up).
+    transaction.on_commit(lambda: current_app.tasks[PAIR_VERSIONS].delay(document_id))

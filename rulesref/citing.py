@@ -12,6 +12,7 @@ Two kinds of entry, both keyed by an owner name (re-registering an owner replace
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from typing import cast
@@ -51,12 +52,25 @@ def known_references() -> list[str]:
     return sorted(found)
 
 
+def pinned_dates(doc: str) -> set[dt.date]:
+    """The dates of the versions of `doc` that some registered reference is pinned to (their pairings
+    with the current version are kept ready: rulesref.changes.pair_document)."""
+    return {dt.date.fromisoformat(match["date"]) for ref in known_references()
+            if (match := REF_PATTERN.match(ref)) is not None and match["doc"] == doc}
+
+
 def affected_by(baseline, version) -> list[dict]:
     """What every registered owner has that moves or changes between baseline and version."""
     rows: list[dict] = []
     for provider in list(_affected.values()):
         rows += provider(baseline, version)
     return rows
+
+
+def cited_by(owner: str) -> tuple[str, ...]:
+    """The pinned references one owner registered (none for an owner that registered none)."""
+    refs = _references.get(owner, ())
+    return tuple(refs()) if callable(refs) else tuple(refs)
 
 
 def owners() -> list[str]:

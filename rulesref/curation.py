@@ -19,12 +19,15 @@ from typing import cast
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
-from rulesref import services
+from rulesref import changes, citing, references, services
 from rulesref.models import Document, Version, VersionEvent
 from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import DocKind, ParseError
 
+PARSE_UPLOAD = "rulesref.parse_upload"   # rulesref.tasks.parse_upload, sent by name
 SNIFF_BYTES = 64 * 1024              # enough of a file to tell which document it is
+
+
 def document_limit() -> int:
     """Largest rules document accepted, in bytes (settings.JUDGEAPP_MAX_DOCUMENT_BYTES: about five times
     the largest real one, the 2025 CR at 0.94 MB). Checked before anything is parsed or enqueued."""
@@ -111,7 +114,7 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
     Refused (nothing stored) when the same bytes are already a stored version, or when neither the
     caller, the text nor the file name says which document it is.
     """
-    from rulesref import tasks
+    from celery import current_app
 
     name = Path(upload.name or "upload").name
     if upload.size is not None and upload.size > document_limit():
@@ -133,7 +136,8 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
         )
         version.upload.save(name, upload, save=False)
         version.save()
-        tasks.parse_upload.delay_on_commit(version.pk)
+        # Sent by its registered name: rulesref.tasks imports this module, not the reverse.
+        current_app.tasks[PARSE_UPLOAD].delay_on_commit(version.pk)
     return version
 
 
@@ -183,8 +187,6 @@ def parse_claimed_upload(version: Version) -> Version:
 
 def prepare_review(version: Version) -> None:
     """Pair the new version with the current one now, in the worker, so the review page opens fast."""
-    from rulesref import changes
-
     baseline = baseline_for(version)
     if baseline is None:
         return
@@ -235,16 +237,12 @@ def baseline_for(version: Version) -> Version | None:
     )
     if event is not None:
         return event.from_version
-    from rulesref import changes
-
     return changes.previous_version(version)  # published in a batch: compare with the version before it
 
 
 def review_version(version: Version, *, with_notes: bool = True) -> VersionReview:
     """Release notes against the baseline (unless with_notes is False), and the pinned references
     whose number or text changed."""
-    from rulesref import changes, references
-
     baseline = baseline_for(version)
     notes: list[dict] = []
     notes_missing = refs_missing = ""
@@ -276,15 +274,11 @@ def review_version(version: Version, *, with_notes: bool = True) -> VersionRevie
 
 def _guides_affected(baseline: Version, version: Version) -> list[dict]:
     """What the registered features (the guides) have that moved or changed (rulesref.citing)."""
-    from rulesref import citing
-
     return citing.affected_by(baseline, version)
 
 
 def known_references() -> list[str]:
     """Every pinned reference the product cites, as the features registered them (rulesref.citing)."""
-    from rulesref import citing
-
     return citing.known_references()
 
 

@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from rulesref.errors import NotFound, RulesError
 from rulesref.models import Document, GlossaryTerm, Rule, Version
+from rulesref.old_numbers import sentence, where_now
 from rulesref.parsing.records import RuleKind
 
 DOC_TITLES = {
@@ -103,8 +104,6 @@ def find_rule(version: Version, raw_number: str) -> Rule:
         needle = raw_number.strip()
         rule = next((r for r in version.rules.exclude(aliases=[]) if needle.casefold() in (a.casefold() for a in r.aliases)), None)
     if rule is None:
-        from rulesref.old_numbers import sentence, where_now
-
         now = where_now(version, number or raw_number)  # an old number: where that rule is now
         raise NotFound(
             f"{doc.upper()} {version.effective_date} has no rule {raw_number!r}" + (f"; {sentence(doc, now)}" if now else ""),

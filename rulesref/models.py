@@ -145,17 +145,3 @@ class VersionPairing(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["old", "new"], name="unique_pairing")]
-
-
-class SearchVector(models.Model):
-    """A sentence embedding of the text search embeds for one rule, shared by every version whose
-    rule has that text: `key` is sha256(model name + text) (rulesref.search.vectors.vector_key),
-    so a new version only computes vectors for rules whose text changed."""
-
-    key = models.CharField(max_length=64, unique=True)
-    model = models.CharField(max_length=200)   # rulesref.search.model.model_name(): a tuned model names its recipe and weights
-    vector = models.BinaryField()          # float32 little-endian, 384 values
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"{self.model} {self.key[:12]}"

@@ -2,14 +2,11 @@
 
 from django.urls import path, re_path
 
-from rulesref.offline import views as offline
 from rulesref.pages import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("jump/", views.jump_to, name="page-jump"),
-    path("search/", views.search, name="page-search"),
-    path("search/fragment/", views.search_fragment, name="page-search-fragment"),
     path("rules/<str:doc>/", views.contents, name="page-contents"),
     re_path(r"^rules/(?P<doc>[A-Za-z]+)/(?P<number>[^/]+)/trace/$", views.trace, name="page-trace"),
     re_path(r"^rules/(?P<doc>[A-Za-z]+)/(?P<number>[^/]+)/$", views.rule, name="page-rule"),
@@ -18,8 +15,4 @@ urlpatterns = [
     path("glossary/", views.glossary_index, name="page-glossary"),
     path("glossary/<path:term>/", views.glossary_term, name="page-glossary-term"),
     path("sw.js", views.service_worker, name="service-worker"),
-    path("offline/", offline.reader, name="offline-reader"),
-    path("offline/manifest.json", offline.pack_manifest, name="offline-manifest"),
-    path("offline/pack/<str:version>.json", offline.pack, name="offline-pack"),
-    path("manifest.webmanifest", offline.web_manifest, name="web-manifest"),
 ]

@@ -15,6 +15,7 @@ from pathlib import Path
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from rulesref import changes, published, references
 from rulesref.errors import NotFound, PublishError, RulesError  # noqa: F401  (re-exported)
 from rulesref.lookup import (  # noqa: F401  (re-exported: callers import them from here)
     DOC_TITLES,
@@ -153,8 +154,6 @@ def store_parsed(
 
 
 def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_by, into: Version | None) -> tuple[Version, bool]:
-    from rulesref import changes
-
     with transaction.atomic():
         document, _ = Document.objects.get_or_create(
             slug=parsed.doc.value, defaults={"title": DOC_TITLES.get(parsed.doc.value, parsed.title)}
@@ -244,9 +243,6 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
     """Make a stored version the current one of its document, in one transaction.
 
     `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
-    from rulesref import changes, references
-    from rulesref.search import tasks as search_tasks
-
     with transaction.atomic():
         # The document row first: publishes of one document run one after another, so the second sees
         # the first's outcome (already current: 409) instead of racing it to the one-current constraint.
@@ -271,7 +267,7 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
         )
         forget_current_versions()
         changes.schedule_pairings(version.document_id)
-        search_tasks.schedule_search_vectors(version)  # hybrid search once its vectors exist
+        published.announce_published(version)  # search: hybrid once the version's vectors exist (search/apps.py)
         transaction.on_commit(references.forget_resolutions)
         transaction.on_commit(forget_current_versions)
     return event

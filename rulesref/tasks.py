@@ -8,7 +8,6 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
 from rulesref import curation
-from rulesref.search import tasks as search_tasks  # noqa: F401  (registers build_search_vectors with the worker)
 
 log = logging.getLogger(__name__)
 

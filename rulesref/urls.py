@@ -6,7 +6,6 @@ from rulesref import views
 
 urlpatterns = [
     path("documents", views.DocumentsView.as_view(), name="api-documents"),
-    path("search", views.SearchView.as_view(), name="api-search"),
     path("glossary/<path:term>", views.GlossaryView.as_view(), name="api-glossary"),
     path("diff/<str:doc>", views.DiffView.as_view(), name="api-diff"),
     re_path(r"^rules/(?P<doc>[A-Za-z]+)/(?P<number>.+)/trace$", views.RuleTraceView.as_view(), name="api-rule-trace"),

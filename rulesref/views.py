@@ -1,4 +1,4 @@
-"""Rules API (API.md "Rules reference"): thin views over rulesref.services, search and changes."""
+"""Rules API (API.md "Rules reference"): thin views over rulesref.services and changes (search: search/views.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from judgeapp.api_errors import ApiError
-from rulesref import serializers, services
+from rulesref import changes, serializers, services
 
 _RULE_CACHE_SIZE = 20_000
 _rule_cache: dict[tuple[int, str], dict] = {}
@@ -70,8 +70,6 @@ class RuleTraceView(RulesView):
     def get(self, request, doc: str, number: str):
         version = self.version(request, doc)
         rule = services.find_rule(version, number)
-        from rulesref import changes
-
         return Response(changes.trace(version, rule.number, include_pending=request.user.is_staff))
 
 
@@ -96,33 +94,7 @@ class DiffView(RulesView):
                            details={name: "required" for name in missing})
         old = services.get_version(doc, version=params["from"], include_pending=request.user.is_staff)
         new = services.get_version(doc, version=params["to"], include_pending=request.user.is_staff)
-        from rulesref import changes
-
         return Response(changes.diff_versions(old, new))
-
-
-class SearchView(RulesView):
-    def get(self, request):
-        params = request.query_params
-        query = params.get("q", "").strip()
-        if not query:
-            raise ApiError("invalid", "q is required: the words, phrase or rule number to search for", details={"q": "required"})
-        if len(query) > 300:
-            raise ApiError("invalid", "q is too long (at most 300 characters)", details={"q": "too long"})
-        raw_limit = params.get("limit", "10")
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
-            raise ApiError("invalid", "limit must be a whole number from 1 to 100", details={"limit": raw_limit})
-        doc = params.get("doc") or None
-        if doc is not None and doc.lower() not in services.DOC_TITLES:
-            raise ApiError("invalid", f"doc must be one of {', '.join(services.DOC_TITLES)}", details={"doc": doc})
-        if params.get("version") and doc is None:
-            raise ApiError("invalid", "version needs doc: a version date belongs to one document", details={"version": params["version"]})
-        from rulesref.search import service as search_service
-
-        answer = search_service.search_answer(query, doc=doc, version=params.get("version"), limit=int(raw_limit),
-                                              include_pending=request.user.is_staff)
-        return Response({"results": answer["results"], "count": len(answer["results"]), "query": query,
-                         "ranking": answer["ranking"], "understood": answer["understood"]})
 
 
 _rule_detail_view = RuleDetailView.as_view()

@@ -1,6 +1,6 @@
 /* judgeapp service worker: the current rules, their search, every guide and the pages a judge has
    opened stay usable without a network.
-   - The offline pack (rulesref/offline): the current CR, MTR, IPG and JAR with a compact search index,
+   - The offline pack (search/offline): the current CR, MTR, IPG and JAR with a compact search index,
      kept whole in its own cache the first time the site is opened, and replaced when the server says a
      new version was published (checked when a page opens and when the connection returns). Without a
      network, the number box, the live results and every rules page, contents, glossary and search

@@ -64,9 +64,9 @@ def django_db_setup(django_db_setup, django_db_blocker):
     from rulesref import services
 
     # No background embedding of the whole CR during the suite: search stays lexical unless a test
-    # builds vectors itself (tests/rulesref/test_search_service.py).
+    # builds vectors itself (tests/search/test_search_service.py).
     settings.SEARCH_VECTORS = False
-    settings.SEARCH_SHIPPED_VECTORS = False   # nor the vectors shipped in rulesref/search/shipped/
+    settings.SEARCH_SHIPPED_VECTORS = False   # nor the vectors shipped in search/shipped/
     settings.SEARCH_INDEX_CACHE = ""          # indexes built in each test session, not kept on disk
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():

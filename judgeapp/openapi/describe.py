@@ -86,7 +86,7 @@ describe("rulesref.views.DiffView", get={
     "tags": ["rules"], "summary": "What changed between two versions",
     "parameters": [DOC, param("from", OpenApiTypes.DATE, required=True), param("to", OpenApiTypes.DATE, required=True)],
     "responses": {200: shapes.DiffSerializer, **errors(400, 404)}})
-describe("rulesref.views.SearchView", get={
+describe("search.views.SearchView", get={
     "tags": ["rules"], "summary": "Search the rules in judges' words",
     "parameters": [param("q", required=True, description="words, a quoted phrase or a rule number (at most 300 characters)"),
                    param("doc", enum=["cr", "mtr", "ipg", "jar"]), VERSION,

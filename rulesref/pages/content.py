@@ -1,4 +1,4 @@
-"""What the rules pages show: rule blocks with linked text, banners, histories, search hits.
+"""What the rules pages show: rule blocks with linked text, banners, histories (the search hits: search/pages.py).
 
 The views call these to build template contexts. Each rule page fetches its rules in one
 query (a section such as CR 702 with its 700 subrules included); numbers, titles and
@@ -17,8 +17,7 @@ from typing import Any, TypeVar
 from django.db import DatabaseError, transaction
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.html import escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 
 from rulesref import naming, services
 from rulesref.models import GlossaryTerm, Rule, Version
@@ -31,7 +30,6 @@ logger = logging.getLogger(__name__)
 # IPG infraction pages: the structured parts, in the order the IPG prints them.
 # The penalty leads, as in the IPG's own layout (it heads each infraction).
 FIELD_ORDER = ("penalty", "definition", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
-SEARCH_UNAVAILABLE = "Search is not available yet. Type a rule number (such as 729.3 or mtr 4.2) to go straight to it."
 
 
 def guarded(produce: Callable[[], T]) -> tuple[T | None, bool]:
@@ -315,98 +313,3 @@ def glossary_page(request: HttpRequest, version: Version, term: GlossaryTerm) ->
         "page_title": term.term,
         **version_context(request, version),
     }
-
-
-# ---------------------------------------------------------------- search
-
-
-def highlight(snippet: str, query: str) -> SafeString:
-    """The snippet escaped, with the words that meet the query's marked: whole words whose stem is
-    one of the query's terms (stopwords left out), or of the rules' words its spoken words stand for
-    ("walker" marks "planeswalker")."""
-    from rulesref import search
-
-    stems = set(search.terms(query)) | set(search.terms(search.spoken_rewrite(search.shipped_spoken(), query)))
-    out, at = [], 0
-    for match in re.finditer(r"[\w’'+/-]+", snippet):
-        found = search.terms(match.group(0))     # "+1/+1" is the term "p1/p1", "can't" is "cant"
-        if not found or not stems.issuperset(found):
-            continue
-        out.append(escape(snippet[at:match.start()]))
-        out.append(format_html("<mark>{}</mark>", match.group(0)))
-        at = match.end()
-    out.append(escape(snippet[at:]))
-    return mark_safe("".join(out))
-
-
-def _glossary_match(query: str) -> dict | None:
-    """A query that is a glossary term ("trample", "APNAP order") gets its definition above the hits."""
-    if not re.fullmatch(r"[\w\s'\u2019\-,]{3,60}", query):
-        return None
-    version = Version.objects.select_related("document").filter(document__slug="cr", is_current=True).first()
-    if version is None:
-        return None
-    try:
-        term = services.find_glossary_term(version, query)
-    except services.NotFound:
-        return None
-    return {"term": term.term, "definition": term.definition, "url": glossary_url(version, term.term)}
-
-
-def search_context(query: str, *, doc: str | None, limit: int, compact: bool = False) -> dict:
-    from rulesref.pages import jump
-
-    target = jump.resolve(query)
-    context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact,
-                     "term": _glossary_match(query) if doc in (None, "cr") else None}
-    try:
-        from rulesref.search import service as search_service
-
-        answer = search_service.search_answer(query, doc=doc, limit=limit)
-        raw_hits = answer["results"]
-        context["understood"] = answer["understood"]
-    except (ImportError, NotImplementedError):
-        context["error"] = SEARCH_UNAVAILABLE
-        return context
-    except services.RulesError as exc:
-        context["error"] = exc.message
-        return context
-    versions = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True)}
-    hits = []
-    for hit in raw_hits:
-        version = versions.get(hit["doc"])
-        outline = outline_for(version) if version is not None else None
-        section = outline.heading_of(hit["number"]) if outline is not None else None
-        entry = outline.by_number.get(hit["number"]) if outline is not None else None
-        hits.append({
-            **hit,
-            # An infraction's part that matched opens the rule page at that part.
-            "url": rule_url(hit["doc"], hit["number"]) + (f"#r-{hit['number']}-{hit['part']}" if hit.get("part") else ""),
-            "part_label": PART_LABELS.get(hit.get("part", ""), ""),
-            # The hit's own title ("Trample" for a keyword's rule); the section is shown on its own line.
-            "title": "" if entry is None or (section is not None and entry.title == section.title) else entry.title,
-            "section": section,
-            "section_url": rule_url(hit["doc"], section.number) if section is not None else "",
-            "snippet_html": highlight(hit.get("snippet", ""), query),
-        })
-    context["hits"] = hits
-    context["rel_notes"] = rel_notes(hits)
-    return context
-
-
-# Which Rules Enforcement Level a tournament document's answer applies at.
-REL_NOTES = {
-    "ipg": "IPG penalties apply at Competitive and Professional REL",
-    "jar": "JAR applies at Regular REL",
-    "mtr": "MTR applies at every REL",
-}
-PART_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-               "additional_remedy": "Additional remedy", "upgrade": "Upgrade", "downgrade": "Downgrade"}
-
-
-def rel_notes(hits: list[dict], *, top: int = 3) -> list[str]:
-    """When the best hit is tournament policy: which REL the policy among the best hits applies to."""
-    if not hits or hits[0]["doc"] not in REL_NOTES:
-        return []
-    docs = dict.fromkeys(h["doc"] for h in hits[:top] if h["doc"] in REL_NOTES)
-    return [REL_NOTES[d] for d in docs]

@@ -6,7 +6,6 @@ Every page reads without a login. A page of an older version says so in its bann
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlencode
 
 from django.contrib.staticfiles import finders
@@ -183,7 +182,7 @@ def glossary_term(request: HttpRequest, term: str) -> HttpResponse:
     return render(request, "rulesref/glossary_term.html", content.glossary_page(request, version, found))
 
 
-# ---------------------------------------------------------------- jump box and search
+# ---------------------------------------------------------------- jump box (search: search/pages.py)
 
 
 @require_GET
@@ -196,24 +195,6 @@ def jump_to(request: HttpRequest) -> HttpResponse:
     if target.url:
         return redirect(target.url)
     return redirect(reverse("page-search") + "?" + urlencode({"q": query}))
-
-
-@require_GET
-def search(request: HttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()[:MAX_QUERY]
-    doc = (request.GET.get("doc") or "").lower() or None
-    context = content.search_context(query, doc=doc, limit=40) if query else {"query": "", "hits": []}
-    return render(request, "rulesref/search.html", {**context, "doc": doc or "", "docs": list(services.DOC_TITLES)})
-
-
-@require_GET
-def search_fragment(request: HttpRequest) -> HttpResponse:
-    """Results as you type: an HTML fragment the jump box's script puts under the box."""
-    query = request.GET.get("q", "").strip()[:MAX_QUERY]
-    doc = (request.GET.get("doc") or "").lower() or None
-    if len(query) < 2 and not re.fullmatch(r"\d", query):
-        return HttpResponse("")
-    return render(request, "rulesref/_results.html", content.search_context(query, doc=doc, limit=8, compact=True))
 
 
 # ---------------------------------------------------------------- offline reading

@@ -1,6 +1,6 @@
 /* judgeapp offline reader: the page the service worker shows, without a network, for a rules page,
    the contents, the glossary, a search or the number box that has no stored copy. It reads the pack
-   kept on this device (rulesref/offline) and renders what the address asks for, in the markup of the
+   kept on this device (search/offline) and renders what the address asks for, in the markup of the
    server's pages. window.JudgeOfflineReader.load() -> Promise of the engine. */
 (function () {
   "use strict";

@@ -1,5 +1,5 @@
 /* judgeapp offline search: answers the number box and lexical search from the offline pack that the
-   server builds (rulesref/offline/pack.py), with the server's BM25F ranking over the same index:
+   server builds (search/offline/pack.py), with the server's BM25F ranking over the same index:
    rule fields, asked-as questions (the best question per rule), judge phrases, card names, rule
    names, glossary terms and quoted phrases. Typo correction and the sentence model stay on the
    server. Runs in pages, in the service worker (importScripts) and under node (the tests).
@@ -20,7 +20,7 @@
   var QUOTED = /["\u201c\u201d]([^"\u201c\u201d]+)["\u201c\u201d]/g;
   var SNIPPET = 180;
 
-  /* rulesref.search.words: lower-case word forms, curly quotes folded, apostrophes dropped. */
+  /* search.words: lower-case word forms, curly quotes folded, apostrophes dropped. */
   function words(text) {
     text = String(text || "").normalize("NFKC").toLowerCase();
     text = text.replace(/[\u2019'\u2018]/g, "").replace(/\u2013/g, "-").replace(/\u2014/g, " ").replace(/\u2212/g, "-");
@@ -31,7 +31,7 @@
   }
 
   var stems = {};
-  /* rulesref.search.stem: plurals, -ing, -ed, -ly, final e/y. */
+  /* search.stem: plurals, -ing, -ed, -ly, final e/y. */
   function stem(word) {
     var hit = stems[word];
     if (hit !== undefined) return hit;
@@ -79,7 +79,7 @@
     return null;
   }
 
-  /* rulesref.search.parent_number: "702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; null at the top. */
+  /* search.parent_number: "702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; null at the top. */
   function parentNumber(number) {
     if (/^\d+\.\d+[a-z]$/.test(number)) return number.slice(0, -1);
     var dot = number.lastIndexOf(".");
@@ -138,7 +138,7 @@
       return found;
     }
 
-    /* rulesref.search.people.read_people: "guy", "dude" said of a person read as "player" ("guy keeps
+    /* search.people.read_people: "guy", "dude" said of a person read as "player" ("guy keeps
        swearing", "the other guy's graveyard"); said of a creature ("my guy") they stay as typed. */
     var people = pack.people || null;
     var PEOPLE_WORD = /[0-9A-Za-z]+(?:['\u2019][A-Za-z]+)*/g;
@@ -331,7 +331,7 @@
       return out;
     }
 
-    /* rulesref.search._snippet: about 180 characters where the query's words are densest. */
+    /* search._snippet: about 180 characters where the query's words are densest. */
     function snippet(i, shown) {
       var text = (e.text[i] || "").split(/\s+/).join(" ").trim() || e.title[i] || (e.examples[i][0] || "");
       if (text.length <= SNIPPET) return text;
@@ -381,7 +381,7 @@
 
     /* A question that names no REL with a JAR section among its first p.counterpart rules and no IPG
        entry above it: the best IPG infraction (an entry with parts) comes right after it, its score
-       between its neighbours' (rulesref.search.ranking._competitive_beside_regular). */
+       between its neighbours' (search.ranking._competitive_beside_regular). */
     var infractions = {};   // the IPG's infractions: the numbers that have parts
     parts.forEach(function (part, j) { if (part && e.doc[j] === "ipg") infractions[e.number[j]] = true; });
 
@@ -415,7 +415,7 @@
       if (!doc && (parsed.intent.length || parsed.regular)) {
         // A question in tournament words, no document chosen: the tournament documents gain a share of
         // the best score; one asking for a penalty or a fix lifts the document that gives them a little
-        // more: the IPG, or the JAR at Regular REL (rulesref.search.ranking._lift_policy).
+        // more: the IPG, or the JAR at Regular REL (search.ranking._lift_policy).
         var top = 0, remedy = null;
         if (parsed.regular || parsed.intent.some(function (w) { return remedyWords[w]; })) remedy = parsed.regular ? "jar" : "ipg";
         Object.keys(found).forEach(function (i) { if (found[i] > top) top = found[i]; });
@@ -424,7 +424,7 @@
         });
       }
       if (!doc && parsed.regular !== parsed.competitive) {
-        // A question that names one REL: the other REL's document gives way (rulesref.search.ranking).
+        // A question that names one REL: the other REL's document gives way (search.ranking).
         var other = parsed.regular ? "ipg" : "jar", keep = parsed.regular ? p.other_rel_ipg : p.other_rel_jar;
         if (keep !== undefined) Object.keys(found).forEach(function (i) { if (e.doc[i] === other) found[i] *= keep; });
       }

@@ -1,6 +1,6 @@
 /* judgeapp conclusions in words: a computed result's fields as sentences (guides/result_words.py does
    the same on the server, whose words are used when it sent them) and an IPG citation by its parts
-   (Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade) as labelled blocks — never raw
+   (Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade, Downgrade) as labelled blocks — never raw
    JSON or one run of text. window.JudgeWords = { describe(value), label(name), shownLines(node, result,
    serverNode), citationItem(citation) }. */
 (function () {
@@ -78,7 +78,7 @@
       item.appendChild(el("a", { href: "/rules/" + c.doc + "/" + encodeURIComponent(c.number) + "/", text: label }));
       if (c.title && c.doc !== "jar") item.appendChild(document.createTextNode(" — " + c.title));
       if (c.parts && c.parts.length) {
-        // An IPG section by its parts: Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade.
+        // An IPG section by its parts: Definition, Penalty, Examples, Philosophy, Additional Remedy, Upgrade, Downgrade.
         var parts = el("dl", { className: "ipg-parts" });
         c.parts.forEach(function (part) {
           var block = el("div", { className: "ipg-part", "data-part": part.label }, [el("dt", { text: part.label })]);

@@ -25,8 +25,8 @@ def site(rules_loaded, live_server):
     """The 2025 CR current with the 2022 CR stored and paired (old numbers lead to new ones)."""
     from rulesref import changes, services
     from rulesref.models import Version
-    from rulesref.offline import service
-    from rulesref.search import card_source
+    from search import card_source
+    from search.offline import service
 
     if not Version.objects.filter(document__slug="cr", effective_date="2022-04-29").exists():
         services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20220429.txt"])
@@ -68,7 +68,7 @@ def live_results(page, query: str) -> list[str]:
 
 class OfflineKitTests:
     def test_rules_and_search_answer_offline_from_the_copy_on_the_device(self, page):
-        from rulesref.offline import service
+        from search.offline import service
 
         version = service.current_pack().version   # built here first: SQLite in memory is one writer at a time
         page.goto("/")
@@ -115,7 +115,7 @@ class OfflineKitTests:
         """The JAR prints no numbers (rulesref/naming.py): offline, its pages, contents and hits name its sections
         by their headings; the addresses keep the stored numbers."""
         from rulesref.models import Rule
-        from rulesref.offline import service
+        from search.offline import service
 
         situation = Rule.objects.filter(version__document__slug="jar", version__is_current=True, kind="rule").order_by("position")[2]
         version = service.current_pack().version
@@ -140,7 +140,7 @@ class OfflineKitTests:
     def test_a_publish_replaces_the_copy_the_next_time_the_tablet_is_online(self, page):
         from rulesref import services
         from rulesref.models import Version
-        from rulesref.offline import service
+        from search.offline import service
 
         version = service.current_pack().version
         page.goto("/")
@@ -168,7 +168,7 @@ class OfflineKitTests:
             services.publish_version(current)
 
     def test_the_site_installs_as_an_app_that_opens_offline(self, page):
-        from rulesref.offline import service
+        from search.offline import service
 
         version = service.current_pack().version
         page.goto("/")
@@ -220,7 +220,7 @@ class OfflineFloorToolsTests:
     def test_a_card_with_its_rulings_opens_offline(self, page):
         from cards import services as cards
         from cards.offline import current_card_pack
-        from rulesref.offline import service
+        from search.offline import service
         from tests.cards.conftest import CARDS, RULINGS
 
         cards.import_bulk(CARDS, RULINGS)
@@ -241,7 +241,7 @@ class OfflineFloorToolsTests:
 
     def test_a_round_clock_started_offline_counts_down_and_reaches_the_server(self, page, head_judge):
         from floor.models import RoundClock
-        from rulesref.offline import service
+        from search.offline import service
 
         page.context.add_cookies([head_judge["cookie"]])
         version = service.current_pack().version
@@ -273,7 +273,7 @@ class OfflineFloorToolsTests:
         assert (clock.round, clock.minutes, clock.event_id) == (4, 5, head_judge["event"].pk)
 
     def test_deck_check_counts_offline_and_keeps_them(self, page):
-        from rulesref.offline import service
+        from search.offline import service
 
         version = service.current_pack().version
         page.goto("/")

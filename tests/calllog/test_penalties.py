@@ -227,3 +227,15 @@ class WarningWordingTests:
         assert is_warning("warning")
         assert not is_warning("Game Loss")
         assert not is_warning("No penalty (a Warning only if it recurs)")
+
+
+class PinnedReferenceTests:
+    def test_every_reference_the_upgrade_rules_pin_is_registered_with_the_rules_reference(self):
+        from calllog import penalties
+        from rulesref import citing
+
+        pinned = {v for k, v in vars(penalties).items() if k.isupper() and isinstance(v, str) and "@" in v}
+        assert {"ipg@2021-01-06:2", "ipg@2021-01-06:3", "jar@2019-01-21:Introduction"} <= pinned
+        assert set(penalties.PINNED_REFS) == pinned
+        assert set(citing.cited_by("calllog")) == pinned and pinned <= set(citing.known_references())
+

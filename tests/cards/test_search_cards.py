@@ -1,5 +1,5 @@
 """Search reads card names from the card table (cards.services, registered with
-rulesref.search.card_source by cards/apps.py), on the real documents the session imports and the
+search.card_source by cards/apps.py), on the real documents the session imports and the
 shipped Scryfall fixture: the hand-written cards.toml only while no card table is imported."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from cards import services
 from cards.models import Card
-from rulesref.offline import service as offline_service
-from rulesref.search import card_source, index_cache, vectors, vocabulary
-from rulesref.search import service as search_service
+from search import card_source, index_cache, vectors, vocabulary
+from search import service as search_service
+from search.offline import service as offline_service
 from tests.cards.conftest import CARDS, RULINGS
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,256 @@
+"""Search service: builds the pure search index from stored versions, caches it, stores and loads
+the rule embeddings that make search hybrid, and answers queries.
+
+The ranking lives in search.ranking and runs in Python over the same records whichever
+database is underneath, so SQLite and PostgreSQL give the same answers. Embeddings are stored
+content-addressed in SearchVector (key: model name + embedded text); a version's search is
+hybrid once every one of its rules has a stored vector, and lexical until then (or when the
+model package is not installed).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, cast
+
+from django.db import connection, connections
+
+from rulesref import services
+from rulesref.models import Version
+from rulesref.parsing.records import GlossaryEntry
+from search import card_source, embedder, index_cache, ranking
+from search.entries import entries_for
+from search.index import build_index
+from search.records import SearchEntry, SearchIndex
+from search.spoken import understood
+from search.vector_store import semantic_module, stored, vector_keys
+
+log = logging.getLogger(__name__)
+
+_RECHECK_SECONDS = 5.0
+# Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
+_SAMPLE = 64   # keys checked first when looking for a complete set of vectors
+
+
+@dataclass
+class _Cached:
+    index: SearchIndex
+    keys: list[str]                      # vector key per index entry; [] when no encoder
+    question_keys: list[str] = field(default_factory=list)   # vector key per asked-as question
+    semantic: Callable[[str], Sequence[float]] | None = None
+    checked_at: float = field(default=-1e9)
+    # One thread looks for the vectors at a time; another asking meanwhile waits for its answer
+    # instead of searching lexically while the first is still loading them.
+    attaching: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+
+# (version ids, card stamp) -> index: the cards search reads are part of what an index is built from.
+_indexes: dict[tuple[tuple[int, ...], str], _Cached] = {}
+_lock = threading.Lock()
+
+def _attach_semantic(cached: _Cached) -> None:
+    """Switch a cached index to hybrid once all its vectors are stored (checked every few seconds)."""
+    if cached.semantic is not None or not cached.keys:
+        return
+    with cached.attaching:
+        now = time.monotonic()
+        if cached.semantic is not None or now - cached.checked_at < _RECHECK_SECONDS:
+            return
+        cached.checked_at = now
+        _look_for_vectors(cached)
+
+
+def _look_for_vectors(cached: _Cached) -> None:
+    """Attach the semantic scorer to `cached` when every vector it needs is stored."""
+    wanted = cached.keys + cached.question_keys
+    # While vectors are still being built, a sample answers "not yet" in one small query; only a
+    # sample found complete pays for counting every key (19,000 for the 2025 CR and its questions).
+    sample = wanted[:: max(1, len(wanted) // _SAMPLE)][:_SAMPLE] + wanted[-1:]
+    if len(stored(sample, with_vectors=False)) < len(set(sample)):
+        return
+    if len(stored(wanted, with_vectors=False)) < len(set(wanted)):
+        return
+    vectors = stored(wanted, with_vectors=True)
+    semantic = semantic_module()
+    if semantic is None:
+        return
+    cached.semantic = semantic.semantic_scorer(
+        cached.index, b"".join(vectors[k] for k in cached.keys),
+        question_vectors=b"".join(vectors[k] for k in cached.question_keys))
+
+
+def _cached_for(versions: list[Version]) -> _Cached:
+    stamp = card_source.card_stamp()
+    key = (tuple(sorted(v.pk for v in versions)), stamp)
+    cached = _indexes.get(key)
+    if cached is None:
+        with _lock:
+            cached = _indexes.get(key)
+            if cached is None:
+                cached = _load_or_build(versions, stamp)
+                for old in [k for k in _indexes if k[1] != stamp]:   # built with cards no longer in the table
+                    del _indexes[old]
+                _indexes[key] = cached
+    _attach_semantic(cached)
+    return cached
+
+
+def _load_or_build(versions: list[Version], stamp: str) -> _Cached:
+    """The index of `versions` from the disk cache (search.index_cache), else built and saved."""
+    name = index_cache.name_for(versions, cards=stamp)
+    found = index_cache.load(name)
+    if found is not None:
+        index, keys, question_keys = found
+        return _Cached(index=index, keys=keys, question_keys=question_keys)
+    cached = _build(versions)
+    if card_source.card_stamp() == stamp:   # the cards did not change while it was built: the name is true
+        index_cache.save(name, (cached.index, cached.keys, cached.question_keys))
+    return cached
+
+
+def _build(versions: list[Version]) -> _Cached:
+    entries: list[SearchEntry] = []
+    glossary: list[GlossaryEntry] = []
+    keys: list[str] = []
+    question_keys: list[str] = []
+    for version in sorted(versions, key=lambda v: v.pk):
+        more_entries, more_glossary = entries_for(version)
+        entries.extend(more_entries)
+        keys.extend(vector_keys(more_entries))   # per version: entry texts name their parents
+        question_keys.extend(vector_keys(more_entries, questions=True))
+        if version.document.slug == "cr":
+            glossary.extend(more_glossary)
+    return _Cached(index=build_index(entries, glossary=glossary), keys=keys, question_keys=question_keys)
+
+
+def index_for(versions: list[Version]) -> SearchIndex:
+    return _cached_for(versions).index
+
+
+def ranking_for(versions: list[Version]) -> str:
+    """"hybrid" when the search over `versions` uses embeddings, else "lexical"."""
+    return "hybrid" if _cached_for(versions).semantic is not None else "lexical"
+
+
+def forget_indexes() -> None:
+    global _current
+    _indexes.clear()
+    _current = ((), [])
+
+
+def _versions(doc: str | None, version: str | None, include_pending: bool = True) -> list[Version]:
+    if doc is not None and version is not None:
+        return [services.get_version(doc, version=version, include_pending=include_pending)]
+    if doc is not None:
+        return [services.get_version(doc)]
+    return _current_versions()
+
+
+# (what the current versions' light query said, the Version objects it names), for _current_versions.
+_current: tuple[tuple[tuple, ...], list[Version]] = ((), [])
+
+
+def _current_versions() -> list[Version]:
+    """Every document's current version, as a search with no document chosen reads them. One light
+    query, asked for every search, names them (ids, content hashes, dates: 0.05 ms); the Version
+    objects (0.8 to 1.5 ms through the ORM) are read again only when it says something else, such as
+    after a publish in any process."""
+    global _current
+    with connection.cursor() as cursor:
+        cursor.execute(_current_sql())
+        stamp = tuple(tuple(row) for row in cursor.fetchall())
+    seen, versions = _current
+    if seen != stamp or not stamp:
+        versions = list(Version.objects.select_related("document").filter(pk__in=[row[0] for row in stamp]).order_by("pk"))
+        _current = (stamp, versions)
+    return list(versions)
+
+
+@cache
+def _current_sql() -> str:
+    """The light query of _current_versions, written once per process from the model's names."""
+    meta, quote = Version._meta, connection.ops.quote_name
+
+    def column(name: str) -> str:
+        return quote(cast(str, cast(Any, meta.get_field(name)).column))   # concrete fields: a column each
+
+    columns = ", ".join(column(name) for name in ("id", "content_hash", "effective_date"))
+    return (f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {column('is_current')} "  # noqa: S608 - names from the model, no input
+            f"ORDER BY {column('id')}")
+
+
+def current_versions(doc: str | None) -> list[Version]:
+    """The versions a search with no version chosen reads: the current one of `doc`, or of every document."""
+    return _versions(doc, None)
+
+
+def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
+    """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
+    return search_answer(query, doc=doc, version=version, limit=limit)["results"]
+
+
+def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10,
+                  include_pending: bool = True) -> dict:
+    """One search with all it says, from one look-up of the versions: {"results": hits best first
+    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}.
+    A pending version is searched by its date only with include_pending (the API: staff only)."""
+    versions = _versions(doc, version, include_pending)
+    if not versions:
+        return {"results": [], "ranking": "lexical", "understood": []}
+    cached = _cached_for(versions)
+    hits = ranking.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
+    dates = {v.document.slug: v.effective_date.isoformat() if v.effective_date else None for v in versions}
+    results = [
+        {"doc": h.doc, "number": h.number, "snippet": h.snippet, "score": round(h.score, 4),
+         "title": h.title, "version": dates.get(h.doc), **({"part": h.part} if h.part else {})}
+        for h in hits
+    ]
+    return {"results": results, "ranking": "hybrid" if cached.semantic is not None else "lexical",
+            "understood": understood(cached.index, query)}
+
+
+def preload() -> str | None:
+    """In a process about to fork its workers (gunicorn's master, docker/gunicorn.conf.py): load the
+    current versions' index and vectors before the fork, so that every worker shares their pages
+    instead of loading its own copy. Only read-only arrays and objects: no encoder session (ONNX
+    Runtime's is built after the fork, in each worker, by `warm`) and no database connection left
+    open. The objects made so far are moved out of the garbage collector's sight (gc.freeze), so that
+    a collection in a worker does not write to their pages. Returns the ranking loaded, or None when
+    there was nothing to load or it failed (each worker then loads on its first search)."""
+    ranking = None
+    try:
+        versions = current_versions(None)
+        if versions:
+            ranking = "hybrid" if _cached_for(versions).semantic is not None else "lexical"
+    except Exception:  # a database not migrated yet, a broken cache file: each worker loads for itself
+        log.warning("search not preloaded; each worker loads the index", exc_info=True)
+    finally:
+        connections.close_all()
+    gc.collect()
+    gc.freeze()
+    return ranking
+
+
+def warm() -> str | None:
+    """Make a new web process ready before its first request: build its encoder's ONNX Runtime
+    session (search.embedder; else built by its first question), load the current
+    versions' index and vectors (already there when the master preloaded them), and answer one
+    question. Returns the ranking it found ("hybrid" or "lexical"), or None when there was nothing
+    to load or it failed: the process then loads on its first search, as without it; it never stops
+    a process from starting. docker/gunicorn.conf.py calls it as each worker starts."""
+    try:
+        if not current_versions(None):
+            return None
+        encoder = embedder.load_encoder()
+        if encoder is not None:
+            encoder.warm()
+        return search_answer("opponent forgot his upkeep trigger")["ranking"]
+    except Exception:  # a database not migrated yet, a broken cache file: the first search loads
+        log.warning("search not warmed up; the first search loads the index", exc_info=True)
+        return None
