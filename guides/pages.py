@@ -10,6 +10,7 @@ queues it while the tablet has no connection).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -45,16 +46,23 @@ def _walk(slug: str, raw: list[str]) -> dict:
             typed[i] = raw[i]
 
 
+# Who lists a signed-in judge's events, for saving a call from a guide: the call log registers its own
+# at start-up (calllog/apps.py), so guides never import it; without one the page offers no event.
+_event_source: Callable[[Any], Iterable[Any]] | None = None
+
+
+def register_event_source(source: Callable[[Any], Iterable[Any]]) -> None:
+    """`source(user)` gives the events a judge may log calls to (objects with pk, name, date, rel)."""
+    global _event_source
+    _event_source = source
+
+
 def _judge_events(request: HttpRequest) -> list[dict]:
     """Events the signed-in judge may log calls to, as {"id", "name", "date", "rel"} (empty when signed out
-    or when the call log is not installed)."""
-    if not request.user.is_authenticated:
+    or when no room lists events)."""
+    if not request.user.is_authenticated or _event_source is None:
         return []
-    try:
-        from calllog import services as calllog
-    except ImportError:
-        return []
-    events = calllog.my_events(request.user)
+    events = _event_source(request.user)
     return [{"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel} for e in events]
 
 

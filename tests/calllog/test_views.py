@@ -3,6 +3,7 @@ the printable report and downloads; another event's judges get 404 and refused p
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -10,7 +11,7 @@ from django.test import Client
 
 from calllog import recording
 from calllog.models import Call, Event, EventJudge
-from tests.calllog.conftest import call_body
+from tests.calllog.conftest import SLUG, call_body
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("calllog_urls", "test_guide")]
 
@@ -51,6 +52,15 @@ class EventPageTests:
     def test_my_events_lists_only_mine(self, cast):
         page = browser(cast["other"]).get("/events/").content.decode()
         assert "Store Championship" in page and "Regional Championship" not in page
+
+    def test_a_guide_offers_the_judges_own_events_to_save_a_call_to(self, cast):
+        # The call log lists them for the guide page through guides.pages' registry (guides never import it).
+        response = browser(cast["floor_judge"]).get(f"/guides/{SLUG}/")
+        assert response.status_code == 200, response.status_code
+        page = response.content.decode()
+        events = json.loads(page.split('id="guide-events" type="application/json">', 1)[1].split("</script>", 1)[0])
+        assert [e["name"] for e in events] == ["Regional Championship"]
+        assert browser(cast["other"]).get(f"/guides/{SLUG}/").content.decode().count("Regional Championship") == 0
 
     def test_open_an_event(self, people):
         response = browser(people["floor_judge"]).post(
