@@ -22,6 +22,20 @@ class GameFormat(str, Enum):
     TWO_HEADED_GIANT = "two_headed_giant"
     COMMANDER = "commander"
 
+    @classmethod
+    def _missing_(cls, value: object) -> GameFormat | None:
+        # The names the CR gives the variants (806 "Free-for-All", 810 "Two-Headed Giant") and the
+        # usual short ones, read as the format they are; answers name the format by its value.
+        if isinstance(value, str):
+            return _FORMAT_NAMES.get(value.strip().lower().replace("-", "_").replace(" ", "_"))
+        return None
+
+
+_FORMAT_NAMES = {"free_for_all": GameFormat.MULTIPLAYER, "ffa": GameFormat.MULTIPLAYER,
+                 "2hg": GameFormat.TWO_HEADED_GIANT, "two_player": GameFormat.TWO_PLAYER,
+                 "multiplayer": GameFormat.MULTIPLAYER, "two_headed_giant": GameFormat.TWO_HEADED_GIANT,
+                 "commander": GameFormat.COMMANDER}
+
 
 STARTING_LIFE = {GameFormat.TWO_PLAYER: 20, GameFormat.MULTIPLAYER: 20, GameFormat.TWO_HEADED_GIANT: 30, GameFormat.COMMANDER: 40}
 

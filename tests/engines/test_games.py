@@ -90,6 +90,17 @@ class MultiplayerTests(unittest.TestCase):
         self.assertEqual((out["result"], out["losers"], out["remaining"]), ("ongoing", ["A", "B"], ["C", "D"]))
         self.assertIn(cite.MULTIPLAYER_CONTINUES, out["citations"])
 
+    def test_the_variants_cr_names_are_read_as_their_format(self) -> None:
+        # CR 806 calls it Free-for-All, 810 Two-Headed Giant: a client may send either name.
+        for name in ("free_for_all", "Free-for-All", "ffa"):
+            request = games.validate_game_request({"format": name, "players": self.players({"life": 0}, {}, {})})
+            self.assertIs(request.format, games.GameFormat.MULTIPLAYER)
+        thg = {"format": "2HG", "players": [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY")]}
+        self.assertIs(games.validate_game_request(thg).format, games.GameFormat.TWO_HEADED_GIANT)
+        with self.assertRaises(RequestError) as refused:
+            games.validate_game_request({"format": "emperor", "players": self.players({}, {}, {})})
+        self.assertEqual(refused.exception.field, "format")
+
     def test_the_last_player_standing_wins(self) -> None:
         out = decide({"format": "multiplayer", "players": self.players({"life": 0}, {}, {"left_game": True})})
         self.assertEqual((out["result"], out["winners"], out["losers"]), ("win", ["B"], ["A"]))
