@@ -216,6 +216,7 @@ class Relay:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.sockets: list[socket.socket] = []
+        self.connections = 0
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -225,6 +226,7 @@ class Relay:
             except OSError:
                 return
             server = socket.create_connection(self.target)
+            self.connections += 1
             self.sockets += [client, server]
             threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
             threading.Thread(target=self._pump, args=(server, client), daemon=True).start()
@@ -248,3 +250,94 @@ class Relay:
         self.listener.close()
         for sock in self.sockets:
             sock.close()
+
+
+def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(black_hole, sqlite_db, tmp_path):
+    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"}, tmp_path)
+    try:
+        timings = {}
+        # The database answers: health is up, and names the broker it cannot reach.
+        for attempt in range(3):
+            status, _headers, content, timings[f"health {attempt}"] = app.timed("GET", "/api/v1/health")
+            body = json.loads(content)
+            assert status == 200 and body["database"] == "ok", body
+            assert body["broker"].startswith("unreachable"), body
+        # A job is accepted and kept queued for the re-send; the request does not wait on the broker.
+        status, _headers, content, timings["POST jobs"] = app.timed("POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE)
+        assert status == 202, content
+        job = json.loads(content)
+        assert job["status"] == "queued", job
+        status, _headers, content, timings["GET job"] = app.timed("GET", f"/api/v1/jobs/{job['id']}")
+        assert status == 200 and json.loads(content)["status"] == "queued"
+        assert all(took < BOUND for took in timings.values()), timings
+        assert max(timings[f"health {attempt}"] for attempt in range(3)) < 2, timings
+        print("broker stalled:", {k: round(v, 2) for k, v in timings.items()})
+    finally:
+        log = app.stop()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_health_asks_the_broker_on_one_kept_connection(sqlite_db, tmp_path):
+    """Health pings Redis on one connection per process, reused: not a new connection per call."""
+    redis_url = os.environ.get("CELERY_BROKER_URL", "")
+    if not redis_url.startswith("redis://"):
+        redis_url = "redis://127.0.0.1:6379/15"
+    parts = redis_url.split("/")
+    host, _, port = parts[2].rpartition("@")[2].partition(":")
+    relay = Relay((host, int(port or 6379)))
+    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{relay.port}/{parts[3] or 0}"}, tmp_path)
+    try:
+        results = []
+        threads = [threading.Thread(target=lambda: results.extend(app.request("GET", "/api/v1/health")[2] for _ in range(10)))
+                   for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(results) == 40
+        assert all(json.loads(body)["broker"] == "ok" for body in results), results[:3]
+        assert relay.connections == 1, relay.connections
+    finally:
+        app.stop()
+        relay.close()
+
+
+def test_health_takes_only_get_and_head(sqlite_db, tmp_path):
+    app = App({"DATABASE_URL": sqlite_db}, tmp_path, threads=2)
+    try:
+        for method in ("PUT", "POST", "DELETE"):
+            status, headers, content = app.request(method, "/api/v1/health", {})
+            assert status == 405, (method, status, content)
+            assert json.loads(content)["error"]["code"] == "method_not_allowed"
+            assert "GET" in headers["Allow"]
+        assert app.request("HEAD", "/api/v1/health")[0] == 200
+    finally:
+        app.stop()
+
+
+def test_dropped_database_connections_fail_no_request(tmp_path):
+    """PostgreSQL ends every connection of the app (pg_terminate_backend, as a restart does): the next
+    requests are answered as before, on fresh connections, not 500 or 503 once per thread."""
+    import psycopg
+
+    name = f"judgeapp_deps_probe_{os.getpid()}"
+    admin_url = PG_URL
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = admin_url.rsplit("/", 1)[0]
+    app = App({"DATABASE_URL": f"{base}/{name}", "DATABASE_CONN_MAX_AGE": "60"}, tmp_path, threads=4)
+    try:
+        for _ in range(8):   # each thread holds a persistent connection
+            status, _headers, content = app.request("GET", "/api/v1/health")
+            assert status == 200, content
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                                  [name]).fetchone()[0]
+        assert ended >= 1
+        statuses = [app.request("GET", "/api/v1/health")[0] for _ in range(8)]
+        assert statuses == [200] * 8, statuses
+    finally:
+        app.stop()
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
