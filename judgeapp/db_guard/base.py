@@ -8,6 +8,10 @@ from django.db.utils import OperationalError
 
 from judgeapp import db_guard
 
+# Django's check of a kept connection before a request uses it is one SELECT 1: a server that has not
+# answered it in this many seconds is treated as gone (the connection is cut and replaced).
+HEALTH_CHECK_SECONDS = 2.0
+
 
 def _deadline() -> float:
     """Seconds a round trip may take before the watchdog cuts the connection."""
@@ -27,8 +31,9 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
         except Exception:   # closed or broken: nothing to guard
             return None
 
-    def _guard(self, what: str):
-        return db_guard.guarded(self._fd(), _deadline(), what)
+    def _guard(self, what: str, at_most: float | None = None):
+        deadline = _deadline() if at_most is None else min(at_most, _deadline())
+        return db_guard.guarded(self._fd(), deadline, what)
 
     def _guard_execute(self, execute, sql, params, many, context):
         with self._guard("a query"):
@@ -56,7 +61,7 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
                     cursor.execute(f"SET statement_timeout = {int(settings.JUDGEAPP_DB_REQUEST_TIMEOUT * 1000)}")
 
     def is_usable(self):
-        with self._guard("the health check"):
+        with self._guard("the health check", HEALTH_CHECK_SECONDS):
             return super().is_usable()
 
     def _commit(self):
