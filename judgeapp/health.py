@@ -1,13 +1,15 @@
 """GET /api/v1/health: database and broker reachability for load balancers and compose.
 
 The broker is asked on one Redis connection per process, kept and reused (a new connection per call
-cost up to seconds under load), with short timeouts: health answers within about a second even when
-Redis accepts TCP and never answers. Only GET and HEAD: another method is 405, not a CSRF 403.
+cost up to seconds under load), with short timeouts, and at most once a second (calls in between share
+the last answer): health answers within about half a second even when Redis accepts TCP and never
+answers. Only GET and HEAD: another method is 405, not a CSRF 403.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 from django.conf import settings
 from django.db import connection
@@ -16,6 +18,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 BROKER_TIMEOUT = 0.5   # seconds: connecting, and the PING's answer
+BROKER_STATUS_SECONDS = 1.0   # a process asks the broker at most once a second; calls between share the answer
+_status_lock = threading.Lock()
+_status: tuple[float, str, str] | None = None   # (when, url, status)
 _client_lock = threading.Lock()
 _client = None   # (url, redis.Redis) on one pooled connection
 
@@ -53,11 +58,17 @@ def _broker_status() -> str:
     if url.startswith("memory://"):
         return "eager"
     if url.startswith(("redis://", "rediss://")):
-        try:
-            _redis_client(url).ping()
-            return "ok"
-        except Exception as exc:
-            return f"unreachable: {exc.__class__.__name__}"
+        global _status
+        with _status_lock:   # one thread asks; the others wait for its answer (at most BROKER_TIMEOUT)
+            now = time.monotonic()
+            if _status is None or _status[1] != url or now - _status[0] >= BROKER_STATUS_SECONDS:
+                try:
+                    _redis_client(url).ping()
+                    status = "ok"
+                except Exception as exc:
+                    status = f"unreachable: {exc.__class__.__name__}"
+                _status = (time.monotonic(), url, status)
+            return _status[2]
     return "configured"
 
 
