@@ -343,3 +343,26 @@ def test_dropped_database_connections_fail_no_request(tmp_path):
         app.stop()
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_the_watchdog_ends_a_query_the_server_never_answers():
+    """The mechanism under the 503s: a query in flight on an open connection whose server went silent
+    (libpq alone waits forever) ends with an error once the watchdog cuts the socket."""
+    import psycopg
+
+    from judgeapp import db_guard
+
+    relay = Relay(("127.0.0.1", 5432))
+    try:
+        with psycopg.connect(PG_URL.replace(":5432/", f":{relay.port}/"), autocommit=True) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+            relay.stall = True
+            start = time.monotonic()
+            with pytest.raises(psycopg.OperationalError):
+                with db_guard.guarded(conn.pgconn.socket, 1.0, "a test query"):
+                    conn.execute("SELECT 1")
+            took = time.monotonic() - start
+            assert 0.9 < took < 2.5, took
+    finally:
+        db_guard.BREAKER.reset()
+        relay.close()
