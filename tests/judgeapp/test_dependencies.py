@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -25,7 +26,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 BOUND = 8.0   # seconds: every answer within this, whatever is stalled
+# The real PostgreSQL these tests relay to and drop connections of (only databases they make).
 PG_URL = os.environ.get("JUDGEAPP_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+_PG = urllib.parse.urlsplit(PG_URL)
+PG_ADDRESS = (_PG.hostname or "127.0.0.1", _PG.port or 5432)
+
+
+def _via(port: int) -> str:
+    """PG_URL with its host and port replaced by a relay's."""
+    auth = _PG.netloc.rpartition("@")[0]
+    return urllib.parse.urlunsplit(_PG._replace(netloc=f"{auth + '@' if auth else ''}127.0.0.1:{port}"))
 
 
 class BlackHole:
@@ -184,8 +194,8 @@ def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
     A relay stands between the app and the real PostgreSQL; it starts dropping what it is sent."""
     import psycopg
 
-    relay = Relay(("127.0.0.1", 5432))
-    app = App({"DATABASE_URL": PG_URL.replace(":5432/", f":{relay.port}/"), "JUDGEAPP_DB_REQUEST_TIMEOUT": "2"}, tmp_path, threads=2)
+    relay = Relay(PG_ADDRESS)
+    app = App({"DATABASE_URL": _via(relay.port), "JUDGEAPP_DB_REQUEST_TIMEOUT": "2"}, tmp_path, threads=2)
     try:
         for _ in range(4):   # each thread opens its persistent connection
             status, _headers, content = app.request("GET", "/api/v1/health")
@@ -352,9 +362,9 @@ def test_the_watchdog_ends_a_query_the_server_never_answers():
 
     from judgeapp import db_guard
 
-    relay = Relay(("127.0.0.1", 5432))
+    relay = Relay(PG_ADDRESS)
     try:
-        with psycopg.connect(PG_URL.replace(":5432/", f":{relay.port}/"), autocommit=True) as conn:
+        with psycopg.connect(_via(relay.port), autocommit=True) as conn:
             assert conn.execute("SELECT 1").fetchone() == (1,)
             relay.stall = True
             start = time.monotonic()
