@@ -60,6 +60,56 @@ def server_error(request: HttpRequest, exc: BaseException | None = None) -> Json
     return json_error(500, details={"error_id": error_id})
 
 
+def dependency_error(exc: BaseException | None) -> bool:
+    """The database or the broker is down or not answering (not a bug of this service): 503."""
+    if exc is None:
+        return False
+    from django.db import InterfaceError, OperationalError
+    from kombu.exceptions import OperationalError as BrokerOperationalError
+
+    if isinstance(exc, (OperationalError, InterfaceError, BrokerOperationalError)):
+        return True
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:   # pragma: no cover (redis is in requirements.txt)
+        return False
+    return isinstance(exc, (RedisConnectionError, RedisTimeoutError))
+
+
+def unavailable(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """503 for a dependency that is down: JSON under /api/v1/, a plain page elsewhere, with Retry-After.
+    Logged without the traceback (the cause is the dependency, named in the log line)."""
+    logger.warning("%s %s: a dependency is unavailable: %s: %s", request.method, request.path,
+                   exc.__class__.__name__, str(exc).strip().splitlines()[0] if str(exc).strip() else "")
+    retry_after = settings.JUDGEAPP_RETRY_AFTER
+    response: HttpResponse
+    if is_api(request):
+        response = json_error(503, details={"retry_after_seconds": retry_after})
+    else:
+        from django.template import loader
+
+        # Rendered without the request: no context processor may touch the database that is down.
+        response = HttpResponse(loader.get_template("503.html").render({"retry_after": retry_after}), status=503)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    """urls.handler500: what an exception no one handled answers, wherever it was raised (a view or a
+    middleware). A dependency that is down is 503; anything else is the API's JSON 500 or the page."""
+    import sys
+
+    exc = sys.exc_info()[1]
+    if dependency_error(exc):
+        return unavailable(request, exc)
+    if is_api(request):
+        return server_error(request, exc)
+    from django.views.defaults import server_error as page_server_error
+
+    return page_server_error(request)
+
+
 def _refusal(request: HttpRequest) -> JsonResponse | None:
     if len(request.get_full_path()) > MAX_URL_LENGTH:
         return json_error(414, message=f"The URL is too long (at most {MAX_URL_LENGTH} characters).")
@@ -104,6 +154,8 @@ class ApiGuardMiddleware:
         return answer
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if dependency_error(exc):
+            return unavailable(request, exc)
         if not is_api(request):
             return None
         if isinstance(exc, RequestDataTooBig):

@@ -1,11 +1,47 @@
-"""GET /api/v1/health: database and broker reachability for load balancers and compose."""
+"""GET /api/v1/health: database and broker reachability for load balancers and compose.
+
+The broker is asked on one Redis connection per process, kept and reused (a new connection per call
+cost up to seconds under load), with short timeouts, and at most once a second (calls in between share
+the last answer): health answers within about half a second even when Redis accepts TCP and never
+answers. Only GET and HEAD: another method is 405, not a CSRF 403.
+"""
 
 from __future__ import annotations
+
+import threading
+import time
 
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
+
+BROKER_TIMEOUT = 0.5   # seconds: connecting, and the PING's answer
+BROKER_STATUS_SECONDS = 1.0   # a process asks the broker at most once a second; calls between share the answer
+_status_lock = threading.Lock()
+_status: tuple[float, str, str] | None = None   # (when, url, status)
+_client_lock = threading.Lock()
+_client = None   # (url, redis.Redis) on one pooled connection
+
+
+def _redis_client(url: str):
+    """The process's Redis client for health: a pool of ONE connection, reused by every call (redis-py
+    makes a fresh pool in a forked child). A thread that finds it busy waits at most BROKER_TIMEOUT."""
+    global _client
+    with _client_lock:
+        if _client is None or _client[0] != url:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            pool = redis.BlockingConnectionPool.from_url(
+                url, max_connections=1, timeout=BROKER_TIMEOUT,
+                socket_connect_timeout=BROKER_TIMEOUT, socket_timeout=BROKER_TIMEOUT,
+                retry=Retry(NoBackoff(), 0),   # one try: redis-py's default retries take seconds
+            )
+            _client = (url, redis.Redis(connection_pool=pool))
+        return _client[1]
 
 
 def _database_status() -> str:
@@ -22,22 +58,27 @@ def _broker_status() -> str:
     if url.startswith("memory://"):
         return "eager"
     if url.startswith(("redis://", "rediss://")):
-        try:
-            import redis
-            from redis.backoff import NoBackoff
-            from redis.retry import Retry
-
-            # One try: redis-py's default retries take seconds, and health must answer within one.
-            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5, retry=Retry(NoBackoff(), 0)).ping()
-            return "ok"
-        except Exception as exc:
-            return f"unreachable: {exc.__class__.__name__}"
+        global _status
+        with _status_lock:   # one thread asks; the others wait for its answer (at most BROKER_TIMEOUT)
+            now = time.monotonic()
+            if _status is None or _status[1] != url or now - _status[0] >= BROKER_STATUS_SECONDS:
+                try:
+                    _redis_client(url).ping()
+                    status = "ok"
+                except Exception as exc:
+                    status = f"unreachable: {exc.__class__.__name__}"
+                _status = (time.monotonic(), url, status)
+            return _status[2]
     return "configured"
 
 
+@csrf_exempt
 @require_safe
 def health(request):
     database = _database_status()
     broker = _broker_status()
     body = {"status": "ok" if database == "ok" else "unavailable", "database": database, "broker": broker}
-    return JsonResponse(body, status=200 if database == "ok" else 503)
+    response = JsonResponse(body, status=200 if database == "ok" else 503)
+    if database != "ok":
+        response["Retry-After"] = str(settings.JUDGEAPP_RETRY_AFTER)
+    return response

@@ -57,9 +57,23 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
     parts = urlparse(url)
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
-        options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        # Every wait on PostgreSQL is bounded (issue 29): connecting (libpq's connect_timeout, at
+        # least 2 s), a statement on the server (statement_timeout: the generous one here, for workers
+        # and imports; web requests set the shorter JUDGEAPP_DB_REQUEST_TIMEOUT on their connections),
+        # a peer gone silent (keepalives, tcp_user_timeout), and a server that accepts TCP but never
+        # answers (the watchdog of judgeapp.db_guard, the ENGINE). The URL's own query wins.
+        options = {
+            "connect_timeout": str(env_int("JUDGEAPP_DB_CONNECT_TIMEOUT", 3)),
+            "options": f"-c statement_timeout={int(env_float('JUDGEAPP_DB_STATEMENT_TIMEOUT', 120) * 1000)}",
+            "keepalives": "1",
+            "keepalives_idle": "30",
+            "keepalives_interval": "5",
+            "keepalives_count": "3",
+            "tcp_user_timeout": str(env_int("JUDGEAPP_DB_CONNECT_TIMEOUT", 3) * 1000 + 7000),
+        }
+        options.update({key: values[-1] for key, values in parse_qs(parts.query).items()})
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "judgeapp.db_guard",
             "NAME": unquote(parts.path.lstrip("/")) or "postgres",
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),
@@ -67,6 +81,9 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
             "PORT": str(parts.port or ""),
             "OPTIONS": options,
             "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
+            # A persistent connection the server dropped (a restart, pg_terminate_backend) is checked
+            # before a request uses it and replaced, instead of failing that request.
+            "CONN_HEALTH_CHECKS": True,
             "TEST": {"NAME": env_str("DATABASE_TEST_NAME", "") or None},
         }
     if parts.scheme == "sqlite":
@@ -103,6 +120,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "judgeapp.db_guard.WebRequestMiddleware",   # a web request's queries get the shorter time limit
     "django.middleware.security.SecurityMiddleware",
     "judgeapp.api_guard.ApiGuardMiddleware",   # every answer under /api/v1/ is JSON
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -136,6 +154,15 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_url(env_str("DATABASE_URL", ""), BASE_DIR / "judge.sqlite3")}
+# PostgreSQL's bounds (judgeapp.db_guard): a query of a web request (seconds; the server's
+# statement_timeout for those connections, and the watchdog one second later), a query elsewhere
+# (workers, imports: JUDGEAPP_DB_STATEMENT_TIMEOUT, in the connection options above), and how long a
+# process answers 503 at once after a connect failed or a connection was cut, before trying again.
+JUDGEAPP_DB_REQUEST_TIMEOUT = env_float("JUDGEAPP_DB_REQUEST_TIMEOUT", 5)
+JUDGEAPP_DB_STATEMENT_TIMEOUT = env_float("JUDGEAPP_DB_STATEMENT_TIMEOUT", 120)
+JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
+# Seconds a client is told to wait (Retry-After) when a dependency is down and the answer is 503.
+JUDGEAPP_RETRY_AFTER = env_int("JUDGEAPP_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}}
@@ -241,6 +268,10 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": env_float("JUDGEAPP_BROKER_CONNECT_TIMEOUT", 0.5),
+    # A broker that accepts TCP and never answers: a publish (or any blocking command) gives up
+    # after this many seconds instead of waiting forever (issue 29).
+    "socket_timeout": env_float("JUDGEAPP_BROKER_SOCKET_TIMEOUT", 2),
+    "socket_keepalive": True,
     # Publishing connects once more at once, then gives up (kombu's default sleeps 2 s in retries).
     "max_retries": 1,
     "interval_start": 0,

@@ -10,6 +10,8 @@ from jobs.models import Job
 from judgeapp import health
 from judgeapp.openapi import views as openapi_views
 
+handler500 = "judgeapp.api_guard.handler500"   # a dependency that is down answers 503, never 500
+
 api = [
     path("health", health.health, name="health"),
     path("", include(openapi_views.urlpatterns)),

@@ -1,0 +1,148 @@
+"""A PostgreSQL that stops answering must not hold a request thread forever (issue 29).
+
+libpq waits without end for the answer to a query sent on an open connection, and a server behind a
+proxy that still accepts TCP (or a host gone silent with its kernel still up) never sends one; TCP
+keepalives and tcp_user_timeout do not help while the other side's kernel acknowledges. So every
+round trip of the project's database backend (judgeapp.db_guard.base, the ENGINE for PostgreSQL) is
+armed on one watchdog thread per process: past its deadline the watchdog shuts the connection's
+socket down, libpq sees the connection end, and the query raises OperationalError, which the API
+answers 503 (judgeapp.api_guard). Deadlines: JUDGEAPP_DB_REQUEST_TIMEOUT (+1 s) inside a web
+request, JUDGEAPP_DB_STATEMENT_TIMEOUT (+5 s) elsewhere (workers, imports, management commands);
+the server's own statement_timeout stops a slow query a second earlier, with a clean error.
+
+A connection that could not be made (connect_timeout) or was cut by the watchdog makes the process
+refuse new connections for JUDGEAPP_DB_RETRY_SECONDS, at once: while the database is away, every
+request answers 503 in milliseconds instead of each waiting the connect timeout itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from itertools import count
+
+logger = logging.getLogger("judgeapp.db")
+_POLL = 0.1   # the watchdog looks at its deadlines ten times a second
+
+_local = threading.local()
+
+
+class WebRequestMiddleware:
+    """First in MIDDLEWARE: the thread serves a web request while it runs (the shorter deadline)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        _local.in_request = True
+        try:
+            return self.get_response(request)
+        finally:
+            _local.in_request = False
+
+
+def in_request() -> bool:
+    return getattr(_local, "in_request", False)
+
+
+class Watchdog:
+    """Deadlines for blocking database round trips; one thread per process, started on first use
+    (and again in a forked child, whose parent's thread did not come along)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed: dict[int, tuple[float, int, str]] = {}
+        self._ids = count()
+        self._pid: int | None = None
+
+    def _ensure_thread(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._armed.clear()
+            threading.Thread(target=self._run, name="db-watchdog", daemon=True).start()
+            self._pid = os.getpid()
+
+    def arm(self, fd: int, seconds: float, what: str) -> int:
+        self._ensure_thread()
+        token = next(self._ids)
+        with self._lock:
+            self._armed[token] = (time.monotonic() + seconds, fd, what)
+        return token
+
+    def disarm(self, token: int) -> bool:
+        """False when the watchdog fired for this token (the connection was cut)."""
+        with self._lock:
+            return self._armed.pop(token, None) is not None
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(_POLL)
+            now = time.monotonic()
+            with self._lock:
+                expired = [token for token, (deadline, _fd, _what) in self._armed.items() if deadline <= now]
+                for token in expired:
+                    _deadline, fd, what = self._armed.pop(token)
+                    _cut(fd)
+                    logger.warning("database did not answer %s in time: connection cut", what)
+
+
+def _cut(fd: int) -> None:
+    """Shut the socket down (both ways) under libpq: its wait ends and it reports the connection lost."""
+    try:
+        sock = socket.socket(fileno=os.dup(fd))
+    except OSError:
+        return
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+
+
+WATCHDOG = Watchdog()
+
+
+class Breaker:
+    """After a failed connect or a cut connection, new connections are refused for a while."""
+
+    def __init__(self) -> None:
+        self.until = 0.0
+        self.reason = ""
+
+    def trip(self, seconds: float, reason: str) -> None:
+        if seconds > 0:
+            self.until = time.monotonic() + seconds
+            self.reason = reason
+
+    def reset(self) -> None:
+        self.until = 0.0
+
+    def open_for(self) -> float:
+        return max(0.0, self.until - time.monotonic())
+
+
+BREAKER = Breaker()
+
+
+@contextmanager
+def guarded(fd: int | None, seconds: float, what: str):
+    """Arm the watchdog around one blocking round trip on the socket `fd`."""
+    if fd is None or fd < 0 or seconds <= 0:
+        yield
+        return
+    token = WATCHDOG.arm(fd, seconds, what)
+    try:
+        yield
+    finally:
+        if not WATCHDOG.disarm(token):
+            from django.conf import settings
+
+            BREAKER.trip(settings.JUDGEAPP_DB_RETRY_SECONDS, f"{what} did not answer")

@@ -1,0 +1,375 @@
+"""Issue 29: a database or broker that stops answering must not hang the site.
+
+On the real stack, not mocks: the service runs under gunicorn (threaded, as in production) in a
+subprocess, with DATABASE_URL or CELERY_BROKER_URL pointing at a black hole, a listening socket that
+accepts every connection and never answers (a PostgreSQL or Redis behind a proxy that stalls). Every
+request must answer within a few seconds: 503 (JSON under /api/v1/, a page elsewhere) for what needs
+the missing dependency, the right degraded answer for what does not. And a connection PostgreSQL
+drops (pg_terminate_backend, a restart) must not fail the next request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BOUND = 8.0   # seconds: every answer within this, whatever is stalled
+# The real PostgreSQL these tests relay to and drop connections of (only databases they make).
+PG_URL = os.environ.get("JUDGEAPP_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+_PG = urllib.parse.urlsplit(PG_URL)
+PG_ADDRESS = (_PG.hostname or "127.0.0.1", _PG.port or 5432)
+
+
+def _via(port: int) -> str:
+    """PG_URL with its host and port replaced by a relay's."""
+    auth = _PG.netloc.rpartition("@")[0]
+    return urllib.parse.urlunsplit(_PG._replace(netloc=f"{auth + '@' if auth else ''}127.0.0.1:{port}"))
+
+
+class BlackHole:
+    """Accepts TCP connections and never answers (reads and drops what it is sent)."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.accepted: list[socket.socket] = []
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        self.listener.settimeout(0.2)
+        while not self._stop:
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.accepted.append(conn)   # kept open, never read, never answered
+
+    def close(self) -> None:
+        self._stop = True
+        for conn in self.accepted:
+            conn.close()
+        self.listener.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class App:
+    """gunicorn (gthread, one worker) serving judgeapp with the given environment."""
+
+    def __init__(self, env: dict[str, str], tmp_path: Path, threads: int = 4) -> None:
+        self.port = _free_port()
+        self.log = tmp_path / "gunicorn.log"
+        full_env = {
+            **os.environ,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "test-only-" + "x" * 50,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "JUDGEAPP_SEARCH_VECTORS": "0",
+            "JUDGEAPP_SEARCH_INDEX_CACHE": "",
+            "CELERY_BROKER_URL": "memory://localhost/",
+            **env,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "judgeapp.wsgi:application", "-k", "gthread", "-w", "1",
+             "--threads", str(threads), "-b", f"127.0.0.1:{self.port}", "--timeout", "120"],
+            cwd=REPO, env=full_env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.log.read_text()
+            try:
+                if self.request("GET", "/api/v1/no-such-path", timeout=2)[0] == 404:   # answered without the database
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError("gunicorn did not start:\n" + self.log.read_text())
+
+    def request(self, method: str, path: str, body: dict | None = None, timeout: float = BOUND):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"} if data else {})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def timed(self, method: str, path: str, body: dict | None = None):
+        start = time.monotonic()
+        status, headers, content = self.request(method, path, body)
+        return status, headers, content, time.monotonic() - start
+
+    def stop(self) -> str:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture
+def black_hole():
+    hole = BlackHole()
+    yield hole
+    hole.close()
+
+
+@pytest.fixture(scope="module")
+def sqlite_db(tmp_path_factory) -> str:
+    """A migrated SQLite file for the app under test (the Redis tests need a working database)."""
+    path = tmp_path_factory.mktemp("db") / "judge.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "JUDGEAPP_SEARCH_VECTORS": "0"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0", "--skip-checks"], cwd=REPO, env=env, check=True)
+    return f"sqlite:///{path}"
+
+
+def _is_json_503(status, headers, content) -> dict:
+    assert status == 503, (status, content[:300])
+    assert headers["Content-Type"].startswith("application/json")
+    assert int(headers["Retry-After"]) > 0
+    return json.loads(content)
+
+
+SHUFFLE = {"deck_size": 52, "procedure": [{"method": "riffle", "times": 7}]}
+
+
+def test_database_that_never_answers_gives_503_within_seconds(black_hole, tmp_path):
+    app = App({"DATABASE_URL": f"postgres://judge@127.0.0.1:{black_hole.port}/judgeapp",
+               "JUDGEAPP_DB_CONNECT_TIMEOUT": "2"}, tmp_path)
+    try:
+        timings = {}
+        # Health, concurrently from more clients than threads: none waits past the bound.
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(app.timed("GET", "/api/v1/health"))) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(results) == 8
+        for status, headers, content, took in results:
+            body = _is_json_503(status, headers, content)
+            assert body["status"] == "unavailable" and body["database"].startswith("unreachable"), body
+            assert took < BOUND
+        timings["health x8"] = max(r[3] for r in results)
+
+        status, headers, content, timings["lookup"] = app.timed("GET", "/api/v1/rules/cr/100.1")
+        assert _is_json_503(status, headers, content)["error"]["code"] == "unavailable"
+        status, headers, content, timings["POST jobs"] = app.timed("POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE)
+        assert _is_json_503(status, headers, content)["error"]["code"] == "unavailable"
+        status, headers, content, timings["page"] = app.timed("GET", "/rules/cr/")
+        assert status == 503 and headers["Content-Type"].startswith("text/html"), (status, content[:300])
+        assert b"Temporarily unavailable" in content and b"Traceback" not in content
+        status, headers, content, timings["404"] = app.timed("GET", "/api/v1/no-such-path")
+        assert status == 404
+        assert all(took < BOUND for took in timings.values()), timings
+        print("database stalled:", {k: round(v, 2) for k, v in timings.items()})
+    finally:
+        log = app.stop()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
+    """An open persistent connection whose server goes silent: libpq alone would wait forever.
+    A relay stands between the app and the real PostgreSQL; it starts dropping what it is sent."""
+    relay = Relay(PG_ADDRESS)
+    app = App({"DATABASE_URL": _via(relay.port), "JUDGEAPP_DB_REQUEST_TIMEOUT": "2"}, tmp_path, threads=2)
+    try:
+        for _ in range(4):   # each thread opens its persistent connection
+            status, _headers, content = app.request("GET", "/api/v1/health")
+            assert status == 200, content
+        relay.stall = True
+        status, headers, content, took = app.timed("GET", "/api/v1/health")
+        body = _is_json_503(status, headers, content)
+        assert body["database"].startswith("unreachable"), body
+        assert took < BOUND
+        print(f"database stalled mid-connection: health answered 503 in {took:.2f} s")
+        relay.stall = False
+        time.sleep(1.2)   # JUDGEAPP_DB_RETRY_SECONDS
+        status, _headers, content = app.request("GET", "/api/v1/health")
+        assert status == 200, content
+    finally:
+        log = app.stop()
+        relay.close()
+    assert "Traceback" not in log, log[-3000:]
+
+
+class Relay:
+    """A TCP relay to a real server that can be told to stall: then it forwards nothing either way."""
+
+    def __init__(self, target) -> None:
+        self.target = target
+        self.stall = False
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        self.connections = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self.connections += 1
+            self.sockets += [client, server]
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client), daemon=True).start()
+
+    def _pump(self, source, sink) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            while self.stall:
+                time.sleep(0.05)   # held, never delivered while stalled
+            try:
+                sink.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            sock.close()
+
+
+def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(black_hole, sqlite_db, tmp_path):
+    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"}, tmp_path)
+    try:
+        timings = {}
+        # The database answers: health is up, and names the broker it cannot reach.
+        for attempt in range(3):
+            status, _headers, content, timings[f"health {attempt}"] = app.timed("GET", "/api/v1/health")
+            body = json.loads(content)
+            assert status == 200 and body["database"] == "ok", body
+            assert body["broker"].startswith("unreachable"), body
+        # A job is accepted and kept queued for the re-send; the request does not wait on the broker.
+        status, _headers, content, timings["POST jobs"] = app.timed("POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE)
+        assert status == 202, content
+        job = json.loads(content)
+        assert job["status"] == "queued", job
+        status, _headers, content, timings["GET job"] = app.timed("GET", f"/api/v1/jobs/{job['id']}")
+        assert status == 200 and json.loads(content)["status"] == "queued"
+        assert all(took < BOUND for took in timings.values()), timings
+        assert max(timings[f"health {attempt}"] for attempt in range(3)) < 2, timings
+        print("broker stalled:", {k: round(v, 2) for k, v in timings.items()})
+    finally:
+        log = app.stop()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_health_asks_the_broker_on_one_kept_connection(sqlite_db, tmp_path):
+    """Health pings Redis on one connection per process, reused: not a new connection per call."""
+    redis_url = os.environ.get("CELERY_BROKER_URL", "")
+    if not redis_url.startswith("redis://"):
+        redis_url = "redis://127.0.0.1:6379/15"
+    parts = redis_url.split("/")
+    host, _, port = parts[2].rpartition("@")[2].partition(":")
+    relay = Relay((host, int(port or 6379)))
+    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{relay.port}/{parts[3] or 0}"}, tmp_path)
+    try:
+        results = []
+        for _round in range(3):   # health asks the broker at most once a second: three rounds, three pings
+            threads = [threading.Thread(target=lambda: results.extend(app.request("GET", "/api/v1/health")[2] for _ in range(5)))
+                       for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            time.sleep(1.1)
+        assert len(results) == 60
+        assert all(json.loads(body)["broker"] == "ok" for body in results), results[:3]
+        assert relay.connections == 1, relay.connections
+    finally:
+        app.stop()
+        relay.close()
+
+
+def test_health_takes_only_get_and_head(sqlite_db, tmp_path):
+    app = App({"DATABASE_URL": sqlite_db}, tmp_path, threads=2)
+    try:
+        for method in ("PUT", "POST", "DELETE"):
+            status, headers, content = app.request(method, "/api/v1/health", {})
+            assert status == 405, (method, status, content)
+            assert json.loads(content)["error"]["code"] == "method_not_allowed"
+            assert "GET" in headers["Allow"]
+        assert app.request("HEAD", "/api/v1/health")[0] == 200
+    finally:
+        app.stop()
+
+
+def test_dropped_database_connections_fail_no_request(tmp_path):
+    """PostgreSQL ends every connection of the app (pg_terminate_backend, as a restart does): the next
+    requests are answered as before, on fresh connections, not 500 or 503 once per thread."""
+    import psycopg
+
+    name = f"judgeapp_deps_probe_{os.getpid()}"
+    admin_url = PG_URL
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = admin_url.rsplit("/", 1)[0]
+    app = App({"DATABASE_URL": f"{base}/{name}", "DATABASE_CONN_MAX_AGE": "60"}, tmp_path, threads=4)
+    try:
+        for _ in range(8):   # each thread holds a persistent connection
+            status, _headers, content = app.request("GET", "/api/v1/health")
+            assert status == 200, content
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                                  [name]).fetchone()[0]
+        assert ended >= 1
+        statuses = [app.request("GET", "/api/v1/health")[0] for _ in range(8)]
+        assert statuses == [200] * 8, statuses
+    finally:
+        app.stop()
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_the_watchdog_ends_a_query_the_server_never_answers():
+    """The mechanism under the 503s: a query in flight on an open connection whose server went silent
+    (libpq alone waits forever) ends with an error once the watchdog cuts the socket."""
+    import psycopg
+
+    from judgeapp import db_guard
+
+    relay = Relay(PG_ADDRESS)
+    try:
+        with psycopg.connect(_via(relay.port), autocommit=True) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+            relay.stall = True
+            start = time.monotonic()
+            with pytest.raises(psycopg.OperationalError):
+                with db_guard.guarded(conn.pgconn.socket, 1.0, "a test query"):
+                    conn.execute("SELECT 1")
+            took = time.monotonic() - start
+            assert 0.9 < took < 2.5, took
+    finally:
+        db_guard.BREAKER.reset()
+        relay.close()
