@@ -101,7 +101,7 @@ def handler500(request: HttpRequest) -> HttpResponse:
     import sys
 
     exc = sys.exc_info()[1]
-    if dependency_error(exc):
+    if exc is not None and dependency_error(exc):
         return unavailable(request, exc)
     if is_api(request):
         return server_error(request, exc)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates compute_scenarios.json (blind scenarios, written from API.md and
 the rules documents only: CR 2025-02-07, MTR 2019-06-06)."""
-import json, math, os
+import json
+import os
 
 S = []
 
@@ -740,8 +741,10 @@ def sh(n, proc, observed=None):
     if observed:
         r["observed"] = observed
     return r
-R = lambda k: {"method": "riffle", "times": k}
-P = lambda t=1, p=7: {"method": "pile", "times": t, "piles": p}
+def R(k):
+    return {"method": "riffle", "times": k}
+def P(t=1, p=7):
+    return {"method": "pile", "times": t, "piles": p}
 UNIT = {"min": 0.0, "max": 1.0}
 
 add("S01-pile-only-60", "shuffle-analysis", sh(60, [P(1, 7)]),
@@ -766,11 +769,11 @@ for k in range(1, 11):
         exp["distance_from_random"]["min"] = 0.99
         exp["sufficient"] = False
     if k > 1:
-        exp["distance_from_random"]["le_scenario"] = "S-riffle-60-%02d" % (k - 1)
-    add("S-riffle-60-%02d" % k, "shuffle-analysis", sh(60, [R(k)]), exp,
+        exp["distance_from_random"]["le_scenario"] = f"S-riffle-60-{k - 1:02d}"
+    add(f"S-riffle-60-{k:02d}", "shuffle-analysis", sh(60, [R(k)]), exp,
         ["MTR 3.9"],
-        ("%d riffle(s) reach only orders with at most %d rising sequences, under 1e-10 of all 60! orders, so the distance is above 0.99."
-         % (k, 2 ** k)) if k <= 4 else
+        (f"{k} riffle(s) reach only orders with at most {2 ** k} rising sequences, under 1e-10 of all 60! orders, "
+         "so the distance is above 0.99.") if k <= 4 else
         "Total variation distance to uniform never increases with one more riffle (it lies in [0,1]).")
 
 add("S04-riffle-40-4", "shuffle-analysis", sh(40, [R(4)]),
@@ -864,4 +867,5 @@ out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compute_scenario
 with open(out, "w") as f:
     json.dump(S, f, indent=1)
 from collections import Counter
+
 print(len(S), Counter(s["category"] for s in S))

@@ -53,7 +53,7 @@ def http(method, url, body=None, timeout=70):
 
 def run_job(base, endpoint, request):
     """Returns (post_status, job_or_payload, error_text)."""
-    url = "%s/api/v1/jobs/%s?wait=30" % (base, endpoint)
+    url = f"{base}/api/v1/jobs/{endpoint}?wait=30"
     status, payload = http("POST", url, request)
     if status >= 400:
         return status, payload, None
@@ -66,11 +66,11 @@ def run_job(base, endpoint, request):
         if job_id is None:
             return status, job, "job has no id"
         if time.time() > deadline:
-            return status, job, "job not finished after 60 s (status %r)" % job.get("status")
+            return status, job, "job not finished after 60 s (status {!r})".format(job.get("status"))
         time.sleep(0.5)
-        st, job = http("GET", "%s/api/v1/jobs/%s" % (base, job_id))
+        st, job = http("GET", f"{base}/api/v1/jobs/{job_id}")
         if st != 200 or not isinstance(job, dict):
-            return status, job, "GET /api/v1/jobs/%s answered %s" % (job_id, st)
+            return status, job, f"GET /api/v1/jobs/{job_id} answered {st}"
     return status, job, None
 
 
@@ -95,46 +95,46 @@ def hashable(x):
 def compare(key, exp, got, results):
     """Returns None when it matches, else a text describing the difference."""
     if got is MISSING:
-        return "%s: missing from result (expected %r)" % (key, exp)
+        return f"{key}: missing from result (expected {exp!r})"
     if isinstance(exp, dict) and (set(exp) & {"min", "max", "one_of", "le_scenario"}):
         if "one_of" in exp and got not in exp["one_of"]:
-            return "%s: got %r, expected one of %r" % (key, got, exp["one_of"])
+            return "{}: got {!r}, expected one of {!r}".format(key, got, exp["one_of"])
         if "min" in exp or "max" in exp or "le_scenario" in exp:
             if not is_num(got):
-                return "%s: got %r, expected a number" % (key, got)
+                return f"{key}: got {got!r}, expected a number"
             if "min" in exp and got < exp["min"]:
-                return "%s: got %r < min %r" % (key, got, exp["min"])
+                return "{}: got {!r} < min {!r}".format(key, got, exp["min"])
             if "max" in exp and got > exp["max"]:
-                return "%s: got %r > max %r" % (key, got, exp["max"])
+                return "{}: got {!r} > max {!r}".format(key, got, exp["max"])
             if "le_scenario" in exp:
                 other = results.get(exp["le_scenario"])
                 if other is None:
-                    return "%s: reference scenario %s has no result" % (key, exp["le_scenario"])
+                    return "{}: reference scenario {} has no result".format(key, exp["le_scenario"])
                 ov = get_path(other, key)
                 if not is_num(ov):
-                    return "%s: reference %s has %r" % (key, exp["le_scenario"], ov)
+                    return "{}: reference {} has {!r}".format(key, exp["le_scenario"], ov)
                 if got > ov + 1e-12:
-                    return "%s: got %r > %r from %s (must not increase)" % (
+                    return "{}: got {!r} > {!r} from {} (must not increase)".format(
                         key, got, ov, exp["le_scenario"])
         return None
     if isinstance(exp, list):
         if not isinstance(got, list):
-            return "%s: got %r, expected list %r" % (key, got, exp)
+            return f"{key}: got {got!r}, expected list {exp!r}"
         if set(map(hashable, got)) != set(map(hashable, exp)):
-            return "%s: got %r, expected (as a set) %r" % (key, got, exp)
+            return f"{key}: got {got!r}, expected (as a set) {exp!r}"
         return None
     if isinstance(exp, bool) or exp is None:
         if got is exp:
             return None
-        return "%s: got %r, expected %r" % (key, got, exp)
+        return f"{key}: got {got!r}, expected {exp!r}"
     if is_num(exp):
         if is_num(got) and got == exp:
             return None
-        return "%s: got %r, expected %r" % (key, got, exp)
+        return f"{key}: got {got!r}, expected {exp!r}"
     if isinstance(exp, str) and isinstance(got, list) and got == [exp]:
         return None
     if got != exp:
-        return "%s: got %r, expected %r" % (key, got, exp)
+        return f"{key}: got {got!r}, expected {exp!r}"
     return None
 
 
@@ -163,24 +163,23 @@ def main():
         try:
             status, job, err = run_job(base, sc["endpoint"], sc["request"])
         except Exception as e:  # connection refused, timeout ...
-            status, job, err = None, None, "request failed: %s: %s" % (type(e).__name__, e)
+            status, job, err = None, None, f"request failed: {type(e).__name__}: {e}"
         if err:
             diffs.append(err)
         elif set(exp) == {"status"}:
             want = exp["status"]
             if not (status is not None and 400 <= status < 500):
-                diffs.append("expected a 4xx answer (%s), got %s %s" % (
-                    want, status, json.dumps(job)[:300]))
+                diffs.append(f"expected a 4xx answer ({want}), got {status} {json.dumps(job)[:300]}")
             elif isinstance(job, dict) and not isinstance(job.get("error"), dict):
-                diffs.append("4xx answer lacks {\"error\": {...}}: %s" % json.dumps(job)[:300])
+                diffs.append(f"4xx answer lacks {{\"error\": {{...}}}}: {json.dumps(job)[:300]}")
         elif status is not None and status >= 400:
-            diffs.append("POST answered %s: %s" % (status, json.dumps(job)[:400]))
+            diffs.append(f"POST answered {status}: {json.dumps(job)[:400]}")
         elif job.get("status") != "succeeded":
-            diffs.append("job %s: %s" % (job.get("status"), json.dumps(job.get("error"))[:400]))
+            diffs.append("job {}: {}".format(job.get("status"), json.dumps(job.get("error"))[:400]))
         else:
             result = job.get("result")
             if not isinstance(result, dict):
-                diffs.append("job result is not an object: %r" % (result,))
+                diffs.append(f"job result is not an object: {result!r}")
             else:
                 results[sc["id"]] = result
                 for key, ev in exp.items():
@@ -193,18 +192,18 @@ def main():
         if diffs:
             failed += 1
             c[1] += 1
-            print("FAIL %-45s [%s] %s" % (sc["id"], ", ".join(sc.get("rule", [])), sc.get("why", "")))
+            print(f"FAIL {sc['id']:<45} [{', '.join(sc.get('rule', []))}] {sc.get('why', '')}")
             for d in diffs:
                 print("     - " + d)
         else:
             passed += 1
             c[0] += 1
-            print("PASS %s" % sc["id"])
+            print("PASS {}".format(sc["id"]))
     print()
-    print("%d passed, %d failed" % (passed, failed))
+    print(f"{passed} passed, {failed} failed")
     for cat in sorted(by_cat):
         p, f = by_cat[cat]
-        print("  %-9s %3d/%-3d  %5.1f%%" % (cat, p, p + f, 100.0 * p / (p + f) if p + f else 0.0))
+        print(f"  {cat:<9} {p:3d}/{p + f:<3d}  {100.0 * p / (p + f) if p + f else 0.0:5.1f}%")
     return 0 if failed == 0 else 1
 
 
