@@ -2,10 +2,16 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# The current version of each document ships in rules/ (rules/README.md); the history (every older
+# version) is read from RULES_DIR when that folder is there: JUDGEAPP_RULES_DIR, else ../shared/rules.
+SHIPPED_RULES := rules
 RULES_DIR ?= $(or $(JUDGEAPP_RULES_DIR),../shared/rules)
+HISTORY := $(wildcard $(RULES_DIR))
 HOST ?= 127.0.0.1
 PORT ?= 8000
+ifneq ($(HISTORY),)
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
+endif
 export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-vectors
@@ -21,7 +27,7 @@ install: $(VENV)/.installed
 
 setup: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py import_rules "$(RULES_DIR)" --publish
+	$(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
 	$(PY) manage.py build_search_index
 
 run: setup serve
@@ -78,7 +84,7 @@ search-model: $(TRAIN_VENV)/.installed
 # The vectors shipped for the current documents and the asked-as questions, written again from a
 # scratch database (after a new model, new questions or new documents in RULES_DIR).
 SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
-NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(JUDGEAPP_RULES_DIR)/$(kind)/*))))
+NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(SHIPPED_RULES)/$(kind)/*.*))))
 search-vectors: install
 	rm -f $(SHIP_DB)
 	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0

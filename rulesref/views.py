@@ -1,4 +1,4 @@
-"""Rules API (API.md "Rules reference"): thin views over rulesref.services, search and changes."""
+"""Rules API (docs/API.md "Rules reference"): thin views over rulesref.services, search and changes."""
 
 from __future__ import annotations
 

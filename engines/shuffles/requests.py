@@ -1,4 +1,4 @@
-"""Checking a shuffle-analysis request (API.md) and building the typed request; errors name the field."""
+"""Checking a shuffle-analysis request (docs/API.md) and building the typed request; errors name the field."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def validate_procedure(raw_steps: Any, deck_size: int, name: str = "procedure") 
 
 
 def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
-    """Check a shuffle-analysis payload (API.md) and build the request; raises RequestError naming the
+    """Check a shuffle-analysis payload (docs/API.md) and build the request; raises RequestError naming the
     field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys are ignored."""
     if not isinstance(data, Mapping):
         raise RequestError("body", "must be a JSON object")

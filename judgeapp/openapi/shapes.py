@@ -1,6 +1,6 @@
-"""Serializers that describe the API's request and answer shapes for the schema (API.md). They
+"""Serializers that describe the API's request and answer shapes for the schema (docs/API.md). They
 describe only: the views answer with plain dicts, and the engines' own checks stay the domain rules.
-Fields API.md names are required; others are optional, and every object may carry more fields."""
+Fields docs/API.md names are required; others are optional, and every object may carry more fields."""
 
 from __future__ import annotations
 

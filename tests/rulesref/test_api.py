@@ -1,4 +1,4 @@
-"""The rules API as outside clients use it (API.md "Rules reference")."""
+"""The rules API as outside clients use it (docs/API.md "Rules reference")."""
 
 from __future__ import annotations
 
