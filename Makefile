@@ -48,14 +48,22 @@ browser-deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is not installed and cannot be installed here: browser tests will be skipped"; fi; }
 
-test: install browser-deps
-	$(PY) -m pytest -q
+# The whole suite in TEST_WORKERS processes (pytest-xdist; each builds its own test database), a file
+# to a worker at a time; -rs lists what was skipped and why. Prints the time it took.
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
+TIMED = start=$$(date +%s); $(1); status=$$?; \
+	echo "$(2) took $$(( $$(date +%s) - start )) s (wall clock); CPU (user, system): $$(times | tail -n 1)"; exit $$status
 
-# The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests.
+test: install browser-deps
+	@$(call TIMED,$(PYTEST),make test)
+
+# The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests. The
+# tests marked `worker` share the broker's queue, so they run one after another in one xdist worker.
 test-stack: install browser-deps
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
+	@$(call TIMED,DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
-	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q
+	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadgroup,make test-stack)
 
 # The API against its OpenAPI schema on the real stack (PostgreSQL, Redis, gunicorn, a Celery worker):
 # schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,

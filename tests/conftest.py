@@ -39,6 +39,44 @@ def pytest_runtest_setup(item):
         pytest.skip(HISTORY_REASON)
 
 
+@pytest.hookimpl(trylast=True)   # after pytest-django's order: tests in a transaction, those that flush, the rest
+def pytest_collection_modifyitems(config, items):
+    """The browser tests run last (in each xdist worker too: work is handed out in this order). They
+    share one Chromium for the session (tests/browser/conftest.py), and while Playwright's sync API is
+    open the thread has a running asyncio loop, which no other test should meet."""
+    items.sort(key=lambda item: Path(str(item.path)).is_relative_to(REPO / "tests" / "browser"))
+    # The tests that start a real Celery worker share the broker's queue: one xdist worker runs them
+    # all, one after another (`make test-stack` distributes with --dist loadgroup).
+    for item in items:
+        if item.get_closest_marker("worker"):
+            item.add_marker(pytest.mark.xdist_group("real-worker"))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile` in the collection's order. A test that flushes the database (transactional)
+    empties the documents the session imported, so pytest-django runs them after every test that rolls
+    back; a file's tests in two places of that order are two units here, and the units are handed out
+    in order, so no xdist worker runs a rolled-back test after a flush."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class InOrderFileScheduling(LoadScopeScheduling):
+        _units: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self._units is None:
+                self._units, run, last = {}, 0, None
+                for each in self.collection:
+                    file = each.split("::", 1)[0]
+                    run += file != last
+                    self._units[each], last = f"{run:05d} {file}", file
+            return self._units[nodeid]
+
+    config.option.loadscopereorder = False   # the order is what keeps the flushes last
+    return InOrderFileScheduling(config, log)
+
+
 def rules_files(kind: str) -> list[Path]:
     """Every real document of one kind (cr, mtr, ipg, jar), oldest first: the history's when it is
     there, else the shipped (current) one."""
@@ -80,7 +118,7 @@ def policy_documents() -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory, worker_id):
+def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.conf import settings
 
     from rulesref import services
@@ -93,7 +131,7 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory, worker
     # rulesref.search.index_cache): built once, then loaded by every test that drops the process's
     # indexes, and by the other xdist workers, whose databases hold the same versions.
     run_folder = tmp_path_factory.getbasetemp()
-    settings.SEARCH_INDEX_CACHE = str((run_folder.parent if worker_id != "master" else run_folder) / "search-index")
+    settings.SEARCH_INDEX_CACHE = str((run_folder.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_folder) / "search-index")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)

@@ -8,6 +8,7 @@ Skipped when Playwright or the browser is missing (see tests/browser/test_guides
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -15,6 +16,11 @@ import pytest
 
 from tests.browser.test_guides_browser import SHOTS, TABLET, pytestmark, tablet_page  # noqa: F401  (the browser fixture: tests/browser/conftest.py)
 from tests.conftest import RULES_DIR
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # pragma: no cover - the module is skipped without Playwright
+    PlaywrightTimeout = TimeoutError
 
 PACK_STATE = """() => caches.open("judgeapp-pack").then(c => c.match("/offline/manifest.json"))
     .then(r => r ? r.json() : null)"""
@@ -233,7 +239,9 @@ class OfflineFloorToolsTests:
         assert shown in ("05:00", "04:59", "04:58"), shown
         assert page.inner_text("#clock-warning") == "5 minutes left"
         assert "Offline" in page.inner_text("#clock-error")
-        time.sleep(2.5)
+        with contextlib.suppress(PlaywrightTimeout):   # until it has counted down (the assertion says if not)
+            page.wait_for_function("shown => document.querySelector('#clock-time').innerText < shown", arg=shown,
+                                   timeout=10000)
         later = page.inner_text("#clock-time")
         assert later < shown, (shown, later, page.evaluate("JSON.parse(localStorage.getItem('judgeapp-clock-' + document.getElementById('round-clock').dataset.event))"))   # it counts down without the network
         page.screenshot(path=str(SHOTS / "offline-round-clock.png"))
