@@ -53,7 +53,8 @@ browser-deps:
 TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
 TIMED = start=$$(date +%s); $(1); status=$$?; \
-	echo "$(2) took $$(( $$(date +%s) - start )) s (wall clock); CPU (user, system): $$(times | tail -n 1)"; exit $$status
+	echo "$(2) took $$(( $$(date +%s) - start )) s (wall clock); CPU time (user, system) of the shell, then of the tests:"; \
+	times; exit $$status
 
 test: install browser-deps
 	@$(call TIMED,$(PYTEST),make test)

@@ -162,6 +162,7 @@ class PublishTests:
         response = post_upload(api["head_judge"], capture, upload_file(NEW_CR))
         return Version.objects.get(pk=response.json()["id"])
 
+    @needs_history
     def test_publishing_records_who_and_from_which_version_to_which(self, api, people, django_capture_on_commit_callbacks):
         before, version = current_cr(), self.pending(api, django_capture_on_commit_callbacks)
         response = api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish")
@@ -178,6 +179,7 @@ class PublishTests:
         # The replaced version stays stored, published, with its rules.
         assert before.status == Version.Status.PUBLISHED and before.rules.exists()
 
+    @needs_history
     def test_roll_back_restores_the_previous_version_and_is_recorded(self, api, people, django_capture_on_commit_callbacks):
         before, version = current_cr(), self.pending(api, django_capture_on_commit_callbacks)
         api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish")

@@ -25,7 +25,7 @@ from rulesref.search import embedder, model, vector_store, vectors
 from rulesref.search import entries as search_entries
 from rulesref.search import service as search_service
 from rulesref.search import tasks as search_tasks
-from tests.conftest import needs_history
+from tests.conftest import RULES_DIR, needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +109,7 @@ class ServiceSearchTests:
         # question set exactly as the index built straight from the file.
         bench = _bench()
         version, questions = bench.load_questions()
-        from_file = bench.cr_index(bench.DEFAULT_RULES, version)
+        from_file = bench.cr_index(RULES_DIR, version)
         for q in questions:
             if q.doc != "cr":
                 continue
@@ -124,7 +124,7 @@ class ServiceSearchTests:
         current = set(Version.objects.filter(is_current=True).values_list("document__slug", flat=True))
         if not {"mtr", "ipg", "jar"} <= current:
             pytest.skip(f"only {sorted(current)} are published in this session")
-        want = bench.evaluate_corpus(bench.load_corpus(bench.DEFAULT_RULES, version), docs, depth=5)
+        want = bench.evaluate_corpus(bench.load_corpus(RULES_DIR, version), docs, depth=5)
         for q, outcome in zip(docs, want, strict=True):
             hits = search_service.search_rules(q.text, doc=None if q.doc == "any" else q.doc, limit=5)
             got = tuple(f"{h['doc']}:{h['number']}" if q.doc == "any" else h["number"] for h in hits)
