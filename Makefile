@@ -2,10 +2,16 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# The current version of each document ships in rules/ (rules/README.md); the history (every older
+# version) is read from RULES_DIR when that folder is there: JUDGEAPP_RULES_DIR, else ../shared/rules.
+SHIPPED_RULES := rules
 RULES_DIR ?= $(or $(JUDGEAPP_RULES_DIR),../shared/rules)
+HISTORY := $(wildcard $(RULES_DIR))
 HOST ?= 127.0.0.1
 PORT ?= 8000
+ifneq ($(HISTORY),)
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
+endif
 export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors
@@ -21,7 +27,7 @@ install: $(VENV)/.installed
 
 setup: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py import_rules "$(RULES_DIR)" --publish
+	$(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
 	$(PY) manage.py build_search_index
 
 run: setup serve
@@ -42,14 +48,23 @@ browser-deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is not installed and cannot be installed here: browser tests will be skipped"; fi; }
 
-test: install browser-deps
-	$(PY) -m pytest -q
+# The whole suite in TEST_WORKERS processes (pytest-xdist; each builds its own test database), a file
+# to a worker at a time; -rs lists what was skipped and why. Prints the time it took.
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
+TIMED = start=$$(date +%s); $(1); status=$$?; \
+	echo "$(2) took $$(( $$(date +%s) - start )) s (wall clock); CPU time (user, system) of the shell, then of the tests:"; \
+	times; exit $$status
 
-# The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests.
+test: install browser-deps
+	@$(call TIMED,$(PYTEST),make test)
+
+# The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests. The
+# tests marked `worker` share the broker's queue, so they run one after another in one xdist worker.
 test-stack: install browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
-	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q
+	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadgroup
 
 # The API against its OpenAPI schema on the real stack (PostgreSQL, Redis, gunicorn, a Celery worker):
 # schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,
@@ -88,7 +103,7 @@ search-encoder: install
 # The vectors shipped for the current documents and the asked-as questions, written again from a
 # scratch database (after a new model, new questions or new documents in RULES_DIR).
 SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
-NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(JUDGEAPP_RULES_DIR)/$(kind)/*))))
+NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(SHIPPED_RULES)/$(kind)/*.*))))
 search-vectors: install
 	rm -f $(SHIP_DB)
 	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0

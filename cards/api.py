@@ -1,4 +1,4 @@
-"""GET /api/v1/cards/{name} (API.md "Cards") and GET /api/v1/cards?q= (search)."""
+"""GET /api/v1/cards/{name} (docs/API.md "Cards") and GET /api/v1/cards?q= (search)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ File layout (the whole format; any other key is refused):
     refs = ["mtr@2019-06-06:4.4"]
     answers = [{ label = "Yes", next = "spans-turns", set = { deterministic = true } },
                { label = "No", next = "non-deterministic" }]
-    # or the short form of STYLE.md: answers = { Yes = "spans-turns", No = "non-deterministic" }
+    # or the short form of docs/STYLE.md: answers = { Yes = "spans-turns", No = "non-deterministic" }
 
 A conclusion may also give `upgrades = ["..."]` (the upgrades and downgrades the IPG gives for it, shown
 as they are) and `see_also = "infraction-finder:te"` (a hand-over: a question of another guide where the
@@ -186,7 +186,7 @@ def _node(raw: Any, index: int, source: str) -> Node:
 
 def _answers(raw: dict[str, Any], source: str, node_id: str) -> tuple[Answer, ...]:
     answers = raw.get("answers")
-    if isinstance(answers, dict):   # STYLE.md's short form: { label = next }
+    if isinstance(answers, dict):   # docs/STYLE.md's short form: { label = next }
         answers = [{"label": label, "next": nxt} for label, nxt in answers.items()]
     if not isinstance(answers, list) or not answers:
         raise GuideError(source, node_id, "a question node needs answers")

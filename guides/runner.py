@@ -1,7 +1,7 @@
 """Walking a guide: where a judge is after the answers given so far. Pure: no Django, no engines.
 
 A state is the node the judge is at, the answers given (only the answers: the database keeps the slug
-and the answers, STYLE.md), the facts gathered from them, and the path of node ids walked. A compute
+and the answers, docs/STYLE.md), the facts gathered from them, and the path of node ids walked. A compute
 node is not run here: arriving at one gives a state with ``needs_computation`` and the ``request``
 built from the facts; the caller runs the computation and hands the result to ``apply_result``.
 ``replay`` does all of it from a list of answers with a ``compute(computation, request) -> dict``.

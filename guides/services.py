@@ -113,7 +113,7 @@ def walk(slug: str, answers: Any) -> dict:
     }
 
 
-# --- guides as data (API.md "Guides") -------------------------------------------------------------
+# --- guides as data (docs/API.md "Guides") -------------------------------------------------------------
 
 
 def guide_list() -> list[dict]:

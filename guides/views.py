@@ -1,4 +1,4 @@
-"""Guides API (API.md "Guides"): the list, one guide whole as data, and a walk through one."""
+"""Guides API (docs/API.md "Guides"): the list, one guide whole as data, and a walk through one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shapes of the jobs API's answers (API.md "Computations")."""
+"""Shapes of the jobs API's answers (docs/API.md "Computations")."""
 
 from __future__ import annotations
 

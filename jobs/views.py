@@ -1,4 +1,4 @@
-"""Jobs API: POST a computation, GET its status and result (API.md "Computations")."""
+"""Jobs API: POST a computation, GET its status and result (docs/API.md "Computations")."""
 
 from __future__ import annotations
 

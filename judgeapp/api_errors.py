@@ -1,4 +1,4 @@
-"""One JSON error shape for the whole API: {"error": {"code", "message", "details"}} (API.md)."""
+"""One JSON error shape for the whole API: {"error": {"code", "message", "details"}} (docs/API.md)."""
 
 from __future__ import annotations
 

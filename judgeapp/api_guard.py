@@ -1,4 +1,4 @@
-"""Every answer under /api/v1/ is JSON in the API's error shape (API.md), whatever produced it.
+"""Every answer under /api/v1/ is JSON in the API's error shape (docs/API.md), whatever produced it.
 
 The middleware turns what Django or another middleware answers in HTML (routing 404s, 405, 413, 414,
 a CSRF 403, a 500) into {"error": {"code", "message", "details"}}; an exception a view did not handle

@@ -285,8 +285,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
 # about five times the largest real one (the 2025 CR, 0.94 MB).
 JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
-# Where the rules documents live (tests, benchmarks and `setup` read them from here).
-JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(BASE_DIR.parent / "shared" / "rules")))
+# Where the rules documents live (tests, benchmarks and `setup` read them from here): every version in
+# the shared rules folder beside the repository when it is there, else the current ones shipped in rules/.
+_HISTORY_RULES_DIR = BASE_DIR.parent / "shared" / "rules"
+JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(_HISTORY_RULES_DIR if _HISTORY_RULES_DIR.is_dir() else BASE_DIR / "rules")))
 # Budgets for engines that search (STYLE 2): an eager task has no time limit of its own.
 JUDGEAPP_LOOP_MAX_STEPS = env_int("JUDGEAPP_LOOP_MAX_STEPS", 10_000)
 JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)

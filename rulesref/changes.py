@@ -68,7 +68,7 @@ def _dates(old: Version, new: Version) -> dict:
 
 
 def diff_versions(old: Version, new: Version) -> dict:
-    """API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], "counts", "doc", "from", "to"}."""
+    """docs/API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], "counts", "doc", "from", "to"}."""
     if old.document_id != new.document_id:
         raise ValueError("a diff compares two versions of one document")
     return {**_dates(old, new), **pairing(old, new).diff}

@@ -3,7 +3,7 @@
 A number that a version does not have, but another stored version of the same document does,
 answers with where that rule stands in the version asked for, through the trace (rulesref.changes):
 "725.3 in the CR of 2022-04-29 is now 729.3". The API puts it in a 404's details
-(`"now": {"number", "version"}`, API.md), the jump box and the rule page open the rule it became
+(`"now": {"number", "version"}`, docs/API.md), the jump box and the rule page open the rule it became
 with that line above it, and `?as_of=` with a number of another era answers the same.
 
 Versions are tried nearest first (the newest earlier one, then later ones), and only a rule that

@@ -1,4 +1,4 @@
-"""Shapes of the rules API's answers (API.md). Plain functions: the output is not a table row."""
+"""Shapes of the rules API's answers (docs/API.md). Plain functions: the output is not a table row."""
 
 from __future__ import annotations
 

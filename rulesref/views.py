@@ -1,4 +1,4 @@
-"""Rules API (API.md "Rules reference"): thin views over rulesref.services and changes (search: search/views.py)."""
+"""Rules API (docs/API.md "Rules reference"): thin views over rulesref.services and changes (search: search/views.py)."""
 
 from __future__ import annotations
 

@@ -191,7 +191,7 @@ def current_versions(doc: str | None) -> list[Version]:
 
 
 def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
-    """Best hits first, as API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
+    """Best hits first, as docs/API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
     return search_answer(query, doc=doc, version=version, limit=limit)["results"]
 
 

@@ -1,4 +1,4 @@
-"""Search API (API.md "Rules reference", GET /api/v1/search): a thin view over search.service."""
+"""Search API (docs/API.md "Rules reference", GET /api/v1/search): a thin view over search.service."""
 
 from __future__ import annotations
 

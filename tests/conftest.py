@@ -16,11 +16,70 @@ from hypothesis import settings as hypothesis_settings
 hypothesis_settings.register_profile("judgeapp", deadline=2000)
 hypothesis_settings.load_profile("judgeapp")
 
-RULES_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "rules"))
+REPO = Path(__file__).resolve().parent.parent
+# The current version of each document, shipped in the repository (rules/README.md).
+SHIPPED_DIR = REPO / "rules"
+# Every version (the history): the shared rules folder beside the repository, or JUDGEAPP_RULES_DIR.
+HISTORY_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
+HAS_HISTORY = HISTORY_DIR.is_dir() and any((HISTORY_DIR / "cr").glob("*.txt"))
+# Where the tests read documents: the history when it is there (it holds the shipped files too), else
+# the shipped documents alone. Tests that need an older version are marked `history` (below).
+RULES_DIR = HISTORY_DIR if HAS_HISTORY else SHIPPED_DIR
+HISTORY_REASON = (
+    f"needs the older rules documents (the history), not found at {HISTORY_DIR}: set JUDGEAPP_RULES_DIR "
+    "to a folder of every version (cr/, mtr/, ipg/, jar/), such as the shared rules folder ../shared/rules "
+    "(rules/README.md says where the documents come from)"
+)
+needs_history = pytest.mark.history
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("history") and not HAS_HISTORY:
+        pytest.skip(HISTORY_REASON)
+
+
+@pytest.hookimpl(trylast=True)   # after pytest-django's order: tests in a transaction, those that flush, the rest
+def pytest_collection_modifyitems(config, items):
+    """The browser tests run last (in each xdist worker too: work is handed out in this order). They
+    share one Chromium for the session (tests/browser/conftest.py), and while Playwright's sync API is
+    open the thread has a running asyncio loop, which no other test should meet."""
+    items.sort(key=lambda item: Path(str(item.path)).is_relative_to(REPO / "tests" / "browser"))
+    # The tests that start a real Celery worker share the broker's queue: one xdist worker runs them
+    # all, one after another (`make test-stack` distributes with --dist loadgroup).
+    for item in items:
+        if item.get_closest_marker("worker"):
+            item.add_marker(pytest.mark.xdist_group("real-worker"))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile` in the collection's order. A test that flushes the database (transactional)
+    empties the documents the session imported, so pytest-django runs them after every test that rolls
+    back; a file's tests in two places of that order are two units here, and the units are handed out
+    in order, so no xdist worker runs a rolled-back test after a flush."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class InOrderFileScheduling(LoadScopeScheduling):
+        _units: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self._units is None:
+                self._units, run, last = {}, 0, None
+                for each in self.collection:
+                    file = each.split("::", 1)[0]
+                    run += file != last
+                    self._units[each], last = f"{run:05d} {file}", file
+            return self._units[nodeid]
+
+    config.option.loadscopereorder = False   # the order is what keeps the flushes last
+    return InOrderFileScheduling(config, log)
 
 
 def rules_files(kind: str) -> list[Path]:
-    """Every real document of one kind (cr, mtr, ipg, jar), oldest first."""
+    """Every real document of one kind (cr, mtr, ipg, jar), oldest first: the history's when it is
+    there, else the shipped (current) one."""
     return sorted((RULES_DIR / kind).glob("*.*"))
 
 
@@ -31,19 +90,20 @@ def parsed_cr_2025():
 
     path = RULES_DIR / "cr" / "MagicCompRules-20250207.txt"
     if not path.is_file():
-        pytest.fail(f"real CR not found at {path} (set JUDGEAPP_RULES_DIR)")
+        pytest.fail(f"real CR not found at {path} (it ships in rules/cr/)")
     return parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
 
 
 @pytest.fixture(scope="session")
 def rules_dir() -> Path:
     if not RULES_DIR.is_dir():
-        pytest.fail(f"rules documents not found at {RULES_DIR} (set JUDGEAPP_RULES_DIR)")
+        pytest.fail(f"rules documents not found at {RULES_DIR} (the current ones ship in rules/)")
     return RULES_DIR
 
 
-# The real documents most database tests stand on, imported once per test session.
-BASE_DOCUMENTS = ("cr/MagicCompRules-20220429.txt", "cr/MagicCompRules-20250207.txt")
+# The real documents most database tests stand on, imported once per test session: the 2022-04-29 CR
+# (the history: tests of diffs, traces and old numbers, marked `history`) and the current one.
+BASE_DOCUMENTS = (("cr/MagicCompRules-20220429.txt",) if HAS_HISTORY else ()) + ("cr/MagicCompRules-20250207.txt",)
 
 
 def policy_documents() -> list[Path]:
@@ -52,13 +112,13 @@ def policy_documents() -> list[Path]:
     found = []
     for kind in ("mtr", "ipg", "jar"):
         files = rules_files(kind)
-        assert files, f"no {kind.upper()} in {RULES_DIR / kind} (set JUDGEAPP_RULES_DIR to the shared rules folder)"
+        assert files, f"no {kind.upper()} in {RULES_DIR / kind} (the current one ships in rules/{kind}/)"
         found.append(files[-1])
     return found
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.conf import settings
 
     from rulesref import services
@@ -67,15 +127,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
     # builds vectors itself (tests/search/test_search_service.py).
     settings.SEARCH_VECTORS = False
     settings.SEARCH_SHIPPED_VECTORS = False   # nor the vectors shipped in search/shipped/
-    settings.SEARCH_INDEX_CACHE = ""          # indexes built in each test session, not kept on disk
+    # Search indexes are kept on disk for this test run (named by everything they are built from,
+    # search.index_cache): built once, then loaded by every test that drops the process's
+    # indexes, and by the other xdist workers, whose databases hold the same versions.
+    run_folder = tmp_path_factory.getbasetemp()
+    settings.SEARCH_INDEX_CACHE = str((run_folder.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_folder) / "search-index")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
         from rulesref import changes
         from rulesref.models import Version
 
-        old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
-        changes.pairing(old, new)  # stored once for the session: diffs, traces and references reuse it
+        if HAS_HISTORY:
+            old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
+            changes.pairing(old, new)  # stored once for the session: diffs, traces and references reuse it
         services.import_paths(policy_documents(), publish=True)
 
 

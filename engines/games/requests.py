@@ -202,7 +202,7 @@ class GameEffectEntry(Shape):
 
 
 class GameOutcomeRequest(Shape):
-    """POST /api/v1/jobs/game-outcome (API.md). Checked in this order; the first error is reported."""
+    """POST /api/v1/jobs/game-outcome (docs/API.md). Checked in this order; the first error is reported."""
 
     format: Annotated[GameFormat, BeforeValidator(_game_format)]
     players: Annotated[list[GamePlayer], Field(min_length=2, max_length=MAX_PLAYERS),

@@ -40,9 +40,9 @@ Model:
   players' ``maintained_by_several``, or ``fragmented`` when an iteration changes no counter on balance
   (the game returns to the same state, CR 729.3); ``deterministic: false`` is ``non_deterministic``.
 
-Request fields beyond API.md: ``restarted_without_change`` (bool; the loop is refused, MTR 4.4),
+Request fields beyond docs/API.md: ``restarted_without_change`` (bool; the loop is refused, MTR 4.4),
 ``fragmented`` (bool or null, overrides the inference above), ``poison_threshold`` (default 10).
-Result fields beyond API.md: ``maintainers``, ``stop_kind`` (receives_priority, breaks_loop,
+Result fields beyond docs/API.md: ``maintainers``, ``stop_kind`` (receives_priority, breaks_loop,
 makes_different_choice, must_name_number, must_stop), ``declarations`` (in declaring order),
 ``ends_game_after``, ``thresholds`` (per player and condition), ``eliminated``, ``method``, ``gave_up``,
 ``cycle``, ``refused``, ``then_actions``, ``steps``, ``decided_by`` ("mtr" or "cr": which document decided);

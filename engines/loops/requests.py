@@ -388,7 +388,7 @@ Declared = Annotated[
 # --- the request -----------------------------------------------------------------------------------------
 
 class LoopOutcomeRequest(Shape):
-    """POST /api/v1/jobs/loop-outcome (API.md). Checked in this order; the first error is reported."""
+    """POST /api/v1/jobs/loop-outcome (docs/API.md). Checked in this order; the first error is reported."""
 
     players: Annotated[
         list[Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"})]],

@@ -112,7 +112,7 @@ class ShuffleOutcome:
     distance_words: str = ""      # the distance said for a judge ("far from random"); the number supports it
 
     def as_result(self) -> dict[str, Any]:
-        """The JSON result of API.md "shuffle-analysis"; citations stay pinned for the service to resolve."""
+        """The JSON result of docs/API.md "shuffle-analysis"; citations stay pinned for the service to resolve."""
         return {
             "distance_from_random": self.distance_from_random,
             "distance_is_exact": self.distance_is_exact,

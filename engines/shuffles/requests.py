@@ -1,4 +1,4 @@
-"""Shuffle-analysis requests (API.md): the model that reads the API's JSON (and describes it for the schema)
+"""Shuffle-analysis requests (docs/API.md): the model that reads the API's JSON (and describes it for the schema)
 and the typed ShuffleRequest built from it; errors are RequestError naming the field."""
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def _deck_size(value: Any, info: ValidationInfo) -> int:
 
 
 class ShuffleAnalysisRequest(Shape):
-    """POST /api/v1/jobs/shuffle-analysis (API.md). Checked in this order; unknown keys are ignored."""
+    """POST /api/v1/jobs/shuffle-analysis (docs/API.md). Checked in this order; unknown keys are ignored."""
 
     not_object: ClassVar[str] = "must be a JSON object"
     deck_size: Annotated[int, Field(ge=1, le=MAX_DECK_SIZE), BeforeValidator(_deck_size)]
@@ -146,7 +146,7 @@ def validate_procedure(raw_steps: Any, deck_size: int, name: str = "procedure") 
 
 
 def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
-    """Check a shuffle-analysis payload (API.md) and build the request; raises RequestError naming the
+    """Check a shuffle-analysis payload (docs/API.md) and build the request; raises RequestError naming the
     field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys are ignored."""
     return read(ShuffleAnalysisRequest, data).shuffle_request()
 

@@ -1,5 +1,5 @@
 """drf-spectacular hooks: only /api/v1/ is described, and every operation documents the error shape
-for any status it does not list (API.md: every error is {"error": {"code", "message", "details"}})."""
+for any status it does not list (docs/API.md: every error is {"error": {"code", "message", "details"}})."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Serializers that describe the API's answer shapes and the requests no model reads yet, for the schema
-(API.md). They describe only: the views answer with plain dicts. The engines' requests and the call log's
+(docs/API.md). They describe only: the views answer with plain dicts. The engines' requests and the call log's
 call are described by the pydantic models that read them (judgeapp.openapi.models).
-Fields API.md names are required; others are optional, and every object may carry more fields."""
+Fields docs/API.md names are required; others are optional, and every object may carry more fields."""
 
 from __future__ import annotations
 

@@ -138,7 +138,7 @@ def diff_rules(
 
 def diff_rules_from_document(doc: ParsedDocument) -> dict[str, DiffRule]:
     """The differ's records for a parsed document, in document order; chapters are left out
-    because API.md does not count them as rules."""
+    because docs/API.md does not count them as rules."""
     from rulesref.parsing.records import RuleKind
 
     by_number = {rule.number: rule for rule in doc.rules}

@@ -87,7 +87,7 @@ class RulesDiff:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """API.md's shape: added/removed are rule numbers, moved items carry "from" and "to"."""
+        """docs/API.md's shape: added/removed are rule numbers, moved items carry "from" and "to"."""
         return {
             "added": [c.new_number for c in self.added],
             "removed": [c.old_number for c in self.removed],

@@ -61,7 +61,7 @@ class ParsedDocument:
 
     @property
     def counted_rules(self) -> tuple[ParsedRule, ...]:
-        """Rules as API.md counts them: every numbered rule and subrule, chapters excluded."""
+        """Rules as docs/API.md counts them: every numbered rule and subrule, chapters excluded."""
         return tuple(r for r in self.rules if r.kind is not RuleKind.CHAPTER)
 
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.browser.guide_paths import conclusion_paths
-from tests.browser.test_guides_browser import all_guides, browser, give, judge, page, pytestmark, settled  # noqa: F401
+from tests.browser.test_guides_browser import all_guides, give, judge, page, pytestmark, settled  # noqa: F401
 
 
 def test_a_finder_conclusion_shows_its_upgrades_and_cites_the_jar_by_heading(page):  # noqa: F811 (the fixture)

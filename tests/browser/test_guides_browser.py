@@ -48,22 +48,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
-    # browser steps are ordinary synchronous calls, not made from inside that loop.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-    if previous is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
 @pytest.fixture
 def judge(rules_loaded, live_server):
     """A signed-in floor judge with one Competitive event, and the session cookie the browser uses."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_guides_browser import browser, no_horizontal_scroll, pytestmark, tablet_page  # noqa: F401 (fixtures)
-from tests.conftest import RULES_DIR
+from tests.browser.test_guides_browser import no_horizontal_scroll, pytestmark, tablet_page  # noqa: F401 (fixtures; the browser: conftest.py)
+from tests.conftest import RULES_DIR, needs_history
 
 
 @pytest.fixture
@@ -22,6 +22,7 @@ def site(rules_loaded, live_server):
     return live_server.url
 
 
+@needs_history
 def test_typing_an_old_number_in_the_box_opens_the_rule_it_became(browser, site):  # noqa: F811
     with tablet_page(browser, site, service_workers="block") as page:
         page.goto("/")

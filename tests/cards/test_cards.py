@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from tests.cards.conftest import CARDS, RULINGS
+from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +78,7 @@ class RulesOfACardTests:
         assert "Scry" in {r["title"] for r in services.card_rules(services.find_card("Opt"))}
         assert {"Reveal", "Discard"} <= {r["title"] for r in services.card_rules(services.find_card("Thoughtseize"))}
 
+    @needs_history
     def test_numbers_follow_the_current_version(self, imported):
         from cards import services
         from rulesref import services as rules

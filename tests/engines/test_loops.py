@@ -168,7 +168,7 @@ class FragmentedLoopTests(unittest.TestCase):
 
     def test_without_numbers_the_active_player_must_make_a_different_choice(self) -> None:
         # CR 729.3: with no numbers named, the active player makes a different game choice so the loop ends.
-        # "declared" is optional (API.md): left out, null, empty, or only words, nobody named a number.
+        # "declared" is optional (docs/API.md): left out, null, empty, or only words, nobody named a number.
         for declared in ({}, {"declared": None}, {"declared": {}}, {"declared": {"AP": "accept", "NAP": "accept"}}):
             out = resolve({"players": ["AP", "NAP"], "iteration": self.FLYING, **declared})
             self.assertEqual(out["loop_kind"], "fragmented")

@@ -12,7 +12,7 @@ from engines import shuffle_check, shuffles
 from engines.errors import RequestError
 from engines.shuffle_check import Infraction, Rel, ShuffleFacts
 from engines.shuffles import ShuffleMethod, ShuffleStep
-from tests.conftest import rules_files
+from tests.conftest import needs_history, rules_files
 from tests.engines.test_shuffles import PINNED, assert_pinned_ref_exists, pinned_ref_text
 
 GOOD = (ShuffleStep(ShuffleMethod.PILE, 1, 7), ShuffleStep(ShuffleMethod.RIFFLE, 9))
@@ -245,6 +245,7 @@ class PolicyMatchesRealDocumentsTests(unittest.TestCase):
         self.assertIn("fails to present it to their opponent", section)
         self.assertIn("unintentionally", section)
 
+    @needs_history
     def test_every_ipg_version_names_3_9_insufficient_shuffling(self):
         files = rules_files("ipg")
         self.assertGreaterEqual(len(files), 12)

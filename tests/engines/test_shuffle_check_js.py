@@ -5,9 +5,6 @@ Facts with a shuffle procedure described are the server's (riffle mathematics): 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,27 +13,20 @@ from hypothesis import strategies as st
 
 from engines import shuffle_check, shuffles
 from engines.errors import RequestError
+from tests.node_process import NODE, run_node, script_path
 
 SCRIPT = Path(__file__).resolve().parents[2] / "static" / "judgeapp" / "shuffle-check.js"
-NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
 
-_RUNNER = """
-const C = require(process.argv[2]);
-const input = JSON.parse(require('fs').readFileSync(process.argv[3], 'utf8'));
+_RUNNER = f"""
+const C = require({script_path(SCRIPT)});
 const out = input.calls.map(([name, args]) => name === 'run' ? C.run(args[0], args[1]) : C.formatG3(args[0]));
-process.stdout.write(JSON.stringify({out, alpha: C.PATTERN_ALPHA, max: C.MAX_DECK_SIZE}));
+return {{out, alpha: C.PATTERN_ALPHA, max: C.MAX_DECK_SIZE}};
 """
 
 
 def run_js(calls: list) -> dict:
-    with tempfile.TemporaryDirectory() as folder:
-        runner, data = Path(folder) / "run.js", Path(folder) / "input.json"
-        runner.write_text(_RUNNER)
-        data.write_text(json.dumps({"calls": calls}))
-        done = subprocess.run([NODE, str(runner), str(SCRIPT), str(data)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node(_RUNNER, {"calls": calls}, timeout=60)
 
 
 def python_answer(request, threshold: float) -> dict:

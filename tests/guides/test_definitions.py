@@ -12,6 +12,7 @@ import pytest
 from guides import loader, runner
 from guides import services as guide_services
 from guides.schema import NodeKind
+from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
 FILES = sorted(loader.DEFINITIONS.glob("*.toml"))
@@ -202,6 +203,7 @@ class SystemCheckTests:
 
 
 class GuidesAffectedTests:
+    @needs_history
     def test_references_that_moved_between_cr_versions_are_listed_side_by_side(self):
         from rulesref.models import Version
 
@@ -215,6 +217,7 @@ class GuidesAffectedTests:
         assert "draw" in row["nodes"]
         assert all(r["ref"].startswith("cr@") for a in affected.values() for r in a["changes"])
 
+    @needs_history
     def test_the_admin_review_of_a_cr_version_lists_the_affected_guides(self, client, django_user_model):
         from rulesref.models import Version
 

@@ -1,4 +1,4 @@
-"""The guides API (API.md "Guides"): the list, a guide whole as data with citations resolved, and walks."""
+"""The guides API (docs/API.md "Guides"): the list, a guide whole as data with citations resolved, and walks."""
 
 from __future__ import annotations
 

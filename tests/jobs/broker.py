@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 
 import pytest
 
-REDIS_URL = "redis://127.0.0.1:6379/9"   # this worktree's own Redis database for tests
+# The Redis the tests that need one send to: JUDGEAPP_TEST_REDIS_URL, else database 9 on the local
+# server. Whatever else uses that database, a test's keys are its own: every key this process's Celery
+# app writes there starts with KEY_PREFIX (kombu's global_keyprefix), one per test process (xdist
+# worker) and run, so the queue a test counts is its own queue.
+REDIS_URL = os.environ.get("JUDGEAPP_TEST_REDIS_URL", "redis://127.0.0.1:6379/9")
+KEY_PREFIX = f"judgeapp-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}:"
+QUEUE_KEY = KEY_PREFIX + "celery"   # the default queue's list, as the prefixed transport names it
+
+
+def forget_keys(client) -> None:
+    """Remove every key this process's tests wrote to Redis (the queue and kombu's bindings)."""
+    keys = list(client.scan_iter(match=KEY_PREFIX + "*"))
+    if keys:
+        client.delete(*keys)
 
 
 def closed_port_url() -> str:
@@ -38,13 +52,16 @@ def broker_at(url: str, settings):
 
     # broker_write_url: what the app publishes to (broker_url set from Django settings wins over a
     # plain assignment to it).
-    before = (app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL)
+    before = (app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL,
+              app.conf.broker_transport_options)
     app.conf.broker_write_url = url
     app.conf.task_always_eager = False
+    app.conf.broker_transport_options = {**(before[3] or {}), "global_keyprefix": KEY_PREFIX}
     settings.CELERY_BROKER_URL = url
     _reset_pools(app)
     try:
         yield app
     finally:
         _reset_pools(app)
-        app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL = before
+        (app.conf.broker_write_url, app.conf.task_always_eager, settings.CELERY_BROKER_URL,
+         app.conf.broker_transport_options) = before

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from jobs import dispatch, tasks
 from jobs.models import Job
-from tests.jobs.broker import REDIS_URL, broker_at, closed_port_url, redis_or_skip
+from tests.jobs.broker import QUEUE_KEY, REDIS_URL, broker_at, closed_port_url, forget_keys, redis_or_skip
 
 pytestmark = pytest.mark.django_db
 GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 3}]}
@@ -61,13 +61,13 @@ class BrokerDownTests:
         for job_id in ids:
             age(job_id, 60)
         queue = redis.Redis.from_url(REDIS_URL)
-        queue.delete("celery")
+        queue.delete(QUEUE_KEY)
         try:
             with broker_at(REDIS_URL, settings):
                 tasks.resend_unsent_jobs()   # what beat runs
-            assert queue.llen("celery") == 5
+            assert queue.llen(QUEUE_KEY) == 5
         finally:
-            queue.delete("celery")
+            forget_keys(queue)
         assert not Job.objects.filter(pk__in=ids, sent_at__isnull=True).exists()
         assert dispatch.jobs_to_resend().count() == 0
 

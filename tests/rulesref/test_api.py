@@ -1,4 +1,4 @@
-"""The rules API as outside clients use it (API.md "Rules reference")."""
+"""The rules API as outside clients use it (docs/API.md "Rules reference")."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from tests.conftest import RULES_DIR
+from tests.conftest import RULES_DIR, needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -48,11 +48,13 @@ class RuleLookupTests:
         assert error["code"] == "not_found"
         assert "729.6" in error["details"]["suggestions"]
 
+    @needs_history
     def test_older_version_by_effective_date(self, api):
         body = api.get("/api/v1/rules/cr/725?version=2022-04-29").json()
         assert body["title"] == "Taking Shortcuts"
         assert body["version"]["effective_date"] == "2022-04-29"
 
+    @needs_history
     def test_as_of_picks_the_version_in_effect_that_day(self, api):
         assert api.get("/api/v1/rules/cr/725?as_of=2024-06-01").json()["version"]["effective_date"] == "2022-04-29"
         assert api.get("/api/v1/rules/cr/729?as_of=2025-03-01").json()["title"] == "Taking Shortcuts"
@@ -97,6 +99,7 @@ class HealthTests:
 
 
 class CurrentVersionCacheTests:
+    @needs_history
     def test_a_publish_is_seen_by_the_next_lookup(self, api):
         from rulesref import services
         from rulesref.models import Version

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from rulesref import references, services
 from rulesref.models import Version
+from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,7 @@ def fresh_resolutions():
 
 
 class DiffApiTests:
+    @needs_history
     def test_the_shortcut_section_moved_whole(self, api):
         body = api.get("/api/v1/diff/cr?from=2022-04-29&to=2025-02-07").json()
         moved = {m["from"]: m["to"] for m in body["moved"]}
@@ -38,6 +40,7 @@ class DiffApiTests:
         assert not {"729.3", "729.4"} & set(body["added"])
         assert body["from"] == "2022-04-29" and body["to"] == "2025-02-07"
 
+    @needs_history
     def test_counts_add_up_to_both_versions(self, api, cr_2022):
         body = api.get("/api/v1/diff/cr?from=2022-04-29&to=2025-02-07").json()
         counts = body["counts"]
@@ -46,6 +49,7 @@ class DiffApiTests:
         assert old_total == cr_2022.rule_count
         assert new_total == Version.objects.get(document__slug="cr", is_current=True).rule_count
 
+    @needs_history
     def test_missing_dates_are_400_naming_the_field(self, api):
         response = api.get("/api/v1/diff/cr?from=2022-04-29")
         assert response.status_code == 400
@@ -54,6 +58,7 @@ class DiffApiTests:
 
 
 class TraceTests:
+    @needs_history
     def test_trace_follows_the_renumbering(self, api):
         steps = api.get("/api/v1/rules/cr/729.4/trace").json()
         by_date = {s["effective_date"]: s for s in steps}
@@ -61,12 +66,14 @@ class TraceTests:
         assert by_date["2025-02-07"]["number"] == "729.4"
         assert "mandatory" in by_date["2022-04-29"]["text"]
 
+    @needs_history
     def test_trace_from_an_older_version(self, api):
         steps = api.get("/api/v1/rules/cr/725.3/trace?version=2022-04-29").json()
         assert [s["number"] for s in steps if s["effective_date"] in ("2022-04-29", "2025-02-07")] == ["725.3", "729.3"]
 
 
 class StableReferenceTests:
+    @needs_history
     def test_a_reference_pinned_to_an_old_version_resolves_to_the_current_number(self):
         resolved = references.resolve("cr@2022-04-29:725.4")
         assert resolved.number == "729.4" and resolved.status in ("moved", "moved_changed")
@@ -76,6 +83,7 @@ class StableReferenceTests:
         resolved = references.resolve("cr@2025-02-07:729.4")
         assert (resolved.number, resolved.status) == ("729.4", "same")
 
+    @needs_history
     def test_publishing_another_version_moves_every_citation(self, cr_2022):
         assert references.resolve("cr@2025-02-07:729.3").number == "729.3"
         services.publish_version(cr_2022, note="test: back to 2022")
@@ -83,6 +91,7 @@ class StableReferenceTests:
         assert references.resolve("cr@2025-02-07:729.3").number == "725.3"
         assert references.resolve("cr@2025-02-07:729").title == "Taking Shortcuts"
 
+    @needs_history
     def test_references_that_changed_are_listed_for_review(self, cr_2022):
         current = Version.objects.get(document__slug="cr", is_current=True)
         rows = references.review_changes(["cr@2025-02-07:729.4", "cr@2025-02-07:100.1"], cr_2022, current)
@@ -101,6 +110,7 @@ class StableReferenceTests:
 
 
 class ReleaseNotesTests:
+    @needs_history
     def test_removed_rules_stand_where_they_were(self, cr_2022):
         from rulesref import changes
 

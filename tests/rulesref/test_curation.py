@@ -17,7 +17,7 @@ from rulesref import curation, tasks
 from rulesref.models import Document, GlossaryTerm, Rule, Version, VersionEvent
 from rulesref.parsing.documents import parse_document
 from rulesref.parsing.records import RuleKind
-from tests.conftest import RULES_DIR
+from tests.conftest import RULES_DIR, needs_history
 
 # The staff API is mounted here until judgeapp.urls includes rulesref.curation_urls; afterwards the
 # duplicate route is harmless (the first match wins and both lead to the same views).
@@ -70,6 +70,7 @@ def post_upload(client, django_capture_on_commit_callbacks, file: SimpleUploaded
 
 
 class UploadTests:
+    @needs_history
     def test_real_cr_upload_is_parsed_by_the_task_into_a_pending_version_with_its_counts(self, api, people, django_capture_on_commit_callbacks):
         before = current_cr()
         response = post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR))
@@ -89,6 +90,7 @@ class UploadTests:
         assert version.upload.read() == NEW_CR.read_bytes()
         assert current_cr() == before and not version.is_current
 
+    @needs_history
     def test_status_shows_parsing_until_the_task_runs_and_a_redelivered_task_does_nothing(self, api):
         body = api["head_judge"].post("/api/v1/admin/versions", {"file": upload_file(NEW_CR)}, format="multipart").json()
         # Without the commit callbacks the task has not run: the version waits, at 0%.
@@ -99,6 +101,7 @@ class UploadTests:
         tasks.parse_upload(body["id"])  # the same message delivered twice
         assert db_state() == stored
 
+    @needs_history
     def test_truncated_file_becomes_a_failed_version_with_file_and_line(self, api, django_capture_on_commit_callbacks):
         before, raw = db_state(), NEW_CR.read_bytes()
         cut = raw[: len(raw) // 3]
@@ -114,6 +117,7 @@ class UploadTests:
         assert after["versions"][:-1] == before["versions"], "no other version changed"
         assert (after["rules"], after["glossary"]) == (before["rules"], before["glossary"])
 
+    @needs_history
     def test_binary_file_named_as_a_cr_becomes_a_failed_version_naming_the_line(self, api, django_capture_on_commit_callbacks):
         current = current_cr()
         content = b"Magic: The Gathering Comprehensive Rules\n\n" + bytes(range(256)) * 8
@@ -126,6 +130,7 @@ class UploadTests:
         assert version.error.startswith("MagicCompRules-20990101.txt:3: binary content"), version.error
         assert current_cr() == current
 
+    @needs_history
     def test_binary_file_is_placed_under_the_document_the_uploader_names(self, api, django_capture_on_commit_callbacks):
         response = post_upload(
             api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR, name="scan.bin", content=b"\x00\x01" * 100), document="cr"
@@ -134,6 +139,7 @@ class UploadTests:
         assert (version.status, version.document.slug) == (Version.Status.FAILED, "cr")
         assert version.error.startswith("scan.bin:1: ")
 
+    @needs_history
     def test_file_that_names_no_document_is_refused_and_nothing_is_stored(self, api):
         before = db_state()
         response = api["head_judge"].post("/api/v1/admin/versions", {"file": upload_file(NEW_CR, name="scan.bin", content=b"\x00" * 50)}, format="multipart")
@@ -156,6 +162,7 @@ class PublishTests:
         response = post_upload(api["head_judge"], capture, upload_file(NEW_CR))
         return Version.objects.get(pk=response.json()["id"])
 
+    @needs_history
     def test_publishing_records_who_and_from_which_version_to_which(self, api, people, django_capture_on_commit_callbacks):
         before, version = current_cr(), self.pending(api, django_capture_on_commit_callbacks)
         response = api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish")
@@ -172,6 +179,7 @@ class PublishTests:
         # The replaced version stays stored, published, with its rules.
         assert before.status == Version.Status.PUBLISHED and before.rules.exists()
 
+    @needs_history
     def test_roll_back_restores_the_previous_version_and_is_recorded(self, api, people, django_capture_on_commit_callbacks):
         before, version = current_cr(), self.pending(api, django_capture_on_commit_callbacks)
         api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish")
@@ -186,6 +194,7 @@ class PublishTests:
         assert api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish").status_code == 200
         assert current_cr() == version
 
+    @needs_history
     def test_roll_back_to_a_chosen_date(self, api):
         response = api["head_judge"].post("/api/v1/admin/documents/cr/rollback", {"to": "2022-04-29"}, format="json")
         assert response.status_code == 200, response.content
@@ -198,6 +207,7 @@ class PublishTests:
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
         assert db_state() == before
 
+    @needs_history
     def test_discard_is_recorded_and_the_same_file_may_be_uploaded_again(self, api, people, django_capture_on_commit_callbacks):
         version = self.pending(api, django_capture_on_commit_callbacks)
         response = api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/discard")
@@ -213,6 +223,7 @@ class PublishTests:
         assert response.status_code == 409 and response.json()["error"]["code"] == "cannot_publish"
         assert db_state() == before
 
+    @needs_history
     def test_a_failed_version_cannot_be_published(self, api, django_capture_on_commit_callbacks):
         response = post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR, content=NEW_CR.read_bytes()[:5000]))
         before = db_state()
@@ -223,6 +234,7 @@ class PublishTests:
 
 class PermissionTests:
     @pytest.mark.parametrize("who, status_code, code", [("floor_judge", 403, "permission_denied"), ("stranger", 403, "not_authenticated")])
+    @needs_history
     def test_only_staff_may_upload_publish_discard_or_roll_back(self, api, who, status_code, code, django_capture_on_commit_callbacks):
         pending = post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR)).json()["id"]
         before = db_state()
@@ -261,6 +273,7 @@ class AdminPagesTests:
         client.force_login(people["head_judge"])
         return client
 
+    @needs_history
     def test_upload_form_parses_and_leads_to_the_review_page(self, staff, people, django_capture_on_commit_callbacks):
         with NEW_CR.open("rb") as handle, django_capture_on_commit_callbacks(execute=True):
             response = staff.post("/admin/rulesref/version/upload/", {"file": handle, "document": ""})
@@ -268,6 +281,7 @@ class AdminPagesTests:
         assert response.status_code == 302 and response["Location"] == f"/admin/rulesref/version/{version.pk}/review/"
         assert version.status == Version.Status.PENDING and version.uploaded_by == people["head_judge"]
 
+    @needs_history
     def test_review_page_of_a_pending_version_shows_counts_and_the_publish_and_discard_buttons(self, staff, api, django_capture_on_commit_callbacks):
         version = Version.objects.get(pk=post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR)).json()["id"])
         page = staff.get(f"/admin/rulesref/version/{version.pk}/review/")
@@ -281,6 +295,7 @@ class AdminPagesTests:
         for item in review.release_notes[:20]:
             assert str(item["number"] or item["old_number"]) in html
 
+    @needs_history
     def test_review_page_shows_changed_references_old_and_new_side_by_side(self, staff, api, monkeypatch, django_capture_on_commit_callbacks):
         version = Version.objects.get(pk=post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR)).json()["id"])
         # The product's citations, stood in by one registered owner: the loop rules were 725.x in
@@ -303,6 +318,7 @@ class AdminPagesTests:
             assert row["new_text"] == version.rules.get(number=row["new_number"]).text
             assert row["ref"] in html and escape(row["old_text"]) in html and escape(row["new_text"]) in html
 
+    @needs_history
     def test_publish_and_discard_buttons_work(self, staff, api, people, django_capture_on_commit_callbacks):
         first = Version.objects.get(pk=post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR)).json()["id"])
         staff.post(f"/admin/rulesref/version/{first.pk}/publish/")
@@ -317,6 +333,7 @@ class AdminPagesTests:
         second.refresh_from_db()
         assert second.status == Version.Status.DISCARDED and current_cr() == first
 
+    @needs_history
     def test_review_page_of_a_failed_version_shows_the_parser_message(self, staff, api, django_capture_on_commit_callbacks):
         response = post_upload(api["head_judge"], django_capture_on_commit_callbacks, upload_file(NEW_CR, content=NEW_CR.read_bytes()[:5000]))
         version = Version.objects.get(pk=response.json()["id"])
@@ -324,6 +341,7 @@ class AdminPagesTests:
         assert version.error and version.error.split(": ")[0] in html
         assert 'value="Publish"' not in html
 
+    @needs_history
     def test_roll_back_page_offers_earlier_published_versions_and_rolls_back(self, staff, people):
         document = Document.objects.get(slug="cr")
         older = Version.objects.get(document=document, effective_date="2022-04-29")

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from rulesref import curation, services
 from rulesref.models import Document, Version
-from tests.conftest import RULES_DIR
+from tests.conftest import RULES_DIR, needs_history
 
 NEW_CR = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"   # not among the base documents conftest publishes
 
@@ -51,6 +51,7 @@ def at_once(work, count: int = 2) -> list:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("rules_loaded")
 class PublishRaceTests:
+    @needs_history
     def test_two_publishes_of_one_version_give_one_success_and_one_409(self, django_user_model):
         postgres_or_skip()
         staff = django_user_model.objects.create_user("curator", password="pw-curator", is_staff=True)
@@ -76,6 +77,7 @@ class PublishRaceTests:
 
 @pytest.mark.django_db(transaction=True)
 class ImportRaceTests:
+    @needs_history
     def test_two_identical_imports_at_once_both_succeed_one_already_stored(self):
         postgres_or_skip()
         outcomes = at_once(lambda: services.import_paths([NEW_CR]))
@@ -88,6 +90,7 @@ class ImportRaceTests:
 
 @pytest.mark.django_db
 class SizeCapTests:
+    @needs_history
     def test_the_command_refuses_a_padded_document_before_parsing_it(self, tmp_path, settings):
         settings.JUDGEAPP_MAX_DOCUMENT_BYTES = 1_000_000
         padded = tmp_path / "MagicCompRules-20300101.txt"
@@ -97,6 +100,7 @@ class SizeCapTests:
             call_command("import_rules", str(padded))
         assert Version.objects.count() == before
 
+    @needs_history
     def test_the_api_upload_refuses_it_before_any_task(self, people, settings, tmp_path, monkeypatch):
         settings.JUDGEAPP_MAX_DOCUMENT_BYTES = 1_000_000
         settings.MEDIA_ROOT = tmp_path
@@ -119,6 +123,7 @@ class SizeCapTests:
 
 
 @pytest.mark.django_db
+@needs_history
 class PendingVersionTests:
     @pytest.fixture
     def pending(self):

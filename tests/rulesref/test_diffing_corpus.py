@@ -18,9 +18,9 @@ from rulesref import diffing
 from rulesref.diffing import DiffRule, RulesDiff
 from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
-from tests.conftest import RULES_DIR, rules_files
+from tests.conftest import RULES_DIR, needs_history, rules_files
 
-pytestmark = pytest.mark.corpus
+pytestmark = [pytest.mark.corpus, needs_history]   # every version of the CR and the MTR
 
 Versions = list[tuple[dt.date, dict[str, DiffRule]]]
 

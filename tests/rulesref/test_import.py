@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from rulesref.models import GlossaryTerm, Rule, Version, VersionEvent
-from tests.conftest import RULES_DIR
+from tests.conftest import RULES_DIR, needs_history
 
 pytestmark = pytest.mark.django_db
 CR_2017 = RULES_DIR / "cr" / "MagicCompRules-20170825.txt"
@@ -34,6 +34,7 @@ def run_import(*args: str) -> str:
 
 
 class ImportCommandTests:
+    @needs_history
     def test_prints_one_line_per_version_with_counts(self):
         output = run_import(str(CR_2017))
         line = next(line for line in output.splitlines() if "2017-08-25" in line)
@@ -41,6 +42,7 @@ class ImportCommandTests:
         version = Version.objects.get(document__slug="cr", effective_date="2017-08-25")
         assert version.status == "pending" and not version.is_current
 
+    @needs_history
     def test_same_content_twice_is_a_no_op(self):
         run_import(str(CR_2017))
         before = snapshot()
@@ -48,6 +50,7 @@ class ImportCommandTests:
         assert "already stored" in output
         assert snapshot() == before
 
+    @needs_history
     def test_publish_makes_the_newest_imported_current(self):
         run_import(str(CR_2017), "--publish")
         current = Version.objects.get(document__slug="cr", is_current=True)
@@ -85,12 +88,14 @@ class BadInputTests:
     def test_unknown_format(self, tmp_path):
         self._assert_refused(_bad_file(tmp_path, "notes.txt", b"Shopping list\n\n1. eggs\n2. milk\n"), line=1)
 
+    @needs_history
     def test_undecodable_file_is_read_as_windows_1252_or_refused(self, tmp_path):
         raw = (RULES_DIR / "cr" / "MagicCompRules-20170825.txt").read_bytes().replace(b"'", b"\x92")
         path = _bad_file(tmp_path, "cp1252.txt", raw)
         output = run_import(str(path))
         assert "2017-08-25" in output  # Windows-1252 is a real encoding of older official files
 
+    @needs_history
     def test_one_bad_file_in_a_batch_writes_nothing(self, tmp_path):
         bad = _bad_file(tmp_path, "zz-bad.txt", b"\x00\x01\x02garbage")
         self._assert_refused(bad, CR_2017)

@@ -9,8 +9,9 @@ from django.test import Client
 
 from rulesref import changes
 from rulesref.models import Version
+from tests.conftest import needs_history
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, needs_history]
 
 
 @pytest.fixture

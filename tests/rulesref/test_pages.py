@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from rulesref.models import Rule, Version
 from rulesref.pages.outline import outline_for
+from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
 FIXTURE_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -173,6 +174,7 @@ class RulePageTests:
 
 
 class VersionTests:
+    @needs_history
     def test_older_version_is_shown_with_a_warning_and_links_stay_in_it(self, client, current_cr, older_cr):
         assert older_cr is not None
         old = older_cr.effective_date.isoformat()
@@ -188,6 +190,7 @@ class VersionTests:
         options = re.findall(r'<option value="([\d-]+)"( selected)?>', page)
         assert (old, " selected") in options and (current_cr.effective_date.isoformat(), "") in options
 
+    @needs_history
     def test_text_comes_from_the_version_asked_for(self, client, current_cr, older_cr):
         old_rule = Rule.objects.filter(version=older_cr, kind="section", title="Taking Shortcuts").get()
         assert not Rule.objects.filter(version=current_cr, number=old_rule.number, title="Taking Shortcuts").exists()
@@ -250,6 +253,7 @@ class HistoryPagesTests:
         page = response.content.decode()
         assert "not available yet" in page or "/rules/cr/" in page
 
+    @needs_history
     def test_changes_page_compares_with_the_previous_stored_version(self, client, current_cr, older_cr):
         response = client.get(f"/changes/cr/{current_cr.effective_date}/")
         assert response.status_code == 200
@@ -293,6 +297,7 @@ class DesignTests:
 class RenumberingTests:
     """The loop rules judges cite as 729.3-729.6 in 2025 were 725.3-725.6 in 2022 (rules README)."""
 
+    @needs_history
     def test_trace_page_follows_the_rule_through_renumbering(self, client, current_cr, older_cr):
         from rulesref import changes
 
@@ -300,6 +305,7 @@ class RenumberingTests:
         page = client.get("/rules/cr/729.3/trace/").content.decode()
         assert f'href="/rules/cr/725.3/?version={older_cr.effective_date}"' in page
 
+    @needs_history
     def test_rule_page_says_what_the_rule_was_numbered_before(self, client, current_cr, older_cr):
         from rulesref import changes
 
@@ -309,6 +315,7 @@ class RenumberingTests:
         date = older_cr.effective_date
         assert f"Was 725.3 in the version of {date:%B} {date.day}, {date.year}" in page
 
+    @needs_history
     def test_what_changed_links_every_item_to_a_real_page(self, client, current_cr, older_cr):
         from rulesref import changes
 
@@ -328,6 +335,7 @@ class RenumberingTests:
         assert VersionPairing.objects.count() == 0
         assert 'href="/rules/cr/729.3/trace/"' in page
 
+    @needs_history
     def test_version_switcher_follows_the_rule_not_its_number(self, client, current_cr, older_cr):
         from rulesref import changes
 
@@ -339,6 +347,7 @@ class RenumberingTests:
         back = client.get(f"/rules/cr/725.3/?version={current_cr.effective_date}&from={older_cr.effective_date}")
         assert back["Location"] == "/rules/cr/729.3/"
 
+    @needs_history
     def test_switching_to_a_version_without_the_rule_says_so(self, client, current_cr, older_cr):
         from rulesref import changes
 

@@ -26,6 +26,7 @@ from search import entries as search_entries
 from search import service as search_service
 from search import tasks as search_tasks
 from search.models import SearchVector
+from tests.conftest import RULES_DIR, needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +94,7 @@ class ServiceSearchTests:
         rules = {r.number: r.text for r in Rule.objects.filter(version__is_current=True, version__document__slug="cr")}
         assert "mandatory actions" in rules[hits[0]["number"]].lower()
 
+    @needs_history
     def test_older_version_answers_with_its_own_numbers(self):
         # The 2022 CR numbered shortcuts 725; in 2025 they are 729.
         old = _numbers(search_service.search_rules("taking shortcuts", doc="cr", version="2022-04-29", limit=3))
@@ -108,7 +110,7 @@ class ServiceSearchTests:
         # question set exactly as the index built straight from the file.
         bench = _bench()
         version, questions = bench.load_questions()
-        from_file = bench.cr_index(bench.DEFAULT_RULES, version)
+        from_file = bench.cr_index(RULES_DIR, version)
         for q in questions:
             if q.doc != "cr":
                 continue
@@ -123,7 +125,7 @@ class ServiceSearchTests:
         current = set(Version.objects.filter(is_current=True).values_list("document__slug", flat=True))
         if not {"mtr", "ipg", "jar"} <= current:
             pytest.skip(f"only {sorted(current)} are published in this session")
-        want = bench.evaluate_corpus(bench.load_corpus(bench.DEFAULT_RULES, version), docs, depth=5)
+        want = bench.evaluate_corpus(bench.load_corpus(RULES_DIR, version), docs, depth=5)
         for q, outcome in zip(docs, want, strict=True):
             hits = search_service.search_rules(q.text, doc=None if q.doc == "any" else q.doc, limit=5)
             got = tuple(f"{h['doc']}:{h['number']}" if q.doc == "any" else h["number"] for h in hits)
@@ -163,6 +165,7 @@ class SearchApiTests:
         body = api.get("/api/v1/search", {"q": "shuffle", "doc": "cr", "limit": 20}).json()
         assert body["results"] and {r["doc"] for r in body["results"]} == {"cr"}
 
+    @needs_history
     def test_version_picks_the_older_cr(self, api):
         body = api.get("/api/v1/search", {"q": "taking shortcuts", "doc": "cr", "version": "2022-04-29", "limit": 3}).json()
         assert body["results"] and all(r["version"] == "2022-04-29" for r in body["results"])
@@ -457,6 +460,7 @@ class AskedQuestionsServiceTests:
         attached = search_entries.asked_questions(pinned)
         assert attached == {n: q for n, q in found.questions.items()}
 
+    @needs_history
     def test_questions_follow_renumbering_into_an_older_version(self):
         from rulesref import changes
 
@@ -470,6 +474,7 @@ class AskedQuestionsServiceTests:
         assert all(attached[mapping[n]] == q for n, q in found.questions.items() if n in mapping)
         assert set(attached) == {mapping[n] for n in found.questions if n in mapping}
 
+    @needs_history
     def test_a_judges_question_finds_the_renumbered_rule_in_the_older_version(self):
         found, _ = self._pinned()
         question = found.questions["729.4"][0]
@@ -491,6 +496,7 @@ class AskedQuestionsServiceTests:
 
 
 class StoredMappingTests:
+    @needs_history
     def test_a_missing_pairing_is_none_not_computed(self):
         from rulesref import changes
         from rulesref.models import VersionPairing
@@ -500,6 +506,7 @@ class StoredMappingTests:
         assert changes.stored_mapping(old, new) is None
         assert not VersionPairing.objects.filter(old=old, new=new).exists()
 
+    @needs_history
     def test_the_backward_mapping_inverts_the_stored_forward_one(self):
         from rulesref import changes
 

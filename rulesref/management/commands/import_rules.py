@@ -1,4 +1,4 @@
-"""manage.py import_rules PATH [PATH ...] [--publish] (API.md "Commands")."""
+"""manage.py import_rules PATH [PATH ...] [--publish] (docs/API.md "Commands")."""
 
 from __future__ import annotations
 

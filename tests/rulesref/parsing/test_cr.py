@@ -13,7 +13,7 @@ import pytest
 from rulesref.parsing.common import SUBRULE_LETTERS, decode_document, normalize_rule_number, rule_sort_key, term_key
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParseError, RuleKind
-from tests.conftest import RULES_DIR, rules_files
+from tests.conftest import RULES_DIR, needs_history, rules_files
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -483,6 +483,7 @@ class KnownRulesTests(unittest.TestCase):
         self.assertEqual(len(rules["729.3"].examples), 1)
         self.assertEqual(rules["729.2a"].parent, "729.2")
 
+    @needs_history
     def test_taking_shortcuts_renumbered_across_versions(self) -> None:
         for stamp, number in [("20170825", "719"), ("20200417", "722"), ("20220429", "725"), ("20250207", "729")]:
             with self.subTest(stamp=stamp):
@@ -506,6 +507,7 @@ class KnownRulesTests(unittest.TestCase):
         self.assertEqual(numbers[at + 1], "704.5m")
         self.assertNotIn("704.5l", numbers)
 
+    @needs_history
     def test_multi_paragraph_rule_in_both_layouts(self) -> None:
         for stamp, number in [("20250207", "205.4c"), ("20170825", "205.3i")]:
             with self.subTest(stamp=stamp):
@@ -521,6 +523,7 @@ class KnownRulesTests(unittest.TestCase):
         self.assertEqual(rules["119.1d"].kind, RuleKind.SUBRULE)
         self.assertEqual(len(doc.notes), 3)
 
+    @needs_history
     def test_glued_glossary_terms_of_june_2021_are_split(self) -> None:
         doc = self.doc("20210618")[1]
         table = glossary_lookup(doc)
@@ -548,6 +551,7 @@ class KnownRulesTests(unittest.TestCase):
                 parse_cr("\n".join(lines[:keep]), "half.txt")
             self.assertLessEqual(caught.exception.line, keep)
 
+    @needs_history
     def test_garbage_line_in_the_real_rules_is_refused_at_its_line(self) -> None:
         text, _ = self.doc("20170825")
         lines = text.split("\n")
@@ -565,6 +569,7 @@ class KnownRulesTests(unittest.TestCase):
 
 
 @pytest.mark.corpus
+@needs_history
 def test_the_corpus_is_there(rules_dir: Path) -> None:
     """Without this, a missing rules folder would silently parametrize the corpus tests away."""
     assert len(rules_files("cr")) == 27

@@ -20,6 +20,7 @@ from search import service as search_service
 from search.offline import service
 from search.people import read_people
 from tests.search.offline.node_engine import needs_node, run_engine
+from tests.conftest import needs_history
 
 pytestmark = [needs_node]
 QUESTIONS = Path(__file__).resolve().parents[3] / "bench" / "search_questions.toml"
@@ -107,6 +108,7 @@ class RankingTests:
         assert rule["title"] == "Trample" or "Trample" in rule["text"]
         assert rule["children"][:2] == ["702.19a", "702.19b"]
 
+    @needs_history
     def test_the_number_box_reads_old_numbers_and_document_names(self, pack):
         old, current, mtr, name, nothing = run_engine(
             [("resolve", ["725.3"]), ("resolve", ["cr 729.3"]), ("resolve", ["mtr 4.2"]), ("resolve", ["Game Rule Violation"]),

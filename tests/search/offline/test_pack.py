@@ -13,6 +13,7 @@ from search import ranking as search_ranking
 from search import text as search_text
 from search.offline import pack as packing
 from search.offline import service
+from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,7 @@ class PackContentTests:
         assert body["entries"]["norm"] == [pytest.approx(v, rel=1e-3) for v in index.norms]
         assert len(body["questions"]["owner"]) == len(index.question_owner)
 
+    @needs_history
     def test_old_numbers_lead_to_where_the_rule_is_now(self, built):
         _, body = built
         assert body["moved"]["cr"]["725.3"] == ["729.3", "2022-04-29"]
@@ -112,6 +114,7 @@ class PackRouteTests:
         assert response.status_code == 404
         assert response.json()["error"]["details"]["current"] == found.version
 
+    @needs_history
     def test_a_publish_changes_the_pack(self, client, built):
         from rulesref import services
         from rulesref.models import Version
