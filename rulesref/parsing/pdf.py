@@ -25,13 +25,20 @@ out of pdfminer.six, what the layout adds taken away, the same text blocks the H
     fragments of one baseline are table cells ("row", joined by " | "); the rest are paragraphs
     ("p"), bold when every line of them is. Block.line is the 1-based line of the extracted text;
     PdfText.page_of(line) names its page.
+
+    Bounds (a PDF is untrusted input): read_pages refuses a file whose page tree counts more than
+    `max_pages` pages before reading any, and a stream that inflates past `max_stream_bytes` as soon
+    as it does (never holding more than that cap of it); `first_pages` reads only the first pages,
+    which is all telling the document's kind needs.
 """
 
 from __future__ import annotations
 
+import contextvars
 import io
 import re
 import statistics
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +51,96 @@ _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re
 _LEADER = re.compile(r"^(?P<title>\S.*?)\s*(?:\.\s*){3,}(?P<page>\d{1,4})$")
 _CONTENTS_TITLE = re.compile(r"^(?:table\s+of\s+)?contents$", re.IGNORECASE)
 _BAND = 0.08  # top and bottom share of the page where running headers and footers sit
+MAX_PAGES = 1000                    # defaults of read_pages' bounds (judgeapp passes its settings)
+MAX_STREAM_BYTES = 64 * 1024 * 1024
+
+
+class StreamTooLarge(Exception):
+    """A compressed stream inflated past the cap (a "PDF bomb"); raised from inside pdfminer."""
+
+
+_STREAM_CAP: contextvars.ContextVar[int] = contextvars.ContextVar("pdf_stream_cap", default=MAX_STREAM_BYTES)
+
+
+class _Inflater:
+    """zlib.decompressobj counting what it gives out: StreamTooLarge past the cap."""
+
+    def __init__(self, cap: int) -> None:
+        self._inner = zlib.decompressobj()
+        self._cap = cap
+        self._out = 0
+
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        room = self._cap - self._out + 1
+        out = self._inner.decompress(data, min(max_length, room) if max_length else room)
+        self._out += len(out)
+        if self._out > self._cap:
+            raise StreamTooLarge(self._cap)
+        return out
+
+    def flush(self, *args: int) -> bytes:
+        out = self._inner.flush(*args)
+        self._out += len(out)
+        if self._out > self._cap:
+            raise StreamTooLarge(self._cap)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class _BoundedZlib:
+    """What pdfminer.pdftypes calls as `zlib`: inflating never holds more than the current cap
+    (zlib.decompress would build the whole inflated stream first)."""
+
+    error = zlib.error
+    MAX_WBITS = zlib.MAX_WBITS
+
+    @staticmethod
+    def decompressobj(*args: Any, **kwargs: Any) -> _Inflater:
+        return _Inflater(_STREAM_CAP.get())
+
+    @staticmethod
+    def decompress(data: bytes, *args: Any) -> bytes:
+        inflater = _Inflater(_STREAM_CAP.get())
+        out = inflater.decompress(data)
+        if not inflater.eof:
+            raise zlib.error("Error -5 while decompressing data: incomplete or truncated stream")
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(zlib, name)
+
+
+def _bound_pdfminer() -> None:
+    from pdfminer import pdftypes
+
+    if not isinstance(pdftypes.zlib, _BoundedZlib):
+        pdftypes.zlib = _BoundedZlib()  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class PdfLimits:
+    """read_pages' bounds, as one value the callers pass along (judgeapp: its settings)."""
+
+    max_pages: int = MAX_PAGES
+    max_stream_bytes: int = MAX_STREAM_BYTES
+
+
+def count_pages(raw: bytes) -> int:
+    """The page count the file's page tree declares (/Count), read without reading a page; 0 when unknown."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        document = PDFDocument(PDFParser(io.BytesIO(raw)))
+        pages = resolve1(document.catalog.get("Pages"))
+        return int(resolve1(pages.get("Count", 0))) if isinstance(pages, dict) else 0
+    except StreamTooLarge:
+        raise
+    except Exception:  # noqa: BLE001 - a damaged file: read_pages reports it with its page
+        return 0
 
 
 def is_pdf(raw: bytes) -> bool:
@@ -82,8 +179,12 @@ class PdfText:
 # Extraction
 
 
-def read_pages(raw: bytes, source: str) -> PdfText:
-    """Every text line of every page, in reading order; ParseError naming the file and page."""
+def read_pages(
+    raw: bytes, source: str, *, max_pages: int = MAX_PAGES, max_stream_bytes: int = MAX_STREAM_BYTES, first_pages: int = 0
+) -> PdfText:
+    """Every text line of every page (of the first `first_pages` when that is set), in reading order;
+    ParseError naming the file and page, also for a file over `max_pages` pages or a stream that
+    inflates past `max_stream_bytes`."""
     from pdfminer.high_level import extract_pages
     from pdfminer.layout import LAParams, LTChar, LTFigure, LTImage, LTTextLine
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -99,13 +200,24 @@ def read_pages(raw: bytes, source: str) -> PdfText:
             source=source,
             page=max(1, pages),
         )
+    _bound_pdfminer()
     lines: list[Line] = []
     page_number = 0
     height = 792.0
+    cap = _STREAM_CAP.set(max_stream_bytes)
     try:
+        declared = count_pages(raw)
+        if declared > max_pages:
+            raise ParseError(
+                f"the PDF has {declared} pages, more than the {max_pages} a rules document may have "
+                "(JUDGEAPP_PDF_MAX_PAGES)", source=source, page=1)
         for page_number, page in enumerate(
-            extract_pages(io.BytesIO(raw), laparams=LAParams(char_margin=1.5, line_margin=0.3, boxes_flow=None)), start=1
+            extract_pages(io.BytesIO(raw), maxpages=first_pages or max_pages + 1,
+                          laparams=LAParams(char_margin=1.5, line_margin=0.3, boxes_flow=None)), start=1
         ):
+            if page_number > max_pages:
+                raise ParseError(f"the PDF has more than the {max_pages} pages a rules document may have "
+                                 "(JUDGEAPP_PDF_MAX_PAGES)", source=source, page=page_number)
             height = page.height
             found: list[Line] = []
             images = 0
@@ -129,6 +241,10 @@ def read_pages(raw: bytes, source: str) -> PdfText:
             lines.extend(sorted(found, key=lambda ln: (round(ln.top, 0), ln.x0)))
     except ParseError:
         raise
+    except StreamTooLarge:
+        raise ParseError(
+            f"a compressed stream inflates to more than {max_stream_bytes / 1e6:.1f} MB (a \"PDF bomb\"?); "
+            "refused (JUDGEAPP_PDF_MAX_STREAM_BYTES)", source=source, page=max(1, page_number + 1)) from None
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise ParseError(f"the PDF is encrypted and cannot be read without its password ({exc.__class__.__name__})",
                          source=source, page=max(1, page_number)) from None
@@ -141,6 +257,8 @@ def read_pages(raw: bytes, source: str) -> PdfText:
                              source=source, page=max(1, page_number)) from None
         raise ParseError(f"the PDF cannot be read past this page: {exc.__class__.__name__}: {exc}",
                          source=source, page=max(1, page_number)) from None
+    finally:
+        _STREAM_CAP.reset(cap)
     if page_number == 0:
         raise ParseError("the PDF has no pages", source=source, page=1)
     if not lines:

@@ -9,8 +9,10 @@ ParseError names the file and the page ("IPG.pdf: page 14: ...").
 
 from __future__ import annotations
 
-from rulesref.parsing.html import ContentsEntry, outline_from_blocks, parse_heading
-from rulesref.parsing.pdf import PdfText, read_pages, strip_furniture
+import re
+
+from rulesref.parsing.html import Block, ContentsEntry, outline_from_blocks, parse_heading
+from rulesref.parsing.pdf import PdfLimits, PdfText, read_pages, strip_furniture
 from rulesref.parsing.pdf_blocks import make_blocks
 from rulesref.parsing.records import DocKind, ParsedDocument, ParseError
 
@@ -21,9 +23,16 @@ _TITLE_WORDS = (
 )
 
 
-def detect_pdf_kind(raw: bytes, source: str) -> DocKind:
-    """MTR, IPG or JAR from the title the PDF prints on its first page; ParseError otherwise."""
-    return _kind(read_pages(raw, source))
+KIND_PAGES = 2  # the title is on the first page; a browser's print may push it to the second
+_SCRAPE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def detect_pdf_kind(raw: bytes, source: str, limits: PdfLimits | None = None) -> DocKind:
+    """MTR, IPG or JAR from the title the PDF prints on its first page (only the first pages are
+    read: an upload is told in the web request, the worker parses it); ParseError otherwise."""
+    limits = limits or PdfLimits()
+    return _kind(read_pages(raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes,
+                            first_pages=KIND_PAGES))
 
 
 def _kind(text: PdfText) -> DocKind:
@@ -39,28 +48,55 @@ def _kind(text: PdfText) -> DocKind:
                      "the MTR, the IPG or Judging at Regular REL", source=text.source, page=text.lines[0].page)
 
 
-def parse_pdf(raw: bytes, source: str) -> ParsedDocument:
+def _scrape_date(blocks: list[Block]) -> tuple[list[Block], str | None]:
+    """A bare YYYY-MM-DD line before the title (the shipped HTML files open with their scrape date,
+    which a browser prints as text): not part of the document, as the HTML reader has it."""
+    if blocks and blocks[0].kind == "p" and _SCRAPE_DATE.match(blocks[0].text.strip()):
+        return blocks[1:], blocks[0].text.strip()
+    return blocks, None
+
+
+def parse_pdf(raw: bytes, source: str, limits: PdfLimits | None = None) -> ParsedDocument:
     """Parse an MTR, IPG or JAR PDF; ParseError naming the file and the page for anything else."""
-    text = read_pages(raw, source)
+    limits = limits or PdfLimits()
+    text = read_pages(raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes)
     kind = _kind(text)
     kept, leaders = strip_furniture(text)
-    blocks = make_blocks(kept)
+    blocks, scrape = _scrape_date(make_blocks(kept))
     plain = "\n".join(ln.text for _, ln in kept)
     try:
-        if kind is DocKind.JAR:
-            from rulesref.parsing.jar import jar_document
-
-            return jar_document(blocks, True, None, source, plain)
-        contents = [ContentsEntry(parse_heading(e.title), e.title, e.line) for e in leaders if e.title.casefold() != "introduction"]
-        outline = outline_from_blocks(blocks, True, None, source, kind, contents)
-        if kind is DocKind.IPG:
-            from rulesref.parsing.ipg import ipg_document
-
-            return ipg_document(outline, source, plain)
-        from rulesref.parsing.mtr import build_document
-
-        return build_document(outline, kind, plain)
+        return _unique(_build(kind, blocks, leaders, scrape, source, plain), text)
     except ParseError as exc:
         if exc.page:
             raise
         raise ParseError(exc.message, source=source, page=text.page_of(exc.line)) from None
+
+
+def _unique(parsed: ParsedDocument, text: PdfText) -> ParsedDocument:
+    """A section number read twice (a running header or a contents line taken for a heading) is an
+    error naming both places, never a clash in the store."""
+    seen: dict[str, int] = {}
+    for rule in parsed.rules:
+        if rule.number in seen:
+            first = seen[rule.number]
+            raise ParseError(
+                f"section {rule.number} appears twice: on page {text.page_of(first)} (line {first}) and on page "
+                f"{text.page_of(rule.line)} (line {rule.line})", source=text.source, page=text.page_of(rule.line))
+        seen[rule.number] = rule.line
+    return parsed
+
+
+def _build(kind: DocKind, blocks: list[Block], leaders: list, scrape: str | None, source: str, plain: str) -> ParsedDocument:
+    if kind is DocKind.JAR:
+        from rulesref.parsing.jar import jar_document
+
+        return jar_document(blocks, True, scrape, source, plain)
+    contents = [ContentsEntry(parse_heading(e.title), e.title, e.line) for e in leaders if e.title.casefold() != "introduction"]
+    outline = outline_from_blocks(blocks, True, scrape, source, kind, contents)
+    if kind is DocKind.IPG:
+        from rulesref.parsing.ipg import ipg_document
+
+        return ipg_document(outline, source, plain)
+    from rulesref.parsing.mtr import build_document
+
+    return build_document(outline, kind, plain)

@@ -132,6 +132,7 @@ def test_a_pdf_upload_is_placed_by_the_title_it_prints_not_its_name(staff, djang
     jar = rules_files("jar")[-1]
     version = upload(staff, build_pdf(jar.read_bytes(), jar.name), "download (3).pdf", django_capture_on_commit_callbacks)
     assert version.document.slug == "jar"
-    # conftest stored this JAR version from its HTML: the PDF is read, then refused as a second copy.
+    # conftest stored this JAR version from its HTML: the PDF is read, holds the same rules, and is
+    # refused as a second copy of that version (not as "different content").
     assert version.status == Version.Status.FAILED
-    assert "JAR version 2019-01-21 is already stored with different content" in version.error
+    assert "the same document is already stored as JAR 2019-01-21" in version.error
