@@ -7,8 +7,9 @@ out of pdfminer.six, what the layout adds taken away, the same text blocks the H
     layout_blocks(pages)      the lines a reader does not want removed, the rest as html.Block:
 
       running headers/footers  a line in the top or bottom band of the page whose text (digits
-                               aside) comes back on at least half the pages, and bare page numbers
-                               ("12", "Page 12", "12 of 40") there
+                               aside) comes back on at least two and half the pages, bare page
+                               numbers ("12", "Page 12", "12 of 40", "3/32") there, and what a
+                               browser prints there (the date and time, the file's address)
       contents                 lines ending in dot leaders and a page number ("4.2. Tournament
                                Shortcuts ..... 12"): returned apart as contents entries, so the
                                outline checks them against the headings (a listed section missing
@@ -49,6 +50,9 @@ _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "
 _BULLETS = ("\u2022", "\u25cf", "\u25aa", "\u2023", "\u2043")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _LEADER = re.compile(r"^(?P<title>\S.*?)\s*(?:\.\s*){3,}(?P<page>\d{1,4})$")
+# What a browser prints around every page (Chromium, Firefox): the date and time, the file's address.
+_BROWSER_FURNITURE = re.compile(
+    r"^(?:\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?|(?:file|https?)://\S+)$", re.IGNORECASE)
 _CONTENTS_TITLE = re.compile(r"^(?:table\s+of\s+)?contents$", re.IGNORECASE)
 _BAND = 0.08  # top and bottom share of the page where running headers and footers sit
 MAX_PAGES = 1000                    # defaults of read_pages' bounds (judgeapp passes its settings)
@@ -302,7 +306,8 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
     page_height = text.height
     band_lines = [ln for ln in text.lines if _in_band(ln, page_height)]
     signatures = Counter(key[:2] for key in {(_signature(ln.text), ln.top < page_height / 2, ln.page) for ln in band_lines})
-    repeated = {key for key, count in signatures.items() if text.pages >= 2 and count * 2 >= text.pages}
+    # On two pages at least (a line once in a band of a two-page file is no running header) and half of them.
+    repeated = {key for key, count in signatures.items() if count >= 2 and count * 2 >= text.pages}
     kept: list[tuple[int, Line]] = []
     entries: list[LeaderEntry] = []
     leaders = Counter(ln.page for ln in text.lines if _LEADER.match(ln.text))
@@ -313,6 +318,7 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
     for number, ln in enumerate(text.lines, start=1):
         if _in_band(ln, page_height) and (
             (_signature(ln.text), ln.top < page_height / 2) in repeated or _PAGE_NUMBER.match(ln.text)
+            or _BROWSER_FURNITURE.match(ln.text)
         ):
             continue
         if ln.page in contents_pages:

@@ -10,9 +10,10 @@ ParseError names the file and the page ("IPG.pdf: page 14: ...").
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rulesref.parsing.html import Block, ContentsEntry, outline_from_blocks, parse_heading
-from rulesref.parsing.pdf import PdfLimits, PdfText, read_pages, strip_furniture
+from rulesref.parsing.pdf import Line, PdfLimits, PdfText, read_pages, strip_furniture
 from rulesref.parsing.pdf_blocks import make_blocks
 from rulesref.parsing.records import DocKind, ParsedDocument, ParseError
 
@@ -56,13 +57,55 @@ def _scrape_date(blocks: list[Block]) -> tuple[list[Block], str | None]:
     return blocks, None
 
 
+def _contents_headings(blocks: list[Block], lines: dict[int, Line]) -> list[Block]:
+    """A numbered heading set smaller than a later heading of the same number is a contents entry
+    (a browser prints the HTML's <h2> contents list as headings, the sections as larger <h1>): it
+    becomes an "h2", as the HTML reader has it, and only the larger one opens the section."""
+    sizes: dict[str, list[float]] = {}
+    numbers: dict[int, str] = {}
+    for index, block in enumerate(blocks):
+        heading = parse_heading(block.text) if block.kind == "h1" else None
+        if heading is not None and block.line in lines:
+            numbers[index] = heading.number
+            sizes.setdefault(heading.number, []).append(lines[block.line].size)
+    out = list(blocks)
+    for index, number in numbers.items():
+        size = lines[blocks[index].line].size
+        later = sizes[number][sizes[number].index(size) + 1:]
+        if any(other > size + 0.5 for other in later):
+            out[index] = replace(blocks[index], kind="h2")
+    return out
+
+
+_NUMBERED_CELL = re.compile(r"(?:^|(?<=\s))(?=\d+\.\d+\.?\s+\S)")
+
+
+def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
+    """The line or lines right after a chapter heading that only list that chapter's sections ("2.1. Game
+    Play Error - Missed Trigger 2.5. ...": the HTML's table of links, its cells run together in a
+    browser's print) become the table row the HTML reader gives, links and all, so the IPG builder
+    drops it as it does there."""
+    out = list(blocks)
+    for index in range(1, len(blocks)):
+        heading = parse_heading(blocks[index - 1].text) if blocks[index - 1].kind == "h1" else None
+        block = blocks[index]
+        if heading is None or "." in heading.number or block.kind not in ("p", "row"):
+            continue
+        cells = [c.strip() for part in re.split(r"\n| \| ", block.text) for c in _NUMBERED_CELL.split(part) if c.strip()]
+        numbered = [parse_heading(c) for c in cells]
+        if cells and all(h is not None and h.number.startswith(f"{heading.number}.") for h in numbered):
+            out[index] = replace(block, kind="row", text=" | ".join(cells),
+                                 links=tuple(f"#{h.number}" for h in numbered if h is not None))
+    return out
+
+
 def parse_pdf(raw: bytes, source: str, limits: PdfLimits | None = None) -> ParsedDocument:
     """Parse an MTR, IPG or JAR PDF; ParseError naming the file and the page for anything else."""
     limits = limits or PdfLimits()
     text = read_pages(raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes)
     kind = _kind(text)
     kept, leaders = strip_furniture(text)
-    blocks, scrape = _scrape_date(make_blocks(kept))
+    blocks, scrape = _scrape_date(_chapter_index_rows(_contents_headings(make_blocks(kept), dict(kept))))
     plain = "\n".join(ln.text for _, ln in kept)
     try:
         return _unique(_build(kind, blocks, leaders, scrape, source, plain), text)
