@@ -58,9 +58,10 @@ def _scrape_date(blocks: list[Block]) -> tuple[list[Block], str | None]:
 
 
 def _contents_headings(blocks: list[Block], lines: dict[int, Line]) -> list[Block]:
-    """A numbered heading set smaller than a later heading of the same number is a contents entry
-    (a browser prints the HTML's <h2> contents list as headings, the sections as larger <h1>): it
-    becomes an "h2", as the HTML reader has it, and only the larger one opens the section."""
+    """A numbered heading set smaller than a later heading of the same number, or smaller than the
+    body's largest numbered headings and before the first of them, is a contents entry (a browser
+    prints the HTML's <h2> contents list as headings, the sections as larger <h1>): it becomes an
+    "h2", as the HTML reader has it, and only the section's own heading opens it."""
     sizes: dict[str, list[float]] = {}
     numbers: dict[int, str] = {}
     for index, block in enumerate(blocks):
@@ -69,10 +70,15 @@ def _contents_headings(blocks: list[Block], lines: dict[int, Line]) -> list[Bloc
             numbers[index] = heading.number
             sizes.setdefault(heading.number, []).append(lines[block.line].size)
     out = list(blocks)
+    if not numbers:
+        return out
+    largest = max(lines[blocks[i].line].size for i in numbers)
+    body_start = min(i for i in numbers if lines[blocks[i].line].size > largest - 0.5)
     for index, number in numbers.items():
         size = lines[blocks[index].line].size
         later = sizes[number][sizes[number].index(size) + 1:]
-        if any(other > size + 0.5 for other in later):
+        # smaller than a later heading of its number, or than the section headings it comes before
+        if any(other > size + 0.5 for other in later) or (index < body_start and size < largest - 0.5):
             out[index] = replace(blocks[index], kind="h2")
     return out
 
