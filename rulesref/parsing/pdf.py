@@ -163,6 +163,7 @@ class Line:
     text: str
     first_word: float  # width of the first word, to tell a wrapped line from a broken one
     space: float  # width of a space in this line's font
+    word_x: tuple[tuple[int, float], ...] = ()  # (index in text, x0) of each word after the first
 
 
 @dataclass
@@ -229,9 +230,7 @@ def read_pages(
             while stack:
                 item = stack.pop()
                 if isinstance(item, LTTextLine):
-                    line = _line(item, page_number, height, LTChar)
-                    if line is not None:
-                        found.append(line)
+                    found.extend(_lines(item, page_number, height, LTChar))
                 elif isinstance(item, LTImage):
                     images += 1
                 elif isinstance(item, LTFigure) or hasattr(item, "__iter__"):
@@ -270,9 +269,28 @@ def read_pages(
     return PdfText(source, page_number, lines, height)
 
 
-def _line(item: Any, page: int, height: float, char_type: Any) -> Line | None:   # pdfminer layout objects (untyped)
-    chars = [c for c in item if isinstance(c, char_type)]
-    text = _spell(item.get_text()).replace("\n", " ").strip()
+def _lines(item: Any, page: int, height: float, char_type: Any) -> list[Line]:   # pdfminer layout objects (untyped)
+    """The line's text, split where a gap wider than two and a half ems parts it: table cells that
+    pdfminer ran into one line (a browser sets a table's cells closer than its character margin)."""
+    runs: list[list[Any]] = [[]]
+    previous = None
+    for child in item:
+        if isinstance(child, char_type):
+            if previous is not None and child.x0 - previous.x1 > 2.5 * max(previous.size, child.size) and runs[-1]:
+                runs.append([])
+            previous = child
+        runs[-1].append(child)
+    found = []
+    for run in runs:
+        line = _line(run, page, height, char_type)
+        if line is not None:
+            found.append(line)
+    return found
+
+
+def _line(run: list[Any], page: int, height: float, char_type: Any) -> Line | None:
+    chars = [c for c in run if isinstance(c, char_type)]
+    text = _spell("".join(c.get_text() for c in run)).replace("\n", " ").strip()
     if not chars or not text:
         return None
     size = statistics.median(round(c.size, 1) for c in chars)
@@ -280,7 +298,24 @@ def _line(item: Any, page: int, height: float, char_type: Any) -> Line | None:  
     first_end = next((i for i, c in enumerate(chars) if c.get_text() == " "), len(chars))
     first = chars[max(0, first_end - 1)].x1 - chars[0].x0
     space = next((c.x1 - c.x0 for c in chars if c.get_text() == " "), size * 0.3)
-    return Line(page, item.x0, item.x1, height - item.y0, size, bold, text, first, space)
+    x0, x1 = min(c.x0 for c in chars), max(c.x1 for c in chars)
+    return Line(page, x0, x1, height - min(c.y0 for c in chars), size, bold, text, first, space, _word_x(run, text, char_type))
+
+
+def _word_x(run: list[Any], text: str, char_type: Any) -> tuple[tuple[int, float], ...]:
+    """Where each word after the first starts, as (index in `text`, x0): to split a line at a column."""
+    starts: list[float] = []
+    after_space = False
+    for child in run:
+        glyph = child.get_text()
+        if glyph.isspace():
+            after_space = True
+        elif isinstance(child, char_type):
+            if after_space:
+                starts.append(child.x0)
+            after_space = False
+    indexes = [m.start() for m in re.finditer(r"(?<=\s)\S", text)]
+    return tuple(zip(indexes, starts)) if len(indexes) == len(starts) else ()
 
 
 def _spell(text: str) -> str:

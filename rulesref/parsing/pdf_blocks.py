@@ -89,6 +89,19 @@ def is_full(line: Line, following: Line, edge: float) -> bool:
     return line.x1 + line.space + following.first_word > edge + 0.5
 
 
+def _split_at_columns(line: Line, columns: list[float]) -> str:
+    """A row's line that pdfminer read as one (a header row's cells set close): its words split where
+    the rows beside start their columns ("Cards remaining | Time allotted"); "" when they do not fit."""
+    cuts = []
+    for column in columns[1:]:
+        cut = next((index for index, x in line.word_x if abs(x - column) < 2.5), None)
+        if cut is None:
+            return ""
+        cuts.append(cut)
+    parts = [line.text[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line.text)])]
+    return " | ".join(parts) if all(parts) else ""
+
+
 def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
     """Blocks in reading order from the kept lines (numbered 1-based in the extracted text)."""
     plain = [ln for _, ln in numbered]
@@ -96,6 +109,11 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         return []
     body, leading, edge = body_metrics(plain)
     words = vocabulary(plain)
+    # A browser draws list bullets as shapes, not text: where no line carries a bullet glyph, a body
+    # line indented past the text's left margin is a list item (a new one after a break, not a wrap).
+    glyphless = not any(ln.text[:1] in _BULLETS for ln in plain)
+    margins = Counter(round(ln.x0) for ln in plain if round(ln.size, 1) == body)
+    margin = margins.most_common(1)[0][0] if margins else 0.0
     blocks: list[dict[str, Any]] = []
     last: Line | None = None
     groups = _baselines(numbered)
@@ -122,7 +140,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
                 index += 1
             text = " | ".join(" ".join(parts) for parts in cells)
             blocks.append({"kind": "row", "text": text, "line": number, "bold": all(f.bold for f in fragments),
-                           "last": None, "x0": columns[0]})
+                           "last": None, "x0": columns[0], "columns": columns})
             last = None
             continue
         line = fragments[0]
@@ -138,6 +156,10 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
             last = line
             continue
         bullet = line.text[:1] in _BULLETS
+        shaped = glyphless and line.x0 >= margin + 15 and round(line.size, 1) == body
+        if shaped and current and current["kind"] == "li" and current["last"] is not None \
+                and not is_full(current["last"], line, edge):
+            current = None  # the previous item ended before the line was full: this one is the next item
         if not bullet and current and current["kind"] in ("p", "li") and current["last"] is not None and last is not None:
             prev = current["last"]
             same_page = prev.page == line.page and 0 < line.top - prev.top <= leading + 2.5
@@ -160,6 +182,9 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         if bullet:
             blocks.append({"kind": "li", "text": line.text[1:].strip(), "line": number, "bold": line.bold, "last": line,
                            "x0": None, "bullet": line.x0})
+        elif shaped:
+            blocks.append({"kind": "li", "text": line.text, "line": number, "bold": line.bold, "last": line,
+                           "x0": line.x0, "bullet": line.x0})
         else:
             blocks.append({"kind": "p", "text": line.text, "line": number, "bold": line.bold, "last": line, "x0": line.x0})
         last = line
@@ -167,4 +192,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         beside = [blocks[i] for i in (index - 1, index + 1) if 0 <= i < len(blocks) and blocks[i]["kind"] == "row"]
         if block["kind"] == "p" and beside and any(abs(block["x0"] - b["x0"]) < 2.5 for b in beside):
             block["kind"] = "row"
+            columns = next((b.get("columns") for b in beside if b.get("columns")), None)
+            if columns and block["last"] is not None and "\n" not in block["text"]:
+                block["text"] = _split_at_columns(block["last"], columns) or block["text"]
     return [Block(b["kind"], b["text"], b["line"], bold=b["bold"]) for b in blocks]
