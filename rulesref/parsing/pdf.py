@@ -353,7 +353,7 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
     for number, ln in enumerate(text.lines, start=1):
         if _in_band(ln, page_height) and (
             (_signature(ln.text), ln.top < page_height / 2) in repeated or _PAGE_NUMBER.match(ln.text)
-            or _BROWSER_FURNITURE.match(ln.text)
+            or (_BROWSER_FURNITURE.match(ln.text) and _at_edge(ln, page_height))
         ):
             continue
         if ln.page in contents_pages:
@@ -365,6 +365,11 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
                 continue
         kept.append((number, ln))
     return kept, entries
+
+
+def _at_edge(ln: Line, page_height: float) -> bool:
+    """In the page's margin proper, where a browser prints (a URL in the body's first line is text)."""
+    return ln.top < page_height * 0.04 or ln.top > page_height * 0.96
 
 
 def _in_band(ln: Line, page_height: float) -> bool:

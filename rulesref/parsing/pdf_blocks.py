@@ -29,7 +29,10 @@ def body_metrics(lines: list[Line]) -> tuple[float, float, float]:
         if a.page == b.page and round(a.size, 1) == body == round(b.size, 1) and 0 < b.top - a.top <= body * 1.45
     ]  # lines of one paragraph; a paragraph's spacing comes on top (one-line paragraphs give no such gap)
     leading = Counter(gaps).most_common(1)[0][0] if gaps else body * 1.25
-    edge = max((ln.x1 for ln in lines if round(ln.size, 1) == body), default=0.0)
+    ends = sorted(ln.x1 for ln in lines if round(ln.size, 1) == body)
+    # Where full lines end: a high share of them (a table or a long address set wider than the text
+    # column would push the largest past it, and every ragged line would then look broken).
+    edge = ends[int(len(ends) * 0.95)] if len(ends) >= 20 else (ends[-1] if ends else 0.0)
     return body, leading, edge
 
 

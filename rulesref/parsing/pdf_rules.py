@@ -83,25 +83,40 @@ def _contents_headings(blocks: list[Block], lines: dict[int, Line]) -> list[Bloc
     return out
 
 
+_SENTENCE_END = re.compile(r"[.:!?]$")
 _NUMBERED_CELL = re.compile(r"(?:^|(?<=\s))(?=\d+\.\d+\.?\s+\S)")
 
 
 def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
-    """The line or lines right after a chapter heading that only list that chapter's sections ("2.1. Game
-    Play Error - Missed Trigger 2.5. ...": the HTML's table of links, its cells run together in a
-    browser's print) become the table row the HTML reader gives, links and all, so the IPG builder
-    drops it as it does there."""
-    out = list(blocks)
-    for index in range(1, len(blocks)):
-        heading = parse_heading(blocks[index - 1].text) if blocks[index - 1].kind == "h1" else None
-        block = blocks[index]
-        if heading is None or "." in heading.number or block.kind not in ("p", "row"):
+    """The lines right after a chapter heading that only list that chapter's sections ("2.1. Game Play
+    Error - Missed Trigger 2.5. ...": the HTML's table of links, its cells run together or wrapped in
+    a print) become the table rows the HTML reader gives, links and all, so the IPG builder drops them
+    as it does there; a wrapped cell's tail ("State") goes with them."""
+    out: list[Block] = []
+    chapter: str | None = None
+    for block in blocks:
+        heading = parse_heading(block.text) if block.kind == "h1" else None
+        if heading is not None:
+            chapter = heading.number if "." not in heading.number else None
+            out.append(block)
+            continue
+        if chapter is None or block.kind not in ("p", "row"):
+            chapter = None
+            out.append(block)
             continue
         cells = [c.strip() for part in re.split(r"\n| \| ", block.text) for c in _NUMBERED_CELL.split(part) if c.strip()]
         numbered = [parse_heading(c) for c in cells]
-        if cells and all(h is not None and h.number.startswith(f"{heading.number}.") for h in numbered):
-            out[index] = replace(block, kind="row", text=" | ".join(cells),
-                                 links=tuple(f"#{h.number}" for h in numbered if h is not None))
+        listed = [(h, c) for h, c in zip(numbered, cells) if h is not None and h.number.startswith(f"{chapter}.")]
+        tails = [c for h, c in zip(numbered, cells) if h is None]
+        if listed and all(len(t.split()) <= 4 and not _SENTENCE_END.search(t) for t in tails):
+            out.append(replace(block, kind="row", text=" | ".join(c for _, c in listed),
+                               links=tuple(f"#{h.number}" for h, _ in listed)))
+        elif not listed and out and out[-1].kind == "row" and out[-1].links and len(block.text.split()) <= 4 \
+                and not _SENTENCE_END.search(block.text):
+            continue  # a wrapped cell's last words
+        else:
+            chapter = None
+            out.append(block)
     return out
 
 
