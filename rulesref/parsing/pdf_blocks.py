@@ -16,6 +16,7 @@ from rulesref.parsing.pdf import _BULLETS, Line
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 _HYPHENATED_END = re.compile(r"([A-Za-z]+)-$")
+_ITEM_LETTER = re.compile(r"^[A-Z]\.\s")  # "B. A player ...": an IPG example's letter
 _SENTENCE_END = re.compile(r"[.:!?)\"\u201d]$")
 
 
@@ -160,9 +161,17 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
             continue
         bullet = line.text[:1] in _BULLETS
         shaped = glyphless and line.x0 >= margin + 15 and round(line.size, 1) == body
-        if shaped and current and current["kind"] == "li" and current["last"] is not None \
-                and not is_full(current["last"], line, edge):
-            current = None  # the previous item ended before the line was full: this one is the next item
+        if shaped and current and current["kind"] == "li" and current["last"] is not None:
+            gap = line.top - current["last"].top
+            if current["last"].page == line.page and leading + 2.5 < gap <= 2 * leading + 2.5 \
+                    and current["x0"] is not None and abs(line.x0 - current["x0"]) < 2.5:
+                current["text"] += "\n" + line.text  # a blank line inside the item (<br><br>): same item
+                current["last"] = last = line
+                continue
+            if not is_full(current["last"], line, edge) or (
+                _SENTENCE_END.search(current["last"].text) and _ITEM_LETTER.match(line.text)
+            ):
+                current = None  # the previous item ended (a short line, or "B." after a sentence): the next item
         if not bullet and current and current["kind"] in ("p", "li") and current["last"] is not None and last is not None:
             prev = current["last"]
             same_page = prev.page == line.page and 0 < line.top - prev.top <= leading + 2.5
@@ -176,7 +185,10 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
                 aligned = line.x0 > current["bullet"] + 3
             else:
                 aligned = abs(line.x0 - current["x0"]) < 2.5
-            if (same_page or over_page) and aligned and line.bold == current["bold"]:
+            # A wrapped line goes on whatever its weight (a bold lead-in runs into plain text); a line
+            # after a break joins only a block of its own weight (a bold caption is not its paragraph's).
+            if (same_page or over_page) and aligned and (line.bold == current["bold"] or is_full(prev, line, edge)):
+                current["bold"] = current["bold"] and line.bold
                 current["text"] = _join(prev, current["text"], line, edge, words)
                 current["x0"] = line.x0 if current["x0"] is None else current["x0"]
                 current["last"] = line

@@ -100,7 +100,7 @@ def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
             chapter = heading.number if "." not in heading.number else None
             out.append(block)
             continue
-        if chapter is None or block.kind not in ("p", "row"):
+        if chapter is None or block.kind not in ("p", "row", "li"):
             chapter = None
             out.append(block)
             continue
