@@ -91,7 +91,10 @@ def parse_file(path: Path) -> tuple[ParsedDocument, str]:
         raw = path.read_bytes()
     except OSError as exc:
         raise ParseError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
-    return parse_document(raw, str(path)), content_hash(raw)
+    from rulesref.parsing.pdf import PdfLimits
+
+    limits = PdfLimits(max_pages=settings.JUDGEAPP_PDF_MAX_PAGES, max_stream_bytes=settings.JUDGEAPP_PDF_MAX_STREAM_BYTES)
+    return parse_document(raw, str(path), limits), content_hash(raw)
 
 
 def _rule_rows(version: Version, parsed: ParsedDocument) -> list[Rule]:

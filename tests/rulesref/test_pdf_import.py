@@ -6,6 +6,7 @@ citing that infraction on the review page; a bad PDF changes nothing."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -89,6 +90,21 @@ def test_a_pdf_of_ipg_2021_imports_as_pending_with_the_html_sections_and_publish
     version.refresh_from_db()
     assert version.is_current
     assert judge_view(Client(), numbers) == before
+
+
+def test_the_ipg_2021_printed_by_chromium_imports_as_pending_with_the_html_sections(staff, django_capture_on_commit_callbacks):
+    """Issue 29: this print (running header and footer, page numbers) ended in an IntegrityError."""
+    html_version = Version.objects.get(document__slug="ipg", is_current=True)
+    Version.objects.filter(pk=html_version.pk).update(status=Version.Status.DISCARDED)
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "pdf" / "chromium_InfractionProcedureGuide-20210106.pdf").read_bytes()
+    version = upload(staff, raw, "IPG printed.pdf", django_capture_on_commit_callbacks)
+    assert version.status == Version.Status.PENDING, version.error
+    assert (version.document.slug, version.effective_date.isoformat()) == ("ipg", "2021-01-06")
+
+    def rows(v):
+        return [(r.number, r.kind, r.title, " ".join(r.text.split())) for r in v.rules.order_by("position")]
+
+    assert rows(version) == rows(html_version)
 
 
 def test_a_pdf_with_one_edited_infraction_shows_the_edit_and_the_guides_citing_it(staff, django_capture_on_commit_callbacks):
