@@ -207,7 +207,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         beside = [blocks[i] for i in (index - 1, index + 1) if 0 <= i < len(blocks) and blocks[i]["kind"] == "row"]
         if block["kind"] == "p" and beside and any(abs(block["x0"] - b["x0"]) < 2.5 for b in beside):
             block["kind"] = "row"
-            columns = next((b.get("columns") for b in beside if b.get("columns")), None)
-            if columns and block["last"] is not None and "\n" not in block["text"]:
-                block["text"] = _split_at_columns(block["last"], columns) or block["text"]
+            row_columns: list[float] | None = next((b["columns"] for b in beside if b.get("columns")), None)
+            if row_columns and block["last"] is not None and "\n" not in block["text"]:
+                block["text"] = _split_at_columns(block["last"], row_columns) or block["text"]
     return [Block(b["kind"], b["text"], b["line"], bold=b["bold"]) for b in blocks]

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from rulesref.parsing.html import Block, ContentsEntry, outline_from_blocks, parse_heading
-from rulesref.parsing.pdf import Line, PdfLimits, PdfText, read_pages, strip_furniture
+from rulesref.parsing.pdf import LeaderEntry, Line, PdfLimits, PdfText, read_pages, strip_furniture
 from rulesref.parsing.pdf_blocks import make_blocks
 from rulesref.parsing.records import DocKind, ParsedDocument, ParseError
 
@@ -150,7 +150,7 @@ def _unique(parsed: ParsedDocument, text: PdfText) -> ParsedDocument:
     return parsed
 
 
-def _build(kind: DocKind, blocks: list[Block], leaders: list, scrape: str | None, source: str, plain: str) -> ParsedDocument:
+def _build(kind: DocKind, blocks: list[Block], leaders: list[LeaderEntry], scrape: str | None, source: str, plain: str) -> ParsedDocument:
     if kind is DocKind.JAR:
         from rulesref.parsing.jar import jar_document
 
