@@ -285,6 +285,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
 # about five times the largest real one (the 2025 CR, 0.94 MB).
 JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
+# A PDF is refused past this many pages (the longest real one, the MTR, has under 100) and when one
+# of its compressed streams inflates past this many bytes (a "PDF bomb"; real streams are under 1 MB).
+JUDGEAPP_PDF_MAX_PAGES = env_int("JUDGEAPP_PDF_MAX_PAGES", 500)
+JUDGEAPP_PDF_MAX_STREAM_BYTES = env_int("JUDGEAPP_PDF_MAX_STREAM_BYTES", 32 * 1024 * 1024)
+# A parsed rule longer than this many characters is refused (the longest real one is under 10,000).
+JUDGEAPP_MAX_RULE_CHARS = env_int("JUDGEAPP_MAX_RULE_CHARS", 50_000)
 # Where the rules documents live (tests, benchmarks and `setup` read them from here): every version in
 # the shared rules folder beside the repository when it is there, else the current ones shipped in rules/.
 _HISTORY_RULES_DIR = BASE_DIR.parent / "shared" / "rules"

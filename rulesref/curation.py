@@ -36,6 +36,15 @@ def document_limit() -> int:
     return settings.JUDGEAPP_MAX_DOCUMENT_BYTES
 
 
+def pdf_limits():
+    """The bounds a PDF is read within (settings JUDGEAPP_PDF_MAX_PAGES, JUDGEAPP_PDF_MAX_STREAM_BYTES)."""
+    from django.conf import settings
+
+    from rulesref.parsing.pdf import PdfLimits
+
+    return PdfLimits(max_pages=settings.JUDGEAPP_PDF_MAX_PAGES, max_stream_bytes=settings.JUDGEAPP_PDF_MAX_STREAM_BYTES)
+
+
 def too_large(name: str, size: int) -> str:
     return f"{name} is {size / 1e6:.1f} MB, more than the {document_limit() / 1e6:.1f} MB a rules document may be"
 
@@ -91,8 +100,10 @@ def choose_document(head: bytes, name: str, requested: str | None = None) -> Doc
         from rulesref.parsing.documents import detect_raw_kind
 
         try:
-            kind = detect_raw_kind(head, name)  # a PDF by its first page's title
+            kind = detect_raw_kind(head, name, pdf_limits())  # a PDF by its first page's title, its first pages only
         except ParseError as exc:
+            if exc.message.startswith(_REFUSED_PDF):
+                raise UploadRefused(str(exc), details={"file": name, "page": exc.page}) from None
             kind = _kind_from_name(name)
             if kind is None:
                 raise UploadRefused(
@@ -101,6 +112,9 @@ def choose_document(head: bytes, name: str, requested: str | None = None) -> Doc
                 ) from None
     document, _ = Document.objects.get_or_create(slug=kind.value, defaults={"title": services.DOC_TITLES[kind.value]})
     return document
+
+
+_REFUSED_PDF = ("the PDF has", "a compressed stream inflates")  # bounds: refused in the request, never stored
 
 
 def _kind_from_name(name: str) -> DocKind | None:
@@ -129,15 +143,33 @@ def start_upload(upload: UploadedFile, *, uploaded_by=None, document: str | None
         )
     from rulesref.parsing.pdf import is_pdf
 
+    if is_pdf(raw):
+        from rulesref.parsing.pdf import count_pages
+
+        # The page tree's count (no page read): a 10,000-page file is refused here, not in a worker.
+        limits = pdf_limits()
+        pages = count_pages(raw)
+        if pages > limits.max_pages:
+            raise UploadRefused(
+                f"{name}: the PDF has {pages} pages, more than the {limits.max_pages} a rules document may have",
+                details={"file": name, "pages": pages, "max_pages": limits.max_pages},
+            )
     target = choose_document(raw if is_pdf(raw) else raw[:SNIFF_BYTES], name, document)
-    with transaction.atomic():
-        version = Version(
-            document=target, status=Version.Status.PARSING, source_name=name, uploaded_by=_user_or_none(uploaded_by), progress=0
-        )
-        version.upload.save(name, upload, save=False)
-        version.save()
-        # Sent by its registered name: rulesref.tasks imports this module, not the reverse.
-        current_app.tasks[PARSE_UPLOAD].delay_on_commit(version.pk)
+    stored_name = ""
+    try:
+        with transaction.atomic():
+            version = Version(
+                document=target, status=Version.Status.PARSING, source_name=name, uploaded_by=_user_or_none(uploaded_by), progress=0
+            )
+            version.upload.save(name, upload, save=False)
+            stored_name = version.upload.name or ""
+            version.save()
+            # Sent by its registered name: rulesref.tasks imports this module, not the reverse.
+            current_app.tasks[PARSE_UPLOAD].delay_on_commit(version.pk)
+    except BaseException:
+        if stored_name:  # the row was rolled back: its file goes too
+            version.upload.storage.delete(stored_name)
+        raise
     return version
 
 
@@ -161,7 +193,7 @@ def parse_claimed_upload(version: Version) -> Version:
         with version.upload.open("rb") as handle:
             raw = handle.read()
         _set_progress(version, 30)
-        parsed = parse_document(raw, source)
+        parsed = parse_document(raw, source, pdf_limits())
         _set_progress(version, 60)
         if parsed.doc.value != version.document.slug:
             # The sniffed or chosen document was wrong (e.g. a name hint): move the placeholder.
@@ -197,11 +229,19 @@ def prepare_review(version: Version) -> None:
 
 
 def fail_upload(version_id: int, error: str) -> Version:
-    """A parse that cannot finish: the version becomes failed with the message; nothing else changes."""
+    """A parse that cannot finish: the version becomes failed with the message (what the admin and the
+    API show of the job) and its uploaded file is deleted; nothing else changes."""
     Version.objects.filter(pk=version_id, status=Version.Status.PARSING).update(
         status=Version.Status.FAILED, error=error, progress=100
     )
-    return Version.objects.get(pk=version_id)
+    version = Version.objects.get(pk=version_id)
+    if version.status == Version.Status.FAILED and version.upload:
+        try:
+            version.upload.delete(save=False)
+        except OSError:
+            pass  # already gone
+        Version.objects.filter(pk=version_id).update(upload="")
+    return version
 
 
 def _set_progress(version: Version, percent: int) -> None:

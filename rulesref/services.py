@@ -92,7 +92,10 @@ def parse_file(path: Path) -> tuple[ParsedDocument, str]:
         raw = path.read_bytes()
     except OSError as exc:
         raise ParseError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
-    return parse_document(raw, str(path)), content_hash(raw)
+    from rulesref.parsing.pdf import PdfLimits
+
+    limits = PdfLimits(max_pages=settings.JUDGEAPP_PDF_MAX_PAGES, max_stream_bytes=settings.JUDGEAPP_PDF_MAX_STREAM_BYTES)
+    return parse_document(raw, str(path), limits), content_hash(raw)
 
 
 def _rule_rows(version: Version, parsed: ParsedDocument) -> list[Rule]:
@@ -144,6 +147,7 @@ def store_parsed(
     Two identical imports at once: the one that loses the race on the unique content hash finds the
     other's version and reports it as already stored.
     """
+    check_rule_sizes(parsed, source)
     try:
         return _store_parsed(parsed, digest=digest, source=source, uploaded_by=uploaded_by, into=into)
     except IntegrityError:
@@ -151,6 +155,35 @@ def store_parsed(
         if existing is None:
             raise
         return existing, False
+
+
+def check_rule_sizes(parsed: ParsedDocument, source: str) -> None:
+    """ParseError naming a section number given twice (both lines), or the first rule longer than settings.JUDGEAPP_MAX_RULE_CHARS (a broken file
+    whose text ran into one rule, or a padded one): nothing is stored."""
+    from django.conf import settings
+
+    seen: dict[str, int] = {}
+    for rule in parsed.rules:  # the store's unique (version, number): a clear error, never an IntegrityError
+        if rule.number in seen:
+            raise ParseError(f"section {rule.number} appears twice: at line {seen[rule.number]} and at line {rule.line}",
+                             source=source, line=rule.line)
+        seen[rule.number] = rule.line
+    limit = settings.JUDGEAPP_MAX_RULE_CHARS
+    for rule in parsed.rules:
+        size = len(rule.text) + sum(len(example) for example in rule.examples)
+        if size > limit:
+            raise ParseError(f"rule {rule.number} is {size:,} characters long, more than the {limit:,} a rule may have "
+                             "(JUDGEAPP_MAX_RULE_CHARS)", source=source, line=rule.line)
+
+
+def _same_rules(version: Version, parsed: ParsedDocument) -> bool:
+    """The stored version holds the parsed document's rules (numbers, titles, texts, examples) and
+    glossary: the same content in other bytes (another encoding, other line ends)."""
+    stored = list(version.rules.order_by("position").values_list("number", "title", "text", "examples"))
+    if stored != [(r.number, r.title, r.text, list(r.examples)) for r in parsed.rules]:
+        return False
+    terms = list(version.glossary.order_by("position").values_list("term", "definition"))
+    return [tuple(t) for t in terms] == [(e.term, e.definition) for e in parsed.glossary]
 
 
 def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_by, into: Version | None) -> tuple[Version, bool]:
@@ -167,6 +200,8 @@ def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_
             .exclude(pk=getattr(into, "pk", None))  # type: ignore[misc]  # pk=None excludes nothing
             .first()
         )
+        if clash is not None and _same_rules(clash, parsed):
+            return clash, False  # the same text in other bytes (e.g. the CR re-encoded in Windows-1252)
         if clash is not None:
             raise ParseError(
                 f"{document.slug.upper()} version {parsed.effective_date.isoformat()} is already stored "

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulesref.parsing.records import DocKind, ParsedDocument, ParseError
+
+if TYPE_CHECKING:
+    from rulesref.parsing.pdf import PdfLimits
 
 
 def detect_kind(text: str, source: str) -> DocKind:
@@ -23,20 +28,21 @@ def detect_kind(text: str, source: str) -> DocKind:
     )
 
 
-def detect_raw_kind(raw: bytes, source: str) -> DocKind:
-    """detect_kind on raw bytes: a PDF is told by its first page's title, text by its text."""
+def detect_raw_kind(raw: bytes, source: str, pdf_limits: PdfLimits | None = None) -> DocKind:
+    """detect_kind on raw bytes: a PDF is told by its first page's title (its first pages only are
+    read), text by its text."""
     from rulesref.parsing.pdf import is_pdf
 
     if is_pdf(raw):
         from rulesref.parsing.pdf_rules import detect_pdf_kind
 
-        return detect_pdf_kind(raw, source)
+        return detect_pdf_kind(raw, source, pdf_limits)
     from rulesref.parsing.common import decode_document
 
     return detect_kind(decode_document(raw, source), source)
 
 
-def parse_document(raw: bytes, source: str) -> ParsedDocument:
+def parse_document(raw: bytes, source: str, pdf_limits: PdfLimits | None = None) -> ParsedDocument:
     """Parse raw bytes of a CR, MTR, IPG or JAR file; ParseError names the source and line."""
     from rulesref.parsing.common import decode_document
 
@@ -47,7 +53,7 @@ def parse_document(raw: bytes, source: str) -> ParsedDocument:
     if is_pdf(raw):  # MTR, IPG and JAR as Wizards publishes them
         from rulesref.parsing.pdf_rules import parse_pdf
 
-        return parse_pdf(raw, source)
+        return parse_pdf(raw, source, pdf_limits)
     text = decode_document(raw, source)
     kind = detect_kind(text, source)
     if kind is DocKind.CR:

@@ -16,6 +16,7 @@ from rulesref.parsing.pdf import _BULLETS, Line
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]")
 _HYPHENATED_END = re.compile(r"([A-Za-z]+)-$")
+_ITEM_LETTER = re.compile(r"^[A-Z]\.\s")  # "B. A player ...": an IPG example's letter
 _SENTENCE_END = re.compile(r"[.:!?)\"\u201d]$")
 
 
@@ -29,7 +30,10 @@ def body_metrics(lines: list[Line]) -> tuple[float, float, float]:
         if a.page == b.page and round(a.size, 1) == body == round(b.size, 1) and 0 < b.top - a.top <= body * 1.45
     ]  # lines of one paragraph; a paragraph's spacing comes on top (one-line paragraphs give no such gap)
     leading = Counter(gaps).most_common(1)[0][0] if gaps else body * 1.25
-    edge = max((ln.x1 for ln in lines if round(ln.size, 1) == body), default=0.0)
+    ends = sorted(ln.x1 for ln in lines if round(ln.size, 1) == body)
+    # Where full lines end: a high share of them (a table or a long address set wider than the text
+    # column would push the largest past it, and every ragged line would then look broken).
+    edge = ends[int(len(ends) * 0.95)] if len(ends) >= 20 else (ends[-1] if ends else 0.0)
     return body, leading, edge
 
 
@@ -89,6 +93,19 @@ def is_full(line: Line, following: Line, edge: float) -> bool:
     return line.x1 + line.space + following.first_word > edge + 0.5
 
 
+def _split_at_columns(line: Line, columns: list[float]) -> str:
+    """A row's line that pdfminer read as one (a header row's cells set close): its words split where
+    the rows beside start their columns ("Cards remaining | Time allotted"); "" when they do not fit."""
+    cuts = []
+    for column in columns[1:]:
+        cut = next((index for index, x in line.word_x if abs(x - column) < 2.5), None)
+        if cut is None:
+            return ""
+        cuts.append(cut)
+    parts = [line.text[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line.text)])]
+    return " | ".join(parts) if all(parts) else ""
+
+
 def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
     """Blocks in reading order from the kept lines (numbered 1-based in the extracted text)."""
     plain = [ln for _, ln in numbered]
@@ -96,6 +113,11 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         return []
     body, leading, edge = body_metrics(plain)
     words = vocabulary(plain)
+    # A browser draws list bullets as shapes, not text: where no line carries a bullet glyph, a body
+    # line indented past the text's left margin is a list item (a new one after a break, not a wrap).
+    glyphless = not any(ln.text[:1] in _BULLETS for ln in plain)
+    margins = Counter(round(ln.x0) for ln in plain if round(ln.size, 1) == body)
+    margin = margins.most_common(1)[0][0] if margins else 0.0
     blocks: list[dict[str, Any]] = []
     last: Line | None = None
     groups = _baselines(numbered)
@@ -122,7 +144,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
                 index += 1
             text = " | ".join(" ".join(parts) for parts in cells)
             blocks.append({"kind": "row", "text": text, "line": number, "bold": all(f.bold for f in fragments),
-                           "last": None, "x0": columns[0]})
+                           "last": None, "x0": columns[0], "columns": columns})
             last = None
             continue
         line = fragments[0]
@@ -138,6 +160,18 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
             last = line
             continue
         bullet = line.text[:1] in _BULLETS
+        shaped = glyphless and line.x0 >= margin + 15 and round(line.size, 1) == body
+        if shaped and current and current["kind"] == "li" and current["last"] is not None:
+            gap = line.top - current["last"].top
+            if current["last"].page == line.page and leading + 2.5 < gap <= 2 * leading + 2.5 \
+                    and current["x0"] is not None and abs(line.x0 - current["x0"]) < 2.5:
+                current["text"] += "\n" + line.text  # a blank line inside the item (<br><br>): same item
+                current["last"] = last = line
+                continue
+            if not is_full(current["last"], line, edge) or (
+                _SENTENCE_END.search(current["last"].text) and _ITEM_LETTER.match(line.text)
+            ):
+                current = None  # the previous item ended (a short line, or "B." after a sentence): the next item
         if not bullet and current and current["kind"] in ("p", "li") and current["last"] is not None and last is not None:
             prev = current["last"]
             same_page = prev.page == line.page and 0 < line.top - prev.top <= leading + 2.5
@@ -151,7 +185,10 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
                 aligned = line.x0 > current["bullet"] + 3
             else:
                 aligned = abs(line.x0 - current["x0"]) < 2.5
-            if (same_page or over_page) and aligned and line.bold == current["bold"]:
+            # A wrapped line goes on whatever its weight (a bold lead-in runs into plain text); a line
+            # after a break joins only a block of its own weight (a bold caption is not its paragraph's).
+            if (same_page or over_page) and aligned and (line.bold == current["bold"] or is_full(prev, line, edge)):
+                current["bold"] = current["bold"] and line.bold
                 current["text"] = _join(prev, current["text"], line, edge, words)
                 current["x0"] = line.x0 if current["x0"] is None else current["x0"]
                 current["last"] = line
@@ -160,6 +197,9 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         if bullet:
             blocks.append({"kind": "li", "text": line.text[1:].strip(), "line": number, "bold": line.bold, "last": line,
                            "x0": None, "bullet": line.x0})
+        elif shaped:
+            blocks.append({"kind": "li", "text": line.text, "line": number, "bold": line.bold, "last": line,
+                           "x0": line.x0, "bullet": line.x0})
         else:
             blocks.append({"kind": "p", "text": line.text, "line": number, "bold": line.bold, "last": line, "x0": line.x0})
         last = line
@@ -167,4 +207,7 @@ def make_blocks(numbered: list[tuple[int, Line]]) -> list[Block]:
         beside = [blocks[i] for i in (index - 1, index + 1) if 0 <= i < len(blocks) and blocks[i]["kind"] == "row"]
         if block["kind"] == "p" and beside and any(abs(block["x0"] - b["x0"]) < 2.5 for b in beside):
             block["kind"] = "row"
+            row_columns: list[float] | None = next((b["columns"] for b in beside if b.get("columns")), None)
+            if row_columns and block["last"] is not None and "\n" not in block["text"]:
+                block["text"] = _split_at_columns(block["last"], row_columns) or block["text"]
     return [Block(b["kind"], b["text"], b["line"], bold=b["bold"]) for b in blocks]

@@ -6,6 +6,7 @@ citing that infraction on the review page; a bad PDF changes nothing."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -91,6 +92,21 @@ def test_a_pdf_of_ipg_2021_imports_as_pending_with_the_html_sections_and_publish
     assert judge_view(Client(), numbers) == before
 
 
+def test_the_ipg_2021_printed_by_chromium_imports_as_pending_with_the_html_sections(staff, django_capture_on_commit_callbacks):
+    """Issue 29: this print (running header and footer, page numbers) ended in an IntegrityError."""
+    html_version = Version.objects.get(document__slug="ipg", is_current=True)
+    Version.objects.filter(pk=html_version.pk).update(status=Version.Status.DISCARDED)
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "pdf" / "chromium_InfractionProcedureGuide-20210106.pdf").read_bytes()
+    version = upload(staff, raw, "IPG printed.pdf", django_capture_on_commit_callbacks)
+    assert version.status == Version.Status.PENDING, version.error
+    assert (version.document.slug, version.effective_date.isoformat()) == ("ipg", "2021-01-06")
+
+    def rows(v):
+        return [(r.number, r.kind, r.title, " ".join(r.text.split())) for r in v.rules.order_by("position")]
+
+    assert rows(version) == rows(html_version)
+
+
 def test_a_pdf_with_one_edited_infraction_shows_the_edit_and_the_guides_citing_it(staff, django_capture_on_commit_callbacks):
     current = Version.objects.get(document__slug="ipg", is_current=True)
     mpe = current.rules.get(number="2.4")
@@ -132,6 +148,7 @@ def test_a_pdf_upload_is_placed_by_the_title_it_prints_not_its_name(staff, djang
     jar = rules_files("jar")[-1]
     version = upload(staff, build_pdf(jar.read_bytes(), jar.name), "download (3).pdf", django_capture_on_commit_callbacks)
     assert version.document.slug == "jar"
-    # conftest stored this JAR version from its HTML: the PDF is read, then refused as a second copy.
+    # conftest stored this JAR version from its HTML: the PDF is read, holds the same rules, and is
+    # refused as a second copy of that version (not as "different content").
     assert version.status == Version.Status.FAILED
-    assert "JAR version 2019-01-21 is already stored with different content" in version.error
+    assert "the same document is already stored as JAR 2019-01-21" in version.error

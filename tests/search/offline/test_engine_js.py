@@ -19,8 +19,8 @@ from search import asked
 from search import service as search_service
 from search.offline import service
 from search.people import read_people
-from tests.search.offline.node_engine import needs_node, run_engine
 from tests.conftest import needs_history
+from tests.search.offline.node_engine import needs_node, run_engine
 
 pytestmark = [needs_node]
 QUESTIONS = Path(__file__).resolve().parents[3] / "bench" / "search_questions.toml"
