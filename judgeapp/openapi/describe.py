@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from engines.games.requests import GameOutcomeRequest
 from engines.loops.requests import LoopOutcomeRequest
+from engines.shuffle_check import ShuffleCheckRequest
 from engines.shuffles.requests import ShuffleAnalysisRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
@@ -117,7 +118,7 @@ describe("jobs.views.JobDetailView", get={
     "parameters": [OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
     "responses": {200: shapes.JobSerializer, **errors(404)}})
 describe("jobs.views.ShuffleCheckView", post={
-    "tags": ["jobs"], "summary": "The judge's shuffle check: infraction, penalty, fix", "request": shapes.ShuffleCheckRequestSerializer,
+    "tags": ["jobs"], "summary": "The judge's shuffle check: infraction, penalty, fix", "request": ShuffleCheckRequest,
     "responses": {200: OpenApiTypes.OBJECT, **errors(400)}})
 
 describe("guides.views.GuideListView", get={"tags": ["guides"], "responses": {200: shapes.GuideSummarySerializer(many=True)}})

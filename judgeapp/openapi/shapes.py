@@ -130,19 +130,6 @@ class JobSerializer(s.Serializer):
     duration_ms = s.FloatField(required=False, allow_null=True)
 
 
-class ShuffleStepSerializer(s.Serializer):
-    method = s.CharField(help_text="riffle, overhand, pile, mash, …")
-    times = s.IntegerField()
-    piles = s.IntegerField(required=False)
-
-
-class ShuffleCheckRequestSerializer(s.Serializer):
-    rel = s.ChoiceField(choices=["regular", "competitive", "professional"])
-    deck_size = s.IntegerField()
-    procedure = ShuffleStepSerializer(many=True, required=False)
-    analysis = s.DictField(child=_any(), required=False)
-
-
 # -- guides -----------------------------------------------------------------------------------------
 
 class GuideSummarySerializer(s.Serializer):
