@@ -16,6 +16,7 @@ from engines.games.requests import GameOutcomeRequest
 from engines.loops.requests import LoopOutcomeRequest
 from engines.shuffle_check import ShuffleCheckRequest
 from engines.shuffles.requests import ShuffleAnalysisRequest
+from guides.services import WalkRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
 from judgeapp.openapi.models import CallRequestBody
@@ -124,7 +125,7 @@ describe("jobs.views.ShuffleCheckView", post={
 describe("guides.views.GuideListView", get={"tags": ["guides"], "responses": {200: shapes.GuideSummarySerializer(many=True)}})
 describe("guides.views.GuideDetailView", get={"tags": ["guides"], "responses": {200: shapes.GuideSerializer, **errors(404)}})
 describe("guides.views.GuideWalkView", post={
-    "tags": ["guides"], "summary": "The node the answers lead to", "request": shapes.WalkRequestSerializer,
+    "tags": ["guides"], "summary": "The node the answers lead to", "request": WalkRequest,
     "responses": {200: OpenApiTypes.OBJECT, **errors(400, 404)}})
 
 describe("cards.api.CardDetailView", get={

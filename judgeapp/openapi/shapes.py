@@ -145,10 +145,6 @@ class GuideSerializer(s.Serializer):
     nodes = s.DictField(child=s.DictField(child=_any()), help_text='node id -> node; every node has a "kind"')
 
 
-class WalkRequestSerializer(s.Serializer):
-    answers = s.ListField(child=_any(), required=False, help_text="the answers given so far, in order")
-
-
 # -- cards ------------------------------------------------------------------------------------------
 
 class RulingSerializer(s.Serializer):
