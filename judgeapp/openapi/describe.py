@@ -16,6 +16,7 @@ from engines.games.requests import GameOutcomeRequest
 from engines.loops.requests import LoopOutcomeRequest
 from engines.shuffle_check import ShuffleCheckRequest
 from engines.shuffles.requests import ShuffleAnalysisRequest
+from floor.services import ClockRequest
 from guides.services import WalkRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
@@ -137,7 +138,7 @@ describe("cards.api.CardSearchView", get={
 SIGNED_IN = errors(400, 403, 404)
 describe("floor.api.ClockView",
          get={"tags": ["floor"], "summary": "The event's round clock", "responses": {200: shapes.ClockSerializer, **SIGNED_IN}},
-         post={"tags": ["floor"], "summary": "Start, pause, resume, extend or end a round", "request": shapes.ClockActionSerializer,
+         post={"tags": ["floor"], "summary": "Start, pause, resume, extend or end a round", "request": ClockRequest,
                "responses": {200: shapes.ClockSerializer, **SIGNED_IN}})
 
 describe("calllog.api.EventListView",

@@ -236,13 +236,6 @@ class PlayerChangeSerializer(s.Serializer):
     merge = s.CharField(required=False, help_text="another spelling to join into this one")
 
 
-class ClockActionSerializer(s.Serializer):
-    action = s.ChoiceField(choices=["start", "pause", "resume", "extend", "end"])
-    round = s.IntegerField(required=False)
-    minutes = s.IntegerField(required=False)
-    started_at = s.DateTimeField(required=False)
-
-
 class ClockSerializer(s.Serializer):
     state = s.CharField()
     round = s.IntegerField(allow_null=True)
