@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from calllog.services import EventRequest, JudgeRequest, NotesRequest
 from engines.games.requests import GameOutcomeRequest
 from engines.loops.requests import LoopOutcomeRequest
 from engines.shuffle_check import ShuffleCheckRequest
@@ -143,10 +144,10 @@ describe("floor.api.ClockView",
 
 describe("calllog.api.EventListView",
          get={"tags": ["calllog"], "responses": {200: shapes.EventListSerializer, **errors(403)}},
-         post={"tags": ["calllog"], "request": shapes.EventRequestSerializer, "responses": {201: shapes.EventSerializer, **SIGNED_IN}})
+         post={"tags": ["calllog"], "request": EventRequest, "responses": {201: shapes.EventSerializer, **SIGNED_IN}})
 describe("calllog.api.EventDetailView", get={"tags": ["calllog"], "operation_id": "events_detail", "responses": {200: shapes.EventSerializer, **SIGNED_IN}})
 describe("calllog.api.EventJudgesView", post={
-    "tags": ["calllog"], "request": shapes.JudgeRequestSerializer, "responses": {201: shapes.MembershipSerializer, **SIGNED_IN}})
+    "tags": ["calllog"], "request": JudgeRequest, "responses": {201: shapes.MembershipSerializer, **SIGNED_IN}})
 describe("calllog.api.CallListView",
          get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
          post={"tags": ["calllog"], "request": CallRequestBody,
@@ -154,7 +155,7 @@ describe("calllog.api.CallListView",
 describe("calllog.api.CallDetailView",
          get={"tags": ["calllog"], "operation_id": "events_calls_detail", "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
          patch={"tags": ["calllog"], "request": OpenApiTypes.OBJECT, "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
-NOTES = {"tags": ["calllog"], "request": shapes.NotesRequestSerializer, "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}}
+NOTES = {"tags": ["calllog"], "request": NotesRequest, "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}}
 describe("calllog.api.CallNotesView", put=NOTES, patch={**NOTES, "operation_id": "events_calls_notes_partial_update"})
 describe("calllog.api_more.CallRevisionsView", get={"tags": ["calllog"], "responses": {200: shapes.RevisionListSerializer, **SIGNED_IN}})
 describe("calllog.api_more.InfractionListView", get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}})

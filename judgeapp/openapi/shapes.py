@@ -175,12 +175,6 @@ class CardSearchSerializer(s.Serializer):
 
 # -- call log and floor -----------------------------------------------------------------------------
 
-class EventRequestSerializer(s.Serializer):
-    name = s.CharField()
-    date = s.DateField()
-    rel = s.ChoiceField(choices=["regular", "competitive", "professional"], required=False)
-
-
 class EventSerializer(s.Serializer):
     id = s.IntegerField()
     name = s.CharField()
@@ -193,11 +187,6 @@ class EventSerializer(s.Serializer):
 
 class EventListSerializer(s.Serializer):
     events = EventSerializer(many=True)
-
-
-class JudgeRequestSerializer(s.Serializer):
-    username = s.CharField()
-    role = s.ChoiceField(choices=["head", "floor"], required=False)
 
 
 class MembershipSerializer(s.Serializer):
@@ -213,10 +202,6 @@ class CallSerializer(s.Serializer):
 
 class CallListSerializer(s.Serializer):
     calls = CallSerializer(many=True)
-
-
-class NotesRequestSerializer(s.Serializer):
-    investigation_notes = s.CharField(allow_blank=True, help_text="head judges only")
 
 
 class RevisionListSerializer(s.Serializer):
