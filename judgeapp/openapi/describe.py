@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from calllog.players import PlayerChangeRequest, PlayerRequest
 from calllog.services import EventRequest, JudgeRequest, NotesRequest
 from engines.games.requests import GameOutcomeRequest
 from engines.loops.requests import LoopOutcomeRequest
@@ -161,11 +162,11 @@ describe("calllog.api_more.CallRevisionsView", get={"tags": ["calllog"], "respon
 describe("calllog.api_more.InfractionListView", get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}})
 describe("calllog.api.PlayerListView",
          get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         post={"tags": ["calllog"], "request": shapes.PlayerRequestSerializer,
+         post={"tags": ["calllog"], "request": PlayerRequest,
                "responses": {200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
 describe("calllog.api.PlayerView",
          get={"tags": ["calllog"], "operation_id": "events_players_detail", "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         patch={"tags": ["calllog"], "request": shapes.PlayerChangeSerializer,
+         patch={"tags": ["calllog"], "request": PlayerChangeRequest,
                 "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}},
          delete={"tags": ["calllog"], "responses": {204: None, **errors(403, 404, 409)}})
 describe("calllog.api.ExportCsvView", get={

@@ -212,15 +212,6 @@ class InfractionListSerializer(s.Serializer):
     infractions = s.ListField(child=s.DictField(child=_any()))
 
 
-class PlayerRequestSerializer(s.Serializer):
-    name = s.CharField()
-
-
-class PlayerChangeSerializer(s.Serializer):
-    name = s.CharField(required=False, help_text="the new spelling")
-    merge = s.CharField(required=False, help_text="another spelling to join into this one")
-
-
 class ClockSerializer(s.Serializer):
     state = s.CharField()
     round = s.IntegerField(allow_null=True)
