@@ -23,6 +23,7 @@ from guides.services import WalkRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
 from judgeapp.openapi.models import CallRequestBody
+from rulesref import curation_views
 from rulesref import views as rules_views
 
 ERROR = OpenApiResponse(shapes.ErrorSerializer, description="the API's error shape")
@@ -183,5 +184,5 @@ describe("rulesref.curation_views.VersionStatusView", get={
 describe("rulesref.curation_views.VersionPublishView", post={"tags": ["curation"], "request": None, "responses": CURATED})
 describe("rulesref.curation_views.VersionDiscardView", post={"tags": ["curation"], "request": None, "responses": CURATED})
 describe("rulesref.curation_views.DocumentRollbackView", post={
-    "tags": ["curation"], "request": shapes.RollbackRequestSerializer, "parameters": [DOC], "responses": CURATED})
+    "tags": ["curation"], "request": curation_views.RollbackRequestSerializer, "parameters": [DOC], "responses": CURATED})
 

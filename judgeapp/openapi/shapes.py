@@ -243,7 +243,3 @@ class CuratedVersionSerializer(s.Serializer):
 class CurationAnswerSerializer(s.Serializer):
     version = CuratedVersionSerializer()
     event = s.DictField(child=_any(), required=False)
-
-
-class RollbackRequestSerializer(s.Serializer):
-    to = s.DateField(required=False, help_text="effective date of the version to make current again")
