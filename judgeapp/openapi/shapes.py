@@ -225,11 +225,6 @@ class ClockSerializer(s.Serializer):
 
 # -- curation ---------------------------------------------------------------------------------------
 
-class UploadSerializer(s.Serializer):
-    file = s.FileField(help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML")
-    document = s.ChoiceField(choices=["cr", "mtr", "ipg", "jar"], required=False)
-
-
 class CuratedVersionSerializer(s.Serializer):
     id = s.IntegerField()
     url = s.URLField()
