@@ -147,7 +147,7 @@ describe("cards.api.CardSearchView", get={
 SIGNED_IN = errors(400, 403, 404)
 describe("floor.api.ClockView",
          get={"tags": ["floor"], "summary": "The event's round clock", "responses": {200: shapes.ClockSerializer, **SIGNED_IN}},
-         post={"tags": ["floor"], "summary": "Start, pause, resume, extend or end a round", "request": ClockRequest,
+         post={"tags": ["floor"], "summary": "Start, pause, resume, add minutes to or end a round", "request": ClockRequest,
                "responses": {200: shapes.ClockSerializer, **SIGNED_IN}})
 
 describe("calllog.api.EventListView",

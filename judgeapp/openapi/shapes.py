@@ -1,6 +1,6 @@
-"""Serializers that describe the API's answer shapes and the requests no model reads yet, for the schema
-(docs/API.md). They describe only: the views answer with plain dicts. The engines' requests and the call log's
-call are described by the pydantic models that read them (judgeapp.openapi.models).
+"""Serializers that describe the API's answer shapes, for the schema (docs/API.md). They describe only: the views
+answer with plain dicts. No request is described here: each is described by the pydantic model that reads it
+(judgeapp.openapi.models), or, where DRF owns the request (an upload, a rollback), by the view's own serializer.
 Fields docs/API.md names are required; others are optional, and every object may carry more fields."""
 
 from __future__ import annotations
