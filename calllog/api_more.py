@@ -79,11 +79,9 @@ def add_player(request: Request, event_id: int) -> Response:
 def rename_player(request: Request, event_id: int, name: str) -> Response:
     event = services.event_for(request.user, event_id)
     body = request.data if isinstance(request.data, dict) else {}
-    merge = body.get("merge", False)
-    if not isinstance(merge, bool):
-        raise ApiError("invalid", "merge: true or false", details={"merge": ["true or false"]})
     try:
-        player = players.rename_player(request.user, event, name, body.get("name"), merge=merge)
+        asked = players.PlayerChangeRequest.model_validate({"merge": body.get("merge", False), "name": body.get("name")})
+        player = players.rename_player(request.user, event, name, asked.name, merge=asked.merge)
     except services.InvalidCall as exc:
         raise _invalid(exc) from None
     except players.PlayerConflict as exc:

@@ -9,11 +9,12 @@ and spaces were typed. Every call a rename touches gets a CallRevision saying wh
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from calllog.models import Call, CallRevision, Event, Player
 from calllog.services import InvalidCall, event_for, player_key
@@ -39,6 +40,34 @@ def clean_name(name: Any, field: str = "name") -> str:
     return cleaned
 
 
+PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^/]*$",
+                                   description="spaces are tidied; the same name in any case is the same player"),
+                       BeforeValidator(clean_name)]
+
+
+def _merge(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidCall("merge", "true or false")
+    return value
+
+
+class PlayerRequest(BaseModel):
+    """POST /api/v1/events/{id}/players: a player added to the event's list. InvalidCall names the field."""
+
+    model_config = ConfigDict(extra="ignore", title="PlayerRequest")
+    name: PlayerName
+
+
+class PlayerChangeRequest(BaseModel):
+    """PATCH /api/v1/events/{id}/players/{name}: a player renamed, or joined into another spelling (merge).
+    Read in this order; InvalidCall names the field."""
+
+    model_config = ConfigDict(extra="ignore", title="PlayerChangeRequest")
+    merge: Annotated[bool, BeforeValidator(_merge)] = Field(
+        default=False, description="true: the new name may be a player already on the list, and the two become one")
+    name: PlayerName = Field(description="the new spelling")
+
+
 def roster(user, event: Event) -> QuerySet[Player]:
     event_for(user, event.pk)
     return event.players.order_by("key", "id")
@@ -62,7 +91,7 @@ def add_player(user, event: Event, name: Any) -> tuple[Player, bool]:
     """Any judge of the event adds a player; (player, created). A name already on the list (any case,
     any spacing) is that player, not a second one."""
     event_for(user, event.pk)
-    cleaned = clean_name(name)
+    cleaned = PlayerRequest.model_validate({"name": name}).name
     player, created = Player.objects.get_or_create(
         event=event, key=player_key(cleaned), defaults={"name": cleaned, "added_by": user}
     )

@@ -12,7 +12,7 @@ import datetime as dt
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -74,21 +74,75 @@ def _datetime_or_none(raw: Any) -> dt.datetime | None:
         return None
 
 
-def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) -> Event:
-    """Any signed-in judge opens an event and becomes its head judge."""
-    if not getattr(user, "is_authenticated", False):
-        raise PermissionDenied("sign in to open an event")
+def _event_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidCall("name", "the event needs a name")
     if len(name.strip()) > 200:
         raise InvalidCall("name", "at most 200 characters")
+    return name.strip()
+
+
+def _event_date(date: Any) -> dt.date:
     day = date if isinstance(date, dt.date) else _date_or_none(date)
     if day is None:
         raise InvalidCall("date", "a date like 2026-11-22")
-    if rel not in Event.Rel.values:
-        raise InvalidCall("rel", f"one of {', '.join(Event.Rel.values)}")
+    return day
+
+
+def _one_of(field: str, values: list[str]) -> Any:
+    def check(value: Any) -> Any:
+        if value not in values:
+            raise InvalidCall(field, f"one of {', '.join(values)}")
+        return value
+    return check
+
+
+class EventRequest(BaseModel):
+    """POST /api/v1/events (and the HTML form): the event a judge opens, as its head judge. Read in this order;
+    InvalidCall names the field."""
+
+    model_config = ConfigDict(extra="ignore", title="EventRequest")
+    name: Annotated[str, Field(min_length=1, max_length=200), BeforeValidator(_event_name)]
+    date: Annotated[dt.date, BeforeValidator(_event_date)]
+    rel: Annotated[Literal["regular", "competitive", "professional"], BeforeValidator(_one_of("rel", Event.Rel.values))] = Field(
+        default="competitive", description="the event's Rules Enforcement Level")
+
+
+def _username(username: Any) -> str:
+    if not isinstance(username, str) or not username.strip():
+        raise InvalidCall("username", "the judge's username")
+    return username.strip()
+
+
+class JudgeRequest(BaseModel):
+    """POST /api/v1/events/{id}/judges (and the HTML form): a judge added to the event, or a role changed."""
+
+    model_config = ConfigDict(extra="ignore", title="JudgeRequest")
+    role: Annotated[Literal["head", "floor"], BeforeValidator(_one_of("role", EventJudge.Role.values))] = Field(
+        default="floor")
+    username: Annotated[str, Field(min_length=1), BeforeValidator(_username)]
+
+
+def _notes(notes: Any) -> str:
+    if not isinstance(notes, str) or len(notes) > 20_000:
+        raise InvalidCall("investigation_notes", "text, at most 20000 characters")
+    return notes
+
+
+class NotesRequest(BaseModel):
+    """PUT/PATCH /api/v1/events/{id}/calls/{call_id}/notes (and the HTML form): head judges only."""
+
+    model_config = ConfigDict(extra="ignore", title="NotesRequest")
+    investigation_notes: Annotated[str, Field(max_length=20_000), BeforeValidator(_notes)]
+
+
+def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) -> Event:
+    """Any signed-in judge opens an event and becomes its head judge."""
+    if not getattr(user, "is_authenticated", False):
+        raise PermissionDenied("sign in to open an event")
+    asked = EventRequest.model_validate({"name": name, "date": date, "rel": rel})
     with transaction.atomic():
-        event = Event.objects.create(name=name.strip(), date=day, rel=rel, head_judge=user)
+        event = Event.objects.create(name=asked.name, date=asked.date, rel=asked.rel, head_judge=user)
         EventJudge.objects.create(event=event, judge=user, role=EventJudge.Role.HEAD)
     return event
 
@@ -127,13 +181,11 @@ def judges_of(event: Event) -> QuerySet[EventJudge]:
 def add_judge(user, event: Event, *, username: Any, role: Any = EventJudge.Role.FLOOR) -> EventJudge:
     """A head judge adds a judge by username (or changes the role of one already there)."""
     require_head(user, event, "add judges")
-    if role not in EventJudge.Role.values:
-        raise InvalidCall("role", f"one of {', '.join(EventJudge.Role.values)}")
-    if not isinstance(username, str) or not username.strip():
-        raise InvalidCall("username", "the judge's username")
-    judge = get_user_model().objects.filter(username=username.strip(), is_active=True).first()
+    asked = JudgeRequest.model_validate({"role": role, "username": username})
+    role = asked.role
+    judge = get_user_model().objects.filter(username=asked.username, is_active=True).first()
     if judge is None:
-        raise InvalidCall("username", f"no judge has the username {username.strip()!r}")
+        raise InvalidCall("username", f"no judge has the username {asked.username!r}")
     membership, created = EventJudge.objects.get_or_create(event=event, judge=judge, defaults={"role": role})
     if not created and membership.role != role and judge.pk != event.head_judge_id:
         membership.role = role
@@ -321,8 +373,7 @@ def get_call(user, event: Event, call_id: Any) -> Call:
 def set_notes(user, event: Event, call: Call, notes: Any) -> Call:
     """Investigation notes: head judges only."""
     require_head(user, event, "keep investigation notes")
-    if not isinstance(notes, str) or len(notes) > 20_000:
-        raise InvalidCall("investigation_notes", "text, at most 20000 characters")
+    notes = NotesRequest.model_validate({"investigation_notes": notes}).investigation_notes
     Call.objects.filter(pk=call.pk, event=event).update(investigation_notes=notes)
     call.refresh_from_db(fields=["investigation_notes"])
     return call

@@ -21,10 +21,8 @@ class ClockView(APIView):
 
     def post(self, request: Request, event_id: int) -> Response:
         event = calllog.event_for(request.user, event_id)
-        body = request.data if isinstance(request.data, dict) else {}
         try:
-            state = services.act(request.user, event, body.get("action"), round_number=body.get("round"), minutes=body.get("minutes"),
-                                 started_at=body.get("started_at"))
+            state = services.act(request.user, event, request.data)
         except services.ClockError as exc:
             raise ApiError("invalid", str(exc), details={exc.field: [exc.message]}) from None
         return Response(state)

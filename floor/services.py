@@ -4,14 +4,17 @@ event reads them. The call log's time extensions are shown per table beside the 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from pydantic import BeforeValidator, Field, ValidationInfo
 
 from calllog import services as calllog
 from calllog.models import Call, Event
+from engines.errors import RequestError
+from engines.validation import Invalid, Shape, drop_default, read
 from floor import clock
 from floor.models import RoundClock
 
@@ -53,47 +56,95 @@ def state_of(found: RoundClock | None, now=None) -> dict:
             "extensions": extensions_for(found.event, found.round)}
 
 
-def _whole(value: Any, field: str, low: int, high: int) -> int:
+def _whole(value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ClockError(field, f"a whole number from {low} to {high}")
+        raise Invalid(f"a whole number from {low} to {high}")
     try:
         number = int(value)
     except ValueError:
-        raise ClockError(field, f"a whole number from {low} to {high}") from None
+        raise Invalid(f"a whole number from {low} to {high}") from None
     if not low <= number <= high:
-        raise ClockError(field, f"a whole number from {low} to {high}")
+        raise Invalid(f"a whole number from {low} to {high}")
     return number
 
 
-def _started_at(value: Any, now):
+def _action(value: Any) -> str:
+    if value not in ACTIONS:
+        raise Invalid(f"one of {', '.join(ACTIONS)}")
+    return cast(str, value)
+
+
+def _action_of(info: ValidationInfo) -> str | None:
+    return info.data.get("action")   # None: the action was refused, and that error is reported
+
+
+def _round(value: Any, info: ValidationInfo) -> int | None:
+    if _action_of(info) != "start" or value in (None, ""):
+        return None
+    return _whole(value, 1, 99)
+
+
+def _minutes(value: Any, info: ValidationInfo) -> int | None:
+    action = _action_of(info)
+    if action == "start":
+        return 50 if value in (None, "") else _whole(value, 1, 240)
+    if action == "add":
+        return 1 if value in (None, "") else _whole(value, 1, 60)
+    return None
+
+
+def _started_at(value: Any, info: ValidationInfo) -> dt.datetime | None:
     """When a round was started on a tablet that was offline at the time (its queued request says)."""
-    if value in (None, ""):
-        return now
+    if _action_of(info) != "start" or value in (None, ""):
+        return None
     try:
         moment = parse_datetime(value) if isinstance(value, str) else None
     except ValueError:   # well formed but not a real time, e.g. 2025-02-30T10:00:00Z
         moment = None
     if moment is None or timezone.is_naive(moment):
-        raise ClockError("started_at", "a time with its zone, like 2026-11-24T10:00:00Z")
-    if moment > now + dt.timedelta(minutes=5) or moment < now - dt.timedelta(hours=4):
-        raise ClockError("started_at", "within the last four hours")
+        raise Invalid("a time with its zone, like 2026-11-24T10:00:00Z")
     return moment
 
 
-def act(user, event: Event, action: Any, *, round_number: Any = None, minutes: Any = None, started_at: Any = None) -> dict:
-    """A head judge's action on the event's clock; the clock's state after it. A start may carry the
-    time it was made on a tablet that was offline then (`started_at`)."""
+class ClockRequest(Shape):
+    """POST /api/v1/events/{id}/clock: a head judge's action on the round clock. Read in this order; round,
+    minutes and started_at are read only for the actions that take them."""
+
+    not_object: ClassVar[str] = f"one of {', '.join(ACTIONS)}"
+    action: Annotated[Literal["start", "pause", "resume", "add", "end"], BeforeValidator(_action)]
+    round: Annotated[Annotated[int, Field(ge=1, le=99)] | None, BeforeValidator(_round)] = Field(
+        default=None, description="start: the round's number (default: the last round's + 1)")
+    minutes: Annotated[Annotated[int, Field(ge=1, le=240)] | None, BeforeValidator(_minutes)] = Field(
+        default=None, validate_default=True, json_schema_extra=drop_default, description="start: the round's length, 1 to 240 (default 50); add: minutes added, 1 to 60 (default 1)")
+    started_at: Annotated[dt.datetime | None, BeforeValidator(_started_at)] = Field(
+        default=None, description="start: when it was started on a tablet that was offline then, with its zone, "
+        "within the last four hours (default: now)")
+
+
+def read_clock_request(body: Any) -> ClockRequest:
+    """The request read and checked; ClockError names the field. A body that is not an object has no action."""
+    try:
+        return read(ClockRequest, body)
+    except RequestError as exc:
+        raise ClockError("action" if exc.field == "body" else exc.field, exc.message) from None
+
+
+def act(user, event: Event, body: Any) -> dict:
+    """A head judge's action on the event's clock (ClockRequest); the clock's state after it. A start may carry
+    the time it was made on a tablet that was offline then (`started_at`)."""
     calllog.require_head(user, event, "run the round clock")
-    if action not in ACTIONS:
-        raise ClockError("action", f"one of {', '.join(ACTIONS)}")
+    asked = read_clock_request(body)
+    action = asked.action
     now = timezone.now()
     with transaction.atomic():
         found = RoundClock.objects.select_for_update().filter(event=event).order_by("-started_at", "-id").first()
         if action == "start":
             last = found.round if found else 0
-            number = last + 1 if round_number in (None, "") else _whole(round_number, "round", 1, 99)
-            length = 50 if minutes in (None, "") else _whole(minutes, "minutes", 1, 240)
-            begun = _started_at(started_at, now)
+            number = last + 1 if asked.round is None else asked.round
+            length = cast(int, asked.minutes)   # a start's minutes: given or 50
+            begun = asked.started_at or now
+            if begun > now + dt.timedelta(minutes=5) or begun < now - dt.timedelta(hours=4):
+                raise ClockError("started_at", "within the last four hours")
             same = RoundClock.objects.filter(event=event, round=number, started_at=begun).first()
             if same is not None:     # the same queued start sent twice
                 return state_of(same, now)
@@ -114,7 +165,7 @@ def act(user, event: Event, action: Any, *, round_number: Any = None, minutes: A
         elif action == "add":
             if running in ("ended",):
                 raise ClockError("action", "the round's clock was ended")
-            found.minutes += _whole(1 if minutes in (None, "") else minutes, "minutes", 1, 60)
+            found.minutes += cast(int, asked.minutes)   # an add's minutes: given or 1
         elif action == "end":
             found.ended_at = now
         found.save()

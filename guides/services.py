@@ -16,8 +16,11 @@ import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
+from pydantic import BeforeValidator, Field
+
+from engines.validation import Invalid, Shape
 from guides import citation_parts, links, loader, result_words, runner
 from guides.schema import Guide, Node, NodeKind
 from jobs import services
@@ -70,10 +73,29 @@ def run_step(computation: str, request: Mapping[str, Any]) -> dict:
     return services.resolve_citations(json.loads(json.dumps(_memo[key])))
 
 
+ANSWERS_LIST = "must be a list of answers (an answer's index or label, or an input's value)"
+
+
+def _answers(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise Invalid(ANSWERS_LIST)
+    return value
+
+
+class WalkRequest(Shape):
+    """POST /api/v1/guides/{slug}/walk: the answers given so far. Each answer is checked against the node it
+    is given at, as the walk reaches it (WalkError names it: "answers[3]")."""
+
+    not_object: ClassVar[str] = "must be a JSON object"
+    answers: Annotated[list[Annotated[Any, Field(description="an answer's index or label, or an input's value")]],
+                       BeforeValidator(_answers)] = Field(
+        default_factory=list, description="the answers given so far, in order")
+
+
 def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
     guide = get_guide(slug)
     if not isinstance(answers, list):
-        raise WalkError("answers", "must be a list of answers (an answer's index or label, or an input's value)")
+        raise WalkError("answers", ANSWERS_LIST)
     consumed = 0
 
     def compute(computation: str, request: Mapping[str, Any]) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engines.errors import RequestError
+from engines.validation import read
 from guides import services as guide_services
 from judgeapp.api_errors import ApiError
 
@@ -36,9 +38,12 @@ class GuideWalkView(APIView):
 
     def post(self, request, slug: str):
         _guide_or_404(slug)
-        if not isinstance(request.data, dict):
-            raise ApiError("invalid", "body: must be a JSON object with answers", details={"body": "must be a JSON object"})
         try:
-            return Response(guide_services.walk(slug, request.data.get("answers", [])))
+            body = read(guide_services.WalkRequest, request.data)
+        except RequestError as exc:
+            message = "must be a JSON object with answers" if exc.field == "body" else exc.message
+            raise ApiError("invalid", f"{exc.field}: {message}", details={exc.field: exc.message}) from None
+        try:
+            return Response(guide_services.walk(slug, body.answers))
         except guide_services.WalkError as exc:
             raise ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}) from None

@@ -19,8 +19,9 @@ from rulesref.models import Version, VersionEvent
 
 
 class UploadRequestSerializer(serializers.Serializer):
-    file = serializers.FileField(allow_empty_file=True)
-    document = serializers.ChoiceField(choices=list(services.DOC_TITLES), required=False)
+    file = serializers.FileField(allow_empty_file=True, help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML")
+    document = serializers.ChoiceField(choices=list(services.DOC_TITLES), required=False,
+                                       help_text="which document it is (default: read from the file)")
 
 
 class RollbackRequestSerializer(serializers.Serializer):

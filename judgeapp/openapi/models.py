@@ -1,4 +1,5 @@
-"""Request bodies described by the pydantic models that read them (the engines' requests, the call log's call):
+"""Request bodies described by the pydantic models that read them (the engines' requests, the shuffle check, the
+guide walk, the round clock, the call log's call, events, judges, notes and players):
 drf-spectacular takes a model class where it takes a serializer, and gets the model's own JSON schema,
 written in OpenAPI 3.0 terms (``nullable`` in place of a null type)."""
 

@@ -1,6 +1,6 @@
-"""Serializers that describe the API's answer shapes and the requests no model reads yet, for the schema
-(docs/API.md). They describe only: the views answer with plain dicts. The engines' requests and the call log's
-call are described by the pydantic models that read them (judgeapp.openapi.models).
+"""Serializers that describe the API's answer shapes, for the schema (docs/API.md). They describe only: the views
+answer with plain dicts. No request is described here: each is described by the pydantic model that reads it
+(judgeapp.openapi.models), or, where DRF owns the request (an upload, a rollback), by the view's own serializer.
 Fields docs/API.md names are required; others are optional, and every object may carry more fields."""
 
 from __future__ import annotations
@@ -130,19 +130,6 @@ class JobSerializer(s.Serializer):
     duration_ms = s.FloatField(required=False, allow_null=True)
 
 
-class ShuffleStepSerializer(s.Serializer):
-    method = s.CharField(help_text="riffle, overhand, pile, mash, …")
-    times = s.IntegerField()
-    piles = s.IntegerField(required=False)
-
-
-class ShuffleCheckRequestSerializer(s.Serializer):
-    rel = s.ChoiceField(choices=["regular", "competitive", "professional"])
-    deck_size = s.IntegerField()
-    procedure = ShuffleStepSerializer(many=True, required=False)
-    analysis = s.DictField(child=_any(), required=False)
-
-
 # -- guides -----------------------------------------------------------------------------------------
 
 class GuideSummarySerializer(s.Serializer):
@@ -156,10 +143,6 @@ class GuideSerializer(s.Serializer):
     title = s.CharField()
     start = s.CharField()
     nodes = s.DictField(child=s.DictField(child=_any()), help_text='node id -> node; every node has a "kind"')
-
-
-class WalkRequestSerializer(s.Serializer):
-    answers = s.ListField(child=_any(), required=False, help_text="the answers given so far, in order")
 
 
 # -- cards ------------------------------------------------------------------------------------------
@@ -192,12 +175,6 @@ class CardSearchSerializer(s.Serializer):
 
 # -- call log and floor -----------------------------------------------------------------------------
 
-class EventRequestSerializer(s.Serializer):
-    name = s.CharField()
-    date = s.DateField()
-    rel = s.ChoiceField(choices=["regular", "competitive", "professional"], required=False)
-
-
 class EventSerializer(s.Serializer):
     id = s.IntegerField()
     name = s.CharField()
@@ -210,11 +187,6 @@ class EventSerializer(s.Serializer):
 
 class EventListSerializer(s.Serializer):
     events = EventSerializer(many=True)
-
-
-class JudgeRequestSerializer(s.Serializer):
-    username = s.CharField()
-    role = s.ChoiceField(choices=["head", "floor"], required=False)
 
 
 class MembershipSerializer(s.Serializer):
@@ -232,32 +204,12 @@ class CallListSerializer(s.Serializer):
     calls = CallSerializer(many=True)
 
 
-class NotesRequestSerializer(s.Serializer):
-    investigation_notes = s.CharField(allow_blank=True, help_text="head judges only")
-
-
 class RevisionListSerializer(s.Serializer):
     revisions = s.ListField(child=s.DictField(child=_any()))
 
 
 class InfractionListSerializer(s.Serializer):
     infractions = s.ListField(child=s.DictField(child=_any()))
-
-
-class PlayerRequestSerializer(s.Serializer):
-    name = s.CharField()
-
-
-class PlayerChangeSerializer(s.Serializer):
-    name = s.CharField(required=False, help_text="the new spelling")
-    merge = s.CharField(required=False, help_text="another spelling to join into this one")
-
-
-class ClockActionSerializer(s.Serializer):
-    action = s.ChoiceField(choices=["start", "pause", "resume", "extend", "end"])
-    round = s.IntegerField(required=False)
-    minutes = s.IntegerField(required=False)
-    started_at = s.DateTimeField(required=False)
 
 
 class ClockSerializer(s.Serializer):
@@ -273,11 +225,6 @@ class ClockSerializer(s.Serializer):
 
 # -- curation ---------------------------------------------------------------------------------------
 
-class UploadSerializer(s.Serializer):
-    file = s.FileField(help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML")
-    document = s.ChoiceField(choices=["cr", "mtr", "ipg", "jar"], required=False)
-
-
 class CuratedVersionSerializer(s.Serializer):
     id = s.IntegerField()
     url = s.URLField()
@@ -291,7 +238,3 @@ class CuratedVersionSerializer(s.Serializer):
 class CurationAnswerSerializer(s.Serializer):
     version = CuratedVersionSerializer()
     event = s.DictField(child=_any(), required=False)
-
-
-class RollbackRequestSerializer(s.Serializer):
-    to = s.DateField(required=False, help_text="effective date of the version to make current again")

@@ -98,6 +98,34 @@ class RequestModelSchemaTests:
         call = self.body(schema, "/api/v1/events/{event_id}/calls")
         assert call["required"] == ["client_id"] and call["properties"]["players"]["maxItems"] == 8
 
+    def test_the_rooms_requests_are_the_models_their_views_read(self, schema):
+        from calllog.players import PlayerRequest
+        from calllog.services import EventRequest, JudgeRequest
+        from engines.shuffle_check import ShuffleCheckRequest
+        from floor.services import ACTIONS, ClockRequest
+        from guides.services import WalkRequest
+
+        for path, model in {"/api/v1/shuffle-check": ShuffleCheckRequest, "/api/v1/guides/{slug}/walk": WalkRequest,
+                            "/api/v1/events/{event_id}/clock": ClockRequest, "/api/v1/events": EventRequest,
+                            "/api/v1/events/{event_id}/judges": JudgeRequest,
+                            "/api/v1/events/{event_id}/players": PlayerRequest}.items():
+            body = self.body(schema, path)
+            assert set(body["properties"]) == set(model.model_fields), path
+        check = self.body(schema, "/api/v1/shuffle-check")
+        assert set(check["required"]) == {"rel", "deck_size"} and check["properties"]["presented_to_opponent"]["default"] is True
+        assert (check["properties"]["deck_size"]["minimum"], check["properties"]["deck_size"]["maximum"]) == (0, 250)
+        clock = self.body(schema, "/api/v1/events/{event_id}/clock")
+        action = clock["properties"]["action"]["allOf"][0]["$ref"].rsplit("/", 1)[1]
+        assert schema["components"]["schemas"][action]["enum"] == list(ACTIONS)   # "add", as the server takes it
+        event = self.body(schema, "/api/v1/events")
+        assert set(event["required"]) == {"name", "date"} and event["properties"]["name"]["maxLength"] == 200
+
+    def test_drf_owned_requests_are_their_views_serializers(self, schema):
+        upload = schema["paths"]["/api/v1/admin/versions"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+        assert upload["$ref"].endswith("/UploadRequest")
+        assert schema["components"]["schemas"]["UploadRequest"]["required"] == ["file"]
+        assert set(schema["components"]["schemas"]["RollbackRequest"]["properties"]) == {"to"}
+
     def test_no_null_type_of_json_schema_2020_in_an_openapi_3_0_schema(self, schema):
         assert schema["openapi"].startswith("3.0") and {"type": "null"} not in list(walk(schema))
 
