@@ -11,6 +11,7 @@ SCRIPTS = [
     ("parse the 2025 CR (target < 1 s)", ["parse_bench.py"]),
     ("import, diff, publish, search on SQLite and PostgreSQL", ["import_bench.py"]),
     ("search quality and latency", ["search_bench.py"]),
+    ("judge-tuned search model vs the stock one on held-out asked-as questions", ["search_model_bench.py"]),
     ("rule lookups vs health over HTTP (SQLite)", ["api_bench.py"]),
     ("diff two full CR versions (target < 2 s)", ["diff_bench.py"]),
     ("loop engine (target < 1 ms)", ["loop_bench.py"]),

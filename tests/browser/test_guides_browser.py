@@ -120,10 +120,15 @@ def page(browser, judge):
 
 def settled(page, answered: int) -> dict:
     """Wait until the guide script has settled on a step after `answered` answers; that step's markers."""
-    page.wait_for_selector(f'#guide-step[data-answered="{answered}"]:not([data-busy])')
-    return page.eval_on_selector(
-        "#guide-step", "el => ({node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline})"
-    )
+    # One round trip to the browser: wait for the step and read its markers in the same call.
+    return page.wait_for_function(
+        """answered => {
+            const el = document.querySelector("#guide-step");
+            if (!el || el.dataset.answered !== String(answered) || el.hasAttribute("data-busy")) return false;
+            return {node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline};
+        }""",
+        arg=answered,
+    ).json_value()
 
 
 def give(page, guide, answers: list) -> dict:
@@ -133,9 +138,9 @@ def give(page, guide, answers: list) -> dict:
         node = guide.nodes[step["node"]]
         if step["kind"] == "question":
             button = page.locator(f'#guide-step button.answer[data-index="{answer}"]')
-            assert button.inner_text().strip() == node.answers[answer].label
-            box = button.bounding_box()
-            assert box["height"] >= 56, f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
+            label, height = button.evaluate("b => [b.innerText, b.getBoundingClientRect().height]")
+            assert label.strip() == node.answers[answer].label
+            assert height >= 56, f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
             button.click()
         else:
             assert step["kind"] == "input", step
@@ -213,7 +218,7 @@ class GuideWalkTests:
                 assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
                 folder = SHOTS / slug
                 folder.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(folder / f"{node_id}.png"), full_page=True)
+                page.screenshot(path=str(folder / f"{node_id}.png"))   # tablet-size: the viewport
             # The back button returns to the last question asked, its answers intact.
             page.click("#guide-nav button.back")
             step = settled(page, len(answers) - 1)

@@ -42,6 +42,14 @@ def _bench():
     return module
 
 
+@pytest.fixture(scope="module")
+def bench_corpus():
+    """bench/search_bench.py, its question set and the corpus it searches, read once for the module."""
+    bench = _bench()
+    version, questions = bench.load_questions()
+    return bench, questions, bench.load_corpus(RULES_DIR, version)
+
+
 def _entry(number: str, text: str, **more) -> SearchEntry:
     return SearchEntry(doc=more.pop("doc", "cr"), number=number, text=text, **more)
 
@@ -302,18 +310,15 @@ class RealRulesTests:
         assert search.search(cr2025, "trample", doc="mtr") == []
         assert {h.doc for h in search.search(cr2025, "trample", doc="cr")} == {"cr"}
 
-    def test_recall_at_5_stays_above_the_measured_floor(self):
-        bench = _bench()
-        version, questions = bench.load_questions()
-        outcomes = bench.evaluate_corpus(bench.load_corpus(RULES_DIR, version), questions)
+    def test_recall_at_5_stays_above_the_measured_floor(self, bench_corpus):
+        bench, questions, corpus = bench_corpus
+        outcomes = bench.evaluate_corpus(corpus, questions)
         recall = {part: bench.recall_at([o for o in outcomes if o.question.part == part]) for part in RECALL_FLOORS}
         assert sum(1 for q in questions if q.part != "dev") >= 100
         assert {part: recall[part] >= floor for part, floor in RECALL_FLOORS.items()} == dict.fromkeys(RECALL_FLOORS, True), recall
 
-    def test_every_answer_in_the_question_set_is_a_real_rule(self):
-        bench = _bench()
-        version, questions = bench.load_questions()
-        corpus = bench.load_corpus(RULES_DIR, version)
+    def test_every_answer_in_the_question_set_is_a_real_rule(self, bench_corpus):
+        _, questions, corpus = bench_corpus
         known = {doc: {e.number for e in index.entries} for doc, index in corpus.indexes.items()}
         known["any"] = {f"{e.doc}:{e.number}" for e in corpus.indexes["any"].entries}
         assert [(q.doc, a) for q in questions for a in q.answers if a not in known[q.doc]] == []

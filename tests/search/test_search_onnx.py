@@ -122,11 +122,12 @@ class SameVectorsTests:
 
     def test_the_shipped_vectors_are_the_encoders(self, encoder):
         """Every shipped vector is an int8 row of the encoder's own vector (a cosine moves by about
-        1e-4 in that rounding): checked on IPG rules and asked-as questions, embedded now."""
+        1e-4 in that rounding): checked on IPG rules and asked-as questions taken across the whole
+        document, embedded now."""
         path = sorted((RULES / "ipg").glob("*.*"))[-1]
         parsed = parse_document(path.read_bytes(), str(path))
         entries = asked.attach(entries_from_document(parsed), asked.load_asked()[(parsed.doc.value, parsed.effective_date)].questions)
-        texts = vectors.entry_texts(entries)[:40] + vectors.question_texts(entries)[:80]
+        texts = vectors.entry_texts(entries)[::8] + vectors.question_texts(entries)[::40]
         found = shipped.vectors([vectors.vector_key(t) for t in texts])
         assert len(found) == len(texts)
         rows = np.frombuffer(b"".join(found[vectors.vector_key(t)] for t in texts), dtype="<f4").reshape(len(texts), -1)
@@ -138,8 +139,8 @@ class TokenizerTests:
     def test_the_tokenizers_package_gives_the_wordpiece_ids_of_every_text(self, encoder):
         assert isinstance(encoder.tokenizer, embedder._Tokens)
         reference = embedder._WordPiece(model.TUNED_DIR / "vocab.txt")
-        texts = _all_texts()
-        assert len(texts) > 50_000
+        texts = list(dict.fromkeys(_all_texts()))   # each distinct text once (57,000 hold 36,000)
+        assert len(texts) > 30_000
         differ = [t for t in texts if encoder.tokenizer.encode(t) != reference.encode(t)]
         assert differ == []
 
@@ -165,7 +166,7 @@ class Int8GraphTests:
     def test_numpy_computes_the_int8_graphs_arithmetic(self, exported_int8):
         """Without onnxruntime numpy runs the same integer products: the same vector but where a
         float rounding in a layer norm moves an activation across a quantization step."""
-        texts = _questions(30)
+        texts = _questions(15)
         assert exported_int8.describe() == "ONNX Runtime int8"
         fast, slow = exported_int8.encode(texts), _numpy(exported_int8, texts)
         cosines = (fast * slow).sum(axis=1)

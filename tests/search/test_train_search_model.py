@@ -9,6 +9,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -97,17 +98,25 @@ class HardNegativeTests:
         chosen = [p for p in found if p.key[0] == "cr" and p.key[1].startswith("704.5")][:12]
         small = {k: v for k, v in pool.items() if k[0] == "cr" and k[1].startswith(("704", "121", "119"))}
 
+        seen: dict[str, np.ndarray] = {}
+
+        def encode(texts):   # each text embedded once, for the tool and for the check alike
+            missing = [t for t in dict.fromkeys(texts) if t not in seen]
+            if missing:
+                seen.update(zip(missing, encoder.encode(missing), strict=True))
+            return np.stack([seen[t] for t in texts])
+
         class Model:   # the numpy encoder with the sentence-transformers call the tool makes
             def encode(self, texts, batch_size=32, normalize_embeddings=True):
-                return encoder.encode(list(texts))
+                return encode(list(texts))
 
         negatives = train.hard_negatives(Model(), chosen, small, depth=3, seed=13)
         keys = list(small)
-        matrix = encoder.encode([small[k] for k in keys])
+        matrix = encode([small[k] for k in keys])
         for p, negative in zip(chosen, negatives, strict=True):
             key = next(k for k in keys if small[k] == negative)
             assert not train._related(p.key, key), (p.question, p.key, key)
-            order = [keys[i] for i in (-(matrix @ encoder.encode([p.question])[0])).argsort()]
+            order = [keys[i] for i in (-(matrix @ encode([p.question])[0])).argsort()]
             allowed = [k for k in order if not any(train._related(a, k) for a in {q.key for q in found if q.question == p.question})]
             assert key in allowed[:3]
 
