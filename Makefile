@@ -79,6 +79,7 @@ bench: install
 # in any room, no framework in the pure packages).
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 

@@ -1,10 +1,11 @@
 """Contract test (issue 14): schemathesis against the schema, on the real stack.
 
-Starts the service as it runs in production (PostgreSQL, Redis, gunicorn with docker/gunicorn.conf.py,
-a real Celery worker), with the base rules documents from JUDGEAPP_RULES_DIR, then runs schemathesis
-with a fixed seed and a bounded number of examples per operation, signed in as a judge (basic auth),
-and checks: no server error, answers that match the schema, status codes the schema documents.
-Prints requests sent, failures and operations; exits non-zero on any failure.
+Starts the service as it runs in production (PostgreSQL, Redis, gunicorn with
+docker/gunicorn.conf.py, a real Celery worker), with the base rules documents from
+JUDGEAPP_RULES_DIR, then runs schemathesis with a fixed seed and a bounded number of examples per
+operation, signed in as a judge (basic auth), and checks: no server error, answers that match the
+schema, status codes the schema documents. Prints requests sent, failures and operations; exits
+non-zero on any failure.
 
     .venv/bin/python .ci/contract.py            # `make contract`
     CONTRACT_EXAMPLES=50 CONTRACT_WORKERS=2 CONTRACT_SEED=14 CONTRACT_DATABASE=judgeapp_contract ...
@@ -34,7 +35,7 @@ BROKER = os.environ.get("CONTRACT_BROKER", "redis://127.0.0.1:6379/10")
 EXAMPLES = os.environ.get("CONTRACT_EXAMPLES", "50")
 WORKERS = os.environ.get("CONTRACT_WORKERS", "2")
 SEED = os.environ.get("CONTRACT_SEED", "14")
-PHASES = os.environ.get("CONTRACT_PHASES", "fuzzing")   # coverage adds ~8 minutes here: see README
+PHASES = os.environ.get("CONTRACT_PHASES", "fuzzing")  # coverage adds ~8 minutes here: see README
 CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance"
 USER, PASSWORD = "contract-judge", "contract-judge-password"
 
@@ -60,16 +61,31 @@ def prepare_database(env: dict) -> dict:
         conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{DATABASE}"')
     run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
-    run([PY, "manage.py", "import_rules", *[str(RULES_DIR / p) for p in BASE], "--publish"], env, stdout=subprocess.DEVNULL)
-    run([PY, "manage.py", "import_rules", newest("mtr"), newest("ipg"), newest("jar"), "--publish"], env, stdout=subprocess.DEVNULL)
+    run(
+        [PY, "manage.py", "import_rules", *[str(RULES_DIR / p) for p in BASE], "--publish"],
+        env,
+        stdout=subprocess.DEVNULL,
+    )
+    run(
+        [PY, "manage.py", "import_rules", newest("mtr"), newest("ipg"), newest("jar"), "--publish"],
+        env,
+        stdout=subprocess.DEVNULL,
+    )
     run([PY, "manage.py", "build_search_index"], env, stdout=subprocess.DEVNULL)
-    seeded = subprocess.run([PY, "manage.py", "shell", "-c", SEED_DATA], cwd=REPO, env=env, check=True,
-                            capture_output=True, text=True).stdout
+    seeded = subprocess.run(
+        [PY, "manage.py", "shell", "-c", SEED_DATA],
+        cwd=REPO,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(seeded.strip().splitlines()[-1])
 
 
-# The judge the run signs in as, and things of theirs for the path parameters (an event with a player
-# and a call, a job), so that the fuzzing reaches the call log's and the clock's logic, not only 404s.
+# The judge the run signs in as, and things of theirs for the path parameters (an event with a
+# player and a call, a job), so that the fuzzing reaches the call log's and the clock's logic, not
+# only 404s.
 SEED_DATA = f"""
 import json, uuid
 from django.contrib.auth.models import User
@@ -83,7 +99,7 @@ call = client.post(f"/api/v1/events/{{event['id']}}/calls", {{"client_id": str(u
                    "players": ["Alice"], "offender": "Alice", "table": "12", "round": 1}}, format="json").json()
 job = client.post("/api/v1/jobs/game-outcome", {{"format": "two_player", "players": [{{"name": "A", "life": 0}}, {{"name": "B", "life": 3}}]}}, format="json").json()
 print(json.dumps({{"event_id": event["id"], "call_id": call.get("id") or call.get("call", {{}}).get("id"), "job_id": job.get("id")}}))
-"""
+"""  # noqa: E501
 
 
 def write_config(path: Path, seeded: dict) -> None:
@@ -129,42 +145,125 @@ def summarise(report: Path) -> dict:
                 if str(check.get("status", "")).lower() in ("failure", "error"):
                     failures += 1
                     failed.setdefault(label, set()).add(check.get("name", "?"))
-    return {"requests": requests, "failures": failures, "operations": len(operations),
-            "failed": {k: sorted(v) for k, v in failed.items()}}
+    return {
+        "requests": requests,
+        "failures": failures,
+        "operations": len(operations),
+        "failed": {k: sorted(v) for k, v in failed.items()},
+    }
 
 
 def main() -> int:
     started = time.monotonic()
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="judgeapp-contract-"))
-    env = {**os.environ, "DATABASE_URL": f"{PG}/{DATABASE}", "CELERY_BROKER_URL": BROKER, "DJANGO_DEBUG": "0",
-           "DJANGO_SECRET_KEY": "contract-run-secret-key-not-for-production-0123456789", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-           "JUDGEAPP_RULES_DIR": str(RULES_DIR), "JUDGEAPP_SEARCH_VECTORS": "0", "JUDGEAPP_SEARCH_SHIPPED_VECTORS": "0",
-           "JUDGEAPP_SEARCH_INDEX_CACHE": str(workdir / "search"), "JUDGEAPP_MEDIA_ROOT": str(workdir / "media"),
-           "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": os.environ.get("CONTRACT_GUNICORN_WORKERS", "2"),
-           "OPENBLAS_NUM_THREADS": "1", "JUDGEAPP_LOG_LEVEL": "ERROR"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"{PG}/{DATABASE}",
+        "CELERY_BROKER_URL": BROKER,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "contract-run-secret-key-not-for-production-0123456789",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "JUDGEAPP_RULES_DIR": str(RULES_DIR),
+        "JUDGEAPP_SEARCH_VECTORS": "0",
+        "JUDGEAPP_SEARCH_SHIPPED_VECTORS": "0",
+        "JUDGEAPP_SEARCH_INDEX_CACHE": str(workdir / "search"),
+        "JUDGEAPP_MEDIA_ROOT": str(workdir / "media"),
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": os.environ.get("CONTRACT_GUNICORN_WORKERS", "2"),
+        "OPENBLAS_NUM_THREADS": "1",
+        "JUDGEAPP_LOG_LEVEL": "ERROR",
+    }
     print(f"== contract: preparing {DATABASE} (rules from {RULES_DIR})", flush=True)
     seeded = prepare_database(env)
     config = workdir / "schemathesis.toml"
     write_config(config, seeded)
     print(f"== contract: seeded {seeded}", flush=True)
-    subprocess.run([PY, "-c", f"import redis; redis.Redis.from_url({BROKER!r}).flushdb()"], check=True)
-    print(f"== contract: prepared in {time.monotonic() - started:.0f} s; starting gunicorn on :{port} and a worker", flush=True)
+    subprocess.run(
+        [PY, "-c", f"import redis; redis.Redis.from_url({BROKER!r}).flushdb()"], check=True
+    )
+    print(
+        f"== contract: prepared in {time.monotonic() - started:.0f} s; starting gunicorn on "
+        f":{port} and a worker",
+        flush=True,
+    )
     logs = {name: (workdir / f"{name}.log").open("wb") for name in ("web", "worker")}
-    web = subprocess.Popen([PY, "-m", "gunicorn", "judgeapp.wsgi", "--config", "docker/gunicorn.conf.py", "--access-logfile", "/dev/null"],
-                           cwd=REPO, env=env, stdout=logs["web"], stderr=subprocess.STDOUT, start_new_session=True)
-    worker = subprocess.Popen([PY, "-m", "celery", "-A", "judgeapp", "worker", "--loglevel", "WARNING", "--concurrency", "1",
-                               "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                              cwd=REPO, env=env, stdout=logs["worker"], stderr=subprocess.STDOUT, start_new_session=True)
+    web = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "gunicorn",
+            "judgeapp.wsgi",
+            "--config",
+            "docker/gunicorn.conf.py",
+            "--access-logfile",
+            "/dev/null",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=logs["web"],
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    worker = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "celery",
+            "-A",
+            "judgeapp",
+            "worker",
+            "--loglevel",
+            "WARNING",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=logs["worker"],
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     report = workdir / "events.ndjson"
     try:
         wait_for(f"http://127.0.0.1:{port}/api/v1/health", 120)
         fuzz_started = time.monotonic()
-        command = [str(Path(PY).parent / "schemathesis"), "--config-file", str(config), "run", f"http://127.0.0.1:{port}/api/v1/schema/",
-                   "--checks", CHECKS, "--max-examples", EXAMPLES, "--seed", SEED, "--workers", WORKERS,
-                   "--phases", PHASES, "--auth", f"{USER}:{PASSWORD}", "--request-timeout", "60",
-                   "--generation-database", "none", "--no-shrink", "--suppress-health-check", "all",
-                   "--report", "ndjson", "--report-ndjson-path", str(report), "--no-color", "--output-truncate", "true"]
+        command = [
+            str(Path(PY).parent / "schemathesis"),
+            "--config-file",
+            str(config),
+            "run",
+            f"http://127.0.0.1:{port}/api/v1/schema/",
+            "--checks",
+            CHECKS,
+            "--max-examples",
+            EXAMPLES,
+            "--seed",
+            SEED,
+            "--workers",
+            WORKERS,
+            "--phases",
+            PHASES,
+            "--auth",
+            f"{USER}:{PASSWORD}",
+            "--request-timeout",
+            "60",
+            "--generation-database",
+            "none",
+            "--no-shrink",
+            "--suppress-health-check",
+            "all",
+            "--report",
+            "ndjson",
+            "--report-ndjson-path",
+            str(report),
+            "--no-color",
+            "--output-truncate",
+            "true",
+        ]
         print("== contract:", " ".join(command[1:]), flush=True)
         code = subprocess.run(command, cwd=REPO, env=env).returncode
         fuzz_seconds = time.monotonic() - fuzz_started
@@ -176,11 +275,19 @@ def main() -> int:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-    summary = summarise(report) if report.exists() else {"requests": 0, "failures": -1, "operations": 0, "failed": {}}
+    summary = (
+        summarise(report)
+        if report.exists()
+        else {"requests": 0, "failures": -1, "operations": 0, "failed": {}}
+    )
     errors = (workdir / "web.log").read_text(errors="replace").count("error id ")
-    print(f"== contract: {summary['requests']} requests, {summary['failures']} failures, {summary['operations']} operations, "
-          f"{errors} logged 500s, schemathesis {fuzz_seconds:.0f} s, total {time.monotonic() - started:.0f} s "
-          f"(seed {SEED}, {EXAMPLES} examples an operation, {WORKERS} workers, phases {PHASES})")
+    print(
+        f"== contract: {summary['requests']} requests, {summary['failures']} failures, "
+        f"{summary['operations']} operations, {errors} logged 500s, schemathesis "
+        f"{fuzz_seconds:.0f} "
+        f"s, total {time.monotonic() - started:.0f} s (seed {SEED}, {EXAMPLES} examples an "
+        f"operation, {WORKERS} workers, phases {PHASES})"
+    )
     for label, checks in summary["failed"].items():
         print(f"   FAILED {label}: {', '.join(checks)}")
     if errors:

@@ -13,14 +13,22 @@ PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:543
 
 
 def fresh_database(vendor: str, name: str) -> str:
-    """A new empty database URL for one benchmark run: an SQLite file in /tmp, or a PostgreSQL database."""
+    """A new empty database URL for one benchmark run: an SQLite file in /tmp, or a
+    PostgreSQL database."""
     if vendor == "sqlite":
         path = Path(f"/tmp/{name}.sqlite3")
         path.unlink(missing_ok=True)
         return f"sqlite:///{path}"
-    subprocess.run(["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True,
-                   capture_output=True)
-    subprocess.run(["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    subprocess.run(
+        ["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name}"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        ["psql", f"{PG_ADMIN_URL}/postgres", "-qc", f"CREATE DATABASE {name}"],
+        check=True,
+        capture_output=True,
+    )
     return f"{PG_ADMIN_URL}/{name}"
 
 
@@ -31,10 +39,23 @@ def ensure_database(database_url: str) -> None:
         return
     server, name = database_url.rsplit("/", 1)
     name = name.split("?", 1)[0]
-    found = subprocess.run(["psql", f"{server}/postgres", "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
-                           check=True, capture_output=True, text=True).stdout.strip()
+    found = subprocess.run(
+        [
+            "psql",
+            f"{server}/postgres",
+            "-tAc",
+            f"SELECT 1 FROM pg_database WHERE datname = '{name}'",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     if not found:
-        subprocess.run(["psql", f"{server}/postgres", "-qc", f'CREATE DATABASE "{name}"'], check=True, capture_output=True)
+        subprocess.run(
+            ["psql", f"{server}/postgres", "-qc", f'CREATE DATABASE "{name}"'],
+            check=True,
+            capture_output=True,
+        )
 
 
 def setup_django(database_url: str, broker: str = "memory://") -> None:

@@ -26,12 +26,26 @@ from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 
 RULES_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO_ROOT.parent / "shared" / "rules"))
-COLUMNS = ("from", "to", "old", "new", "unchanged", "changed", "moved", "of which edited", "added", "removed", "s")
+COLUMNS = (
+    "from",
+    "to",
+    "old",
+    "new",
+    "unchanged",
+    "changed",
+    "moved",
+    "of which edited",
+    "added",
+    "removed",
+    "s",
+)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=0, help="examples of each kind to print per pair")
+    parser.add_argument(
+        "--samples", type=int, default=0, help="examples of each kind to print per pair"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args()
     versions = []
@@ -59,9 +73,9 @@ def main() -> int:
                 f"{seconds:.2f}",
             )
         )
-        if c["unchanged"] + c["changed"] + c["moved"] + c["removed"] != len(old) or c["unchanged"] + c["changed"] + c[
-            "moved"
-        ] + c["added"] != len(new):
+        if c["unchanged"] + c["changed"] + c["moved"] + c["removed"] != len(old) or c[
+            "unchanged"
+        ] + c["changed"] + c["moved"] + c["added"] != len(new):
             problems.append(f"{old_date} -> {new_date}: counts do not add up")
         if {x.old_number for x in result.removed} & {x.old_number for x in result.moved}:
             problems.append(f"{old_date} -> {new_date}: a rule is both removed and moved")
@@ -106,10 +120,14 @@ def sample_lines(old_date, new_date, result: diffing.RulesDiff, old, new, n: int
     lines = [f"== {old_date} -> {new_date}"]
     for c in result.moved[:n]:
         lines.append(
-            f"  moved   {c.old_number} -> {c.new_number}{' (edited)' if c.edited else ''}: {short(diffing.rule_content(new[c.new_number]))}"
+            f"  moved   {c.old_number} -> {c.new_number}{' (edited)' if c.edited else ''}: "
+            f"{short(diffing.rule_content(new[c.new_number]))}"
         )
     for c in [m for m in result.moved if m.edited][:n]:
-        lines.append(f"  moved+edited {c.old_number} -> {c.new_number}: {short(diffing.render_word_diff_text(c.ops))}")
+        lines.append(
+            f"  moved+edited {c.old_number} -> {c.new_number}: "
+            f"{short(diffing.render_word_diff_text(c.ops))}"
+        )
     for c in result.changed[:n]:
         lines.append(f"  changed {c.old_number}: {short(diffing.render_word_diff_text(c.ops))}")
     for c in result.added[:n]:

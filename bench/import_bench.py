@@ -1,4 +1,5 @@
-"""Import and publish benchmark: the 2025 CR parsed, stored and indexed, on SQLite and on PostgreSQL.
+"""Import and publish benchmark: the 2025 CR parsed, stored and indexed, on SQLite and
+on PostgreSQL.
 
 Each database is new and empty, so every figure includes the whole import:
     .venv/bin/python bench/import_bench.py            # both databases (PostgreSQL at 127.0.0.1:5432)
@@ -8,7 +9,7 @@ The search figures here are lexical and taken right after the publish, while the
 embeds the rules in a background thread of the same process (a worker does it elsewhere in
 production): they show what a judge gets during those minutes. bench/api_bench.py --hybrid measures
 the steady hybrid search over HTTP.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import sys
 
 from bench_env import REPO, fresh_database
 
-CHILD = r'''
+CHILD = r"""
 import json, statistics, sys, time
 sys.path.insert(0, "bench")
 from bench_env import RULES, setup_django
@@ -46,12 +47,14 @@ for _ in range(20):
 times.sort()
 out["search_p50_ms"] = statistics.median(times); out["search_p95_ms"] = times[int(len(times) * 0.95)]
 print(json.dumps(out))
-'''
+"""  # noqa: E501
 
 
 def run(vendor: str) -> dict:
     url = fresh_database(vendor, "judgeapp_bench_import")
-    done = subprocess.run([sys.executable, "-c", CHILD, url], cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, url], cwd=REPO, capture_output=True, text=True
+    )
     if done.returncode:
         raise SystemExit(done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -61,10 +64,15 @@ def main() -> None:
     vendors = sys.argv[1:] or ["sqlite", "postgresql"]
     print(f"{'':34}" + "".join(f"{v:>12}" for v in vendors))
     results = {v: run(v) for v in vendors}
-    rows = [("import 2022 CR + publish (s)", "import_2022_publish"), ("import 2025 CR (s)   [< 5 s]", "import_2025"),
-            ("build search index (s)", "search_index"), ("diff 2022 -> 2025, stored (s) [< 2 s]", "diff_2022_2025"),
-            ("publish 2025 (s)   [< 5 s]", "publish"), ("search p50 (ms), vectors building", "search_p50_ms"),
-            ("search p95 (ms), vectors building", "search_p95_ms")]
+    rows = [
+        ("import 2022 CR + publish (s)", "import_2022_publish"),
+        ("import 2025 CR (s)   [< 5 s]", "import_2025"),
+        ("build search index (s)", "search_index"),
+        ("diff 2022 -> 2025, stored (s) [< 2 s]", "diff_2022_2025"),
+        ("publish 2025 (s)   [< 5 s]", "publish"),
+        ("search p50 (ms), vectors building", "search_p50_ms"),
+        ("search p95 (ms), vectors building", "search_p95_ms"),
+    ]
     for label, key in rows:
         print(f"{label:34}" + "".join(f"{results[v][key]:12.3f}" for v in vendors))
 

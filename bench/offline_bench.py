@@ -26,7 +26,10 @@ import tomllib
 from bench_env import REPO, RULES, fresh_database, setup_django
 
 CHROMIUM = os.environ.get("JUDGEAPP_CHROMIUM", "/usr/bin/chromium")
-PACK_STATE = """() => caches.open("judgeapp-pack").then(c => c.match("/offline/manifest.json")).then(r => r ? r.json() : null)"""
+PACK_STATE = (
+    """() => caches.open("judgeapp-pack").then(c => c.match("/offline/manifest.json")).then(r """
+    """=> r ? r.json() : null)"""
+)
 SEARCH_TIMES = """async (queries) => {
   const pack = await caches.open("judgeapp-pack").then(c => c.match("/offline/pack.json")).then(r => r.json());
   let started = performance.now();
@@ -36,13 +39,13 @@ SEARCH_TIMES = """async (queries) => {
   for (const q of queries) { const t = performance.now(); engine.search(q, {limit: 10}); times.push(performance.now() - t); }
   const estimate = navigator.storage && navigator.storage.estimate ? await navigator.storage.estimate() : {};
   return {load, times, usage: estimate.usage || null};
-}"""
+}"""  # noqa: E501
 
 
 class ThrottledProxy:
-    """A TCP proxy in front of the server that lets through `kbps` kilobits a second to the browser and
-    adds `latency_ms` before each answer, for the service worker's requests as much as the page's
-    (the browser's own throttling does not reach the worker)."""
+    """A TCP proxy in front of the server that lets through `kbps` kilobits a second to the browser
+    and adds `latency_ms` before each answer, for the service worker's requests as much as the
+    page's (the browser's own throttling does not reach the worker)."""
 
     def __init__(self, upstream: int, kbps: int, latency_ms: int) -> None:
         self.upstream, self.rate, self.latency = upstream, kbps * 1000 / 8, latency_ms / 1000
@@ -71,7 +74,7 @@ class ThrottledProxy:
                     if fresh:
                         time.sleep(self.latency)
                     time.sleep(len(data) / self.rate)
-                fresh = len(data) < 16384          # a short read ends an answer: the next one waits again
+                fresh = len(data) < 16384  # a short read ends an answer: the next one waits again
                 sink.sendall(data)
         except OSError:
             pass
@@ -94,8 +97,15 @@ def free_port() -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--down-kbps", type=int, default=1600, help="download throughput in kbit/s (Fast 3G: 1600)")
-    parser.add_argument("--latency-ms", type=int, default=150, help="round-trip latency added per request (Fast 3G: 150)")
+    parser.add_argument(
+        "--down-kbps", type=int, default=1600, help="download throughput in kbit/s (Fast 3G: 1600)"
+    )
+    parser.add_argument(
+        "--latency-ms",
+        type=int,
+        default=150,
+        help="round-trip latency added per request (Fast 3G: 150)",
+    )
     args = parser.parse_args()
 
     database = fresh_database("sqlite", "judgeapp_offline_bench")
@@ -112,13 +122,20 @@ def main() -> int:
     changes.pairing(old, new)
     started = time.perf_counter()
     built = service.current_pack()
-    print(f"pack built in {time.perf_counter() - started:.1f} s: {len(built.body):,} bytes of JSON, "
-          f"{len(gzip.compress(built.body)):,} bytes gzipped over the wire")
+    print(
+        f"pack built in {time.perf_counter() - started:.1f} s: {len(built.body):,} bytes of JSON, "
+        f"{len(gzip.compress(built.body)):,} bytes gzipped over the wire"
+    )
 
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database, "JUDGEAPP_SEARCH_VECTORS": "0"}
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=REPO, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -129,14 +146,25 @@ def main() -> int:
                 time.sleep(0.2)
         from playwright.sync_api import sync_playwright
 
-        questions = [q["q"] for q in tomllib.loads((REPO / "bench" / "search_questions.toml").read_text())["question"]]
+        questions = [
+            q["q"]
+            for q in tomllib.loads((REPO / "bench" / "search_questions.toml").read_text())[
+                "question"
+            ]
+        ]
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+            )
             proxy = ThrottledProxy(port, args.down_kbps, args.latency_ms)
-            context = browser.new_context(viewport={"width": 768, "height": 1024}, base_url=f"http://127.0.0.1:{proxy.port}",
-                                          service_workers="allow")
+            context = browser.new_context(
+                viewport={"width": 768, "height": 1024},
+                base_url=f"http://127.0.0.1:{proxy.port}",
+                service_workers="allow",
+            )
             page = context.new_page()
-            page.goto(f"http://127.0.0.1:{port}/offline/manifest.json")   # the server builds its pack before the clock starts
+            # the server builds its pack before the clock starts
+            page.goto(f"http://127.0.0.1:{port}/offline/manifest.json")
             started = time.perf_counter()
             page.goto("/")
             state = None
@@ -147,18 +175,26 @@ def main() -> int:
             if not state:
                 print("the service worker kept no copy within 10 minutes")
                 return 1
-            print(f"first full copy on a {args.down_kbps} kbit/s, {args.latency_ms} ms connection: {synced:.1f} s "
-                  f"(page opened to copy kept; {state['stored_bytes']:,} bytes stored)")
+            print(
+                f"first full copy on a {args.down_kbps} kbit/s, {args.latency_ms} ms connection: "
+                f"{synced:.1f} s (page opened to copy kept; {state['stored_bytes']:,} bytes stored)"
+            )
             context.set_offline(True)
             page.goto("/offline/")
             page.wait_for_function("window.JudgeOfflineSearch !== undefined")
             measured = page.evaluate(SEARCH_TIMES, questions)
             times = sorted(measured["times"])
             p95 = times[int(0.95 * (len(times) - 1))]
-            print(f"offline search, {len(times)} judge questions: p50 {statistics.median(times):.2f} ms, p95 {p95:.2f} ms, "
-                  f"max {times[-1]:.2f} ms; reading the copy into memory {measured['load']:.0f} ms")
+            print(
+                f"offline search, {len(times)} judge questions: p50 {statistics.median(times):.2f} "
+                f"ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms; reading the copy into memory "
+                f"{measured['load']:.0f} ms"
+            )
             if measured["usage"]:
-                print(f"storage used by the site on the device (navigator.storage.estimate): {measured['usage']:,} bytes")
+                print(
+                    "storage used by the site on the device (navigator.storage.estimate): "
+                    f"{measured['usage']:,} bytes"
+                )
             browser.close()
             proxy.close()
     finally:

@@ -3,12 +3,12 @@
 The broker outage is real as the service sees it: web, worker and beat reach Redis through a TCP
 proxy that this script stops (listening socket and every connection closed) and starts again.
 Runs gunicorn (docker/gunicorn.conf.py), one Celery worker and Celery beat (re-send every
-BENCH_RESEND_SECONDS) on PostgreSQL, posts BENCH_JOBS game-outcome jobs during the outage, brings the
-broker back and counts how many were re-sent and finished, and how long it took.
+BENCH_RESEND_SECONDS) on PostgreSQL, posts BENCH_JOBS game-outcome jobs during the outage, brings
+the broker back and counts how many were re-sent and finished, and how long it took.
 
     .venv/bin/python bench/outage_bench.py
     BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/judgeapp_bench_outage BENCH_REDIS_PORT=6379 BENCH_REDIS_DB=10
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_env import ensure_database  # noqa: E402 - after the bench folder is on the path
 
 PY = sys.executable
-DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/judgeapp_bench_outage")
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/judgeapp_bench_outage"
+)
 REDIS_PORT = int(os.environ.get("BENCH_REDIS_PORT", "6379"))
 REDIS_DB = os.environ.get("BENCH_REDIS_DB", "10")
 JOBS = int(os.environ.get("BENCH_JOBS", "30"))
@@ -102,7 +104,12 @@ def free_port() -> int:
 def post(port: int) -> tuple[int, float, str | None]:
     started = time.perf_counter()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("POST", "/api/v1/jobs/game-outcome", body=json.dumps(GAME), headers={"Content-Type": "application/json"})
+    conn.request(
+        "POST",
+        "/api/v1/jobs/game-outcome",
+        body=json.dumps(GAME),
+        headers={"Content-Type": "application/json"},
+    )
     answer = conn.getresponse()
     body = json.loads(answer.read())
     conn.close()
@@ -114,18 +121,64 @@ def main() -> int:
     proxy.start()
     port = free_port()
     broker = f"redis://127.0.0.1:{proxy.port}/{REDIS_DB}"
-    env = {**os.environ, "DATABASE_URL": DATABASE_URL, "CELERY_BROKER_URL": broker, "DJANGO_DEBUG": "0",
-           "DJANGO_SECRET_KEY": "outage-bench-secret-key-not-for-production-0123456789abcdef",
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "GUNICORN_BIND": f"127.0.0.1:{port}", "JUDGEAPP_LOG_LEVEL": "ERROR",
-           "JUDGEAPP_RESEND_SECONDS": RESEND_SECONDS, "JUDGEAPP_RESEND_GRACE_SECONDS": "2"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": DATABASE_URL,
+        "CELERY_BROKER_URL": broker,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "outage-bench-secret-key-not-for-production-0123456789abcdef",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "JUDGEAPP_LOG_LEVEL": "ERROR",
+        "JUDGEAPP_RESEND_SECONDS": RESEND_SECONDS,
+        "JUDGEAPP_RESEND_GRACE_SECONDS": "2",
+    }
     ensure_database(DATABASE_URL)
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=REPO, env=env, check=True)
     log = open("/tmp/judgeapp-outage-bench.log", "wb")
-    processes = [subprocess.Popen([PY, "-m", *args], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-                 for args in (["gunicorn", "judgeapp.wsgi", "--config", "docker/gunicorn.conf.py", "--access-logfile", "/dev/null"],
-                              ["celery", "-A", "judgeapp", "worker", "--concurrency", "1", "--loglevel", "WARNING",
-                               "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                              ["celery", "-A", "judgeapp", "beat", "--loglevel", "WARNING", "--schedule", "/tmp/judgeapp-outage-beat"])]
+    processes = [
+        subprocess.Popen(
+            [PY, "-m", *args],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for args in (
+            [
+                "gunicorn",
+                "judgeapp.wsgi",
+                "--config",
+                "docker/gunicorn.conf.py",
+                "--access-logfile",
+                "/dev/null",
+            ],
+            [
+                "celery",
+                "-A",
+                "judgeapp",
+                "worker",
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            [
+                "celery",
+                "-A",
+                "judgeapp",
+                "beat",
+                "--loglevel",
+                "WARNING",
+                "--schedule",
+                "/tmp/judgeapp-outage-beat",
+            ],
+        )
+    ]
     try:
         time.sleep(8)
         before = [post(port) for _ in range(3)]
@@ -135,15 +188,21 @@ def main() -> int:
         during = [post(port) for _ in range(JOBS)]
         statuses = {s: sum(1 for x, _, _ in during if x == s) for s in {x for x, _, _ in during}}
         latencies = sorted(t for _, t, _ in during)
-        print(f"{JOBS} jobs posted while it was down: answers {statuses}, p50 {statistics.median(latencies) * 1000:.0f} ms, "
-              f"max {latencies[-1] * 1000:.0f} ms")
+        print(
+            f"{JOBS} jobs posted while it was down: answers {statuses}, p50 "
+            f"{statistics.median(latencies) * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+        )
         ids = [i for _, _, i in during if i]
+
         def counts() -> dict:
             import psycopg
 
             with psycopg.connect(DATABASE_URL.replace("postgres://", "postgresql://", 1)) as conn:
-                rows = conn.execute("SELECT status, count(*), count(*) FILTER (WHERE sent_at IS NULL) FROM judgeapp_job "
-                                    "WHERE public_id::text = ANY(%s) GROUP BY status", (ids,)).fetchall()
+                rows = conn.execute(
+                    "SELECT status, count(*), count(*) FILTER (WHERE sent_at IS NULL) FROM "
+                    "judgeapp_job WHERE public_id::text = ANY(%s) GROUP BY status",
+                    (ids,),
+                ).fetchall()
             state = {"queued": 0, "running": 0, "succeeded": 0, "failed": 0, "unsent": 0}
             for status, count, unsent in rows:
                 state[status] = count
@@ -161,8 +220,12 @@ def main() -> int:
             if state["succeeded"] + state["failed"] == len(ids):
                 break
             time.sleep(1)
-        print(f"after the broker came back: {state}; all {len(ids)} finished {time.monotonic() - back:.1f} s later "
-              f"(beat re-sends every {RESEND_SECONDS} s)" if state["succeeded"] == len(ids) else f"NOT all finished: {state}")
+        print(
+            f"after the broker came back: {state}; all {len(ids)} finished "
+            f"{time.monotonic() - back:.1f} s later (beat re-sends every {RESEND_SECONDS} s)"
+            if state["succeeded"] == len(ids)
+            else f"NOT all finished: {state}"
+        )
         return 0 if state["succeeded"] == len(ids) == JOBS else 1
     finally:
         for process in processes:

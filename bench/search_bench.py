@@ -37,12 +37,23 @@ from search import asked
 QUESTIONS = ROOT / "bench" / "search_questions.toml"
 # final, final2, final3, final4 (numbers of the question's doc); the sets from final5 on answer as
 # "doc:number" and are read by bench/search_sets.py only (--table).
-BLIND_SETS = sorted(p for p in (ROOT / "bench").glob("search_questions_final*.toml")
-                    if "paraphrase =" not in p.read_text(encoding="utf-8"))
+BLIND_SETS = sorted(
+    p
+    for p in (ROOT / "bench").glob("search_questions_final*.toml")
+    if "paraphrase =" not in p.read_text(encoding="utf-8")
+)
 DEFAULT_RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", ROOT.parent / "shared" / "rules"))
-# The parts, in order: the first question set's, then one per set written blind (final, final2, ...).
-PARTS = ("dev", "heldout", "blind", "blind2", "docs", *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS))
-OTHER_DOCS = ("mtr", "ipg", "jar")   # the newest stored version of each is searched beside the CR
+# The parts, in order: the first question set's, then one per set written blind (final,
+# final2, ...).
+PARTS = (
+    "dev",
+    "heldout",
+    "blind",
+    "blind2",
+    "docs",
+    *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS),
+)
+OTHER_DOCS = ("mtr", "ipg", "jar")  # the newest stored version of each is searched beside the CR
 
 
 @dataclass(frozen=True)
@@ -56,17 +67,19 @@ class Question:
 @dataclass(frozen=True)
 class Outcome:
     question: Question
-    rank: int | None          # 1-based rank of the first right answer, None when not returned
+    rank: int | None  # 1-based rank of the first right answer, None when not returned
     top: tuple[str, ...]
 
 
 def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     found = list(data["question"])
-    if path == QUESTIONS:   # the held-out sets written blind, without sight of the engine
+    if path == QUESTIONS:  # the held-out sets written blind, without sight of the engine
         for extra in BLIND_SETS:
             found += tomllib.loads(extra.read_text(encoding="utf-8"))["question"]
-    questions = [Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in found]
+    questions = [
+        Question(q["part"], q["q"], tuple(q["answers"]), q.get("doc", "cr")) for q in found
+    ]
     return data["version"], questions
 
 
@@ -77,7 +90,9 @@ def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
     return search.build_index(entries, glossary=document.glossary)
 
 
-def evaluate(index: search.SearchIndex, questions: list[Question], *, depth: int = 10, semantic=None) -> list[Outcome]:
+def evaluate(
+    index: search.SearchIndex, questions: list[Question], *, depth: int = 10, semantic=None
+) -> list[Outcome]:
     """Outcomes of questions about one document (all of `index`'s), as in the service with doc=."""
     outcomes = []
     for q in questions:
@@ -102,25 +117,42 @@ def with_asked(entries: list[search.SearchEntry], parsed, sets) -> list[search.S
     return asked.attach(entries, found.questions) if found else entries
 
 
-def load_corpus(rules_dir: Path, version: str, *, use_asked: bool = True, drop_held_out: bool = False) -> Corpus:
+def load_corpus(
+    rules_dir: Path, version: str, *, use_asked: bool = True, drop_held_out: bool = False
+) -> Corpus:
     sets = asked.load_asked() if use_asked else None
     if drop_held_out and sets is not None:
         import search_sets
 
         sets = search_sets.without_held_out(sets)
-    cr = parse_cr(decode_document((path := rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt").read_bytes(), str(path)), str(path))
+    cr = parse_cr(
+        decode_document(
+            (
+                path := rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt"
+            ).read_bytes(),
+            str(path),
+        ),
+        str(path),
+    )
     entries = {"cr": with_asked(search.entries_from_document(cr), cr, sets)}
     for kind in OTHER_DOCS:
         files = sorted((rules_dir / kind).glob("*.*"))
         if files:
             parsed = parse_document(files[-1].read_bytes(), str(files[-1]))
             entries[kind] = with_asked(search.entries_from_document(parsed), parsed, sets)
-    indexes = {doc: search.build_index(found, glossary=cr.glossary if doc == "cr" else ()) for doc, found in entries.items()}
-    indexes["any"] = search.build_index([e for found in entries.values() for e in found], glossary=cr.glossary)
+    indexes = {
+        doc: search.build_index(found, glossary=cr.glossary if doc == "cr" else ())
+        for doc, found in entries.items()
+    }
+    indexes["any"] = search.build_index(
+        [e for found in entries.values() for e in found], glossary=cr.glossary
+    )
     return Corpus(indexes, {})
 
 
-def evaluate_corpus(corpus: Corpus, questions: list[Question], *, hybrid: bool = False, depth: int = 10) -> list[Outcome]:
+def evaluate_corpus(
+    corpus: Corpus, questions: list[Question], *, hybrid: bool = False, depth: int = 10
+) -> list[Outcome]:
     outcomes = []
     for q in questions:
         index = corpus.indexes.get(q.doc)
@@ -128,7 +160,9 @@ def evaluate_corpus(corpus: Corpus, questions: list[Question], *, hybrid: bool =
             outcomes.append(Outcome(q, None, ()))
             continue
         semantic = corpus.semantic.get(q.doc) if hybrid else None
-        hits = search.search(index, q.text, limit=depth, doc=None if q.doc == "any" else q.doc, semantic=semantic)
+        hits = search.search(
+            index, q.text, limit=depth, doc=None if q.doc == "any" else q.doc, semantic=semantic
+        )
         numbers = tuple(f"{h.doc}:{h.number}" if q.doc == "any" else h.number for h in hits)
         rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
         outcomes.append(Outcome(q, rank, numbers))
@@ -153,7 +187,9 @@ def recall_at(outcomes: list[Outcome], k: int = 5) -> float:
 
 
 def mrr(outcomes: list[Outcome], k: int = 10) -> float:
-    return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(len(outcomes), 1)
+    return sum(1 / o.rank for o in outcomes if o.rank is not None and o.rank <= k) / max(
+        len(outcomes), 1
+    )
 
 
 def _cache_path() -> Path:
@@ -165,12 +201,18 @@ def _cache_path() -> Path:
     return Path(tempfile.gettempdir()) / f"judgeapp-search-vectors-{name}"
 
 
-def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False) -> bytes:
+def _vectors(
+    entries: list[search.SearchEntry], vectors_path: Path | None, *, questions: bool = False
+) -> bytes:
     """float32 rows of what is embedded for `entries` (or their asked-as questions), from a cache of
     vectors by content address (model name + text) under /tmp: only texts never embedded are."""
     from search import vectors as search_semantic
 
-    texts = search_semantic.question_texts(entries) if questions else search_semantic.entry_texts(entries)
+    texts = (
+        search_semantic.question_texts(entries)
+        if questions
+        else search_semantic.entry_texts(entries)
+    )
     if not texts:
         return b""
     if vectors_path is not None and vectors_path.is_file():
@@ -181,19 +223,25 @@ def _vectors(entries: list[search.SearchEntry], vectors_path: Path | None, *, qu
     if cache.with_suffix(".keys").is_file():
         stored_keys = cache.with_suffix(".keys").read_text().split()
         rows = cache.with_suffix(".f32").read_bytes()
-        known = {k: rows[n * 1536:(n + 1) * 1536] for n, k in enumerate(stored_keys)}
+        known = {k: rows[n * 1536 : (n + 1) * 1536] for n, k in enumerate(stored_keys)}
     known.update(_shipped_rows())
     missing = list(dict.fromkeys(k for k in keys if k not in known))
     if missing:
         started = time.perf_counter()
         by_key = dict(zip(keys, texts, strict=True))
         rows = search_semantic.embed_texts([by_key[k] for k in missing])
-        with cache.with_suffix(".keys").open("a") as names, cache.with_suffix(".f32").open("ab") as data:
+        with (
+            cache.with_suffix(".keys").open("a") as names,
+            cache.with_suffix(".f32").open("ab") as data,
+        ):
             for k, row in zip(missing, rows, strict=True):
                 names.write(k + "\n")
                 data.write(row)
                 known[k] = row
-        print(f"semantic: embedded {len(missing)} {entries[0].doc} texts in {time.perf_counter() - started:.1f} s (cached in {cache}.*)")
+        print(
+            f"semantic: embedded {len(missing)} {entries[0].doc} texts in "
+            f"{time.perf_counter() - started:.1f} s (cached in {cache}.*)"
+        )
     return b"".join(known[k] for k in keys)
 
 
@@ -228,48 +276,76 @@ def add_semantic(corpus: Corpus) -> bool:
         return False
     docs = [doc for doc in corpus.indexes if doc != "any"]
     per_doc = {doc: _vectors(corpus.indexes[doc].entries, None) for doc in docs}
-    per_doc_asked = {doc: _vectors(corpus.indexes[doc].entries, None, questions=True) for doc in docs}
+    per_doc_asked = {
+        doc: _vectors(corpus.indexes[doc].entries, None, questions=True) for doc in docs
+    }
     for doc, index in corpus.indexes.items():
         chosen = docs if doc == "any" else [doc]
         corpus.semantic[doc] = search_semantic.semantic_scorer(
-            index, b"".join(per_doc[d] for d in chosen), question_vectors=b"".join(per_doc_asked[d] for d in chosen))
+            index,
+            b"".join(per_doc[d] for d in chosen),
+            question_vectors=b"".join(per_doc_asked[d] for d in chosen),
+        )
     return True
 
 
-def report(name: str, corpus: Corpus, questions: list[Question], misses: str, show: int, *, hybrid: bool = False) -> None:
+def report(
+    name: str,
+    corpus: Corpus,
+    questions: list[Question],
+    misses: str,
+    show: int,
+    *,
+    hybrid: bool = False,
+) -> None:
     outcomes = evaluate_corpus(corpus, questions, hybrid=hybrid)
     print(f"\n== {name}\n{'part':8} {'n':>4} {'recall@5':>9} {'MRR@10':>7}")
     for part in (*PARTS, "all"):
         chosen = [o for o in outcomes if part == "all" or o.question.part == part]
         print(f"{part:8} {len(chosen):4d} {recall_at(chosen):9.3f} {mrr(chosen):7.3f}")
     paraphrases = [o for o in outcomes if is_paraphrase(corpus, o.question)]
-    by_part = ", ".join(f"{part} {recall_at(found):.2f} of {len(found)}" for part in PARTS
-                        if (found := [o for o in paraphrases if o.question.part == part]))
-    print(f"paraphrases (at most one content word shared with the answer): recall@5 {recall_at(paraphrases):.3f} "
-          f"of {len(paraphrases)}; {by_part}")
+    by_part = ", ".join(
+        f"{part} {recall_at(found):.2f} of {len(found)}"
+        for part in PARTS
+        if (found := [o for o in paraphrases if o.question.part == part])
+    )
+    print(
+        "paraphrases (at most one content word shared with the answer): recall@5 "
+        f"{recall_at(paraphrases):.3f} of {len(paraphrases)}; {by_part}"
+    )
 
     timings = []
     for _ in range(2 if hybrid else 5):
         for scorer in corpus.semantic.values():
             if hasattr(scorer, "cache_clear"):
-                scorer.cache_clear()    # time cold queries: every question is encoded again
+                scorer.cache_clear()  # time cold queries: every question is encoded again
         for q in questions:
             index = corpus.indexes.get(q.doc)
             if index is None:
                 continue
             semantic = corpus.semantic.get(q.doc) if hybrid else None
             t0 = time.perf_counter()
-            search.search(index, q.text, limit=10, doc=None if q.doc == "any" else q.doc, semantic=semantic)
+            search.search(
+                index, q.text, limit=10, doc=None if q.doc == "any" else q.doc, semantic=semantic
+            )
             timings.append((time.perf_counter() - t0) * 1000)
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))]
-    print(f"latency over {len(timings)} queries: p50 {statistics.median(timings):.2f} ms, p95 {p95:.2f} ms, max {timings[-1]:.2f} ms")
+    print(
+        f"latency over {len(timings)} queries: p50 {statistics.median(timings):.2f} ms, p95 "
+        f"{p95:.2f} ms, max {timings[-1]:.2f} ms"
+    )
 
-    missed = [o for o in outcomes if (o.rank is None or o.rank > 5) and misses in ("all", o.question.part)]
+    missed = [
+        o for o in outcomes if (o.rank is None or o.rank > 5) and misses in ("all", o.question.part)
+    ]
     print(f"missed (not in top 5), {misses}: {len(missed)}")
     for o in missed:
         rank = f"rank {o.rank}" if o.rank else "not in top 10"
-        print(f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} ({rank}); got {', '.join(o.top[:show])}")
+        print(
+            f"  [{o.question.part}] {o.question.text!r} wants {'/'.join(o.question.answers)} "
+            f"({rank}); got {', '.join(o.top[:show])}"
+        )
 
 
 def table(corpus: Corpus, parts: list[str], *, hybrid: bool, rules_dir: Path, version: str) -> None:
@@ -279,27 +355,54 @@ def table(corpus: Corpus, parts: list[str], *, hybrid: bool, rules_dir: Path, ve
 
     sets = search_sets.load_sets()
     mode = "hybrid" if hybrid else "lexical"
-    print(f"\n== {mode}: set | n | no filter R@5 / MRR | filtered R@5 / MRR | per document (no filter) | paraphrases (no filter)")
+    print(
+        f"\n== {mode}: set | n | no filter R@5 / MRR | filtered R@5 / MRR | per document (no "
+        "filter) | paraphrases (no filter)"
+    )
     for part in parts:
         if part == "asked-heldout":
             held = load_corpus(rules_dir, version, drop_held_out=True)
             if hybrid and not add_semantic(held):
                 continue
-            versions = {doc: _version_of(doc, rules_dir, version) for doc in held.indexes if doc != "any"}
+            versions = {
+                doc: _version_of(doc, rules_dir, version) for doc in held.indexes if doc != "any"
+            }
             questions, chosen = search_sets.held_out_questions(asked.load_asked(), versions), held
         else:
             questions, chosen = sets.get(part, []), corpus
         if not questions:
             continue
-        free = evaluate_corpus(chosen, [Question(q.part, q.text, q.answers, "any") for q in questions], hybrid=hybrid)
-        kept = evaluate_corpus(chosen, [Question(q.part, q.text, tuple(a.split(":", 1)[1] for a in q.answers if a.startswith(q.doc + ":")), q.doc)
-                                        for q in questions], hybrid=hybrid)
-        docs = ", ".join(f"{d} {recall_at(found):.2f} ({len(found)})" for d in ("cr", "mtr", "ipg", "jar")
-                         if (found := [o for o, q in zip(free, questions, strict=True) if q.doc == d]))
-        para = [o for o, q in zip(free, questions, strict=True)
-                if (q.paraphrase if q.paraphrase is not None else is_paraphrase(chosen, o.question))]
-        print(f"{part:14} {len(questions):5d} | {recall_at(free):.3f} / {mrr(free):.3f} | {recall_at(kept):.3f} / {mrr(kept):.3f} | "
-              f"{docs} | {recall_at(para):.2f} of {len(para)}")
+        free = evaluate_corpus(
+            chosen, [Question(q.part, q.text, q.answers, "any") for q in questions], hybrid=hybrid
+        )
+        kept = evaluate_corpus(
+            chosen,
+            [
+                Question(
+                    q.part,
+                    q.text,
+                    tuple(a.split(":", 1)[1] for a in q.answers if a.startswith(q.doc + ":")),
+                    q.doc,
+                )
+                for q in questions
+            ],
+            hybrid=hybrid,
+        )
+        docs = ", ".join(
+            f"{d} {recall_at(found):.2f} ({len(found)})"
+            for d in ("cr", "mtr", "ipg", "jar")
+            if (found := [o for o, q in zip(free, questions, strict=True) if q.doc == d])
+        )
+        para = [
+            o
+            for o, q in zip(free, questions, strict=True)
+            if (q.paraphrase if q.paraphrase is not None else is_paraphrase(chosen, o.question))
+        ]
+        print(
+            f"{part:14} {len(questions):5d} | {recall_at(free):.3f} / {mrr(free):.3f} | "
+            f"{recall_at(kept):.3f} / {mrr(kept):.3f} | {docs} | {recall_at(para):.2f} of "
+            f"{len(para)}"
+        )
 
 
 def _version_of(doc: str, rules_dir: Path, cr_version: str):
@@ -316,21 +419,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
     parser.add_argument("--show", type=int, default=5, help="results shown per missed question")
-    parser.add_argument("--misses", choices=(*PARTS, "all", "none"), default="dev",
-                        help="which part's missed questions to list (tune with 'dev' only, so the other parts stay unseen)")
-    parser.add_argument("--semantic", action="store_true",
-                        help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)")
-    parser.add_argument("--no-asked", action="store_true",
-                        help="leave out the asked-as questions of search/questions (to measure what they add)")
-    parser.add_argument("--table", default="", help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
-                        "each with no document filter and with the right document, aggregates only, no misses")
+    parser.add_argument(
+        "--misses",
+        choices=(*PARTS, "all", "none"),
+        default="dev",
+        help=(
+            "which part's missed questions to list (tune with 'dev' only, so the other parts "
+            "stay unseen)"
+        ),
+    )
+    parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="also measure the hybrid ranking with all-MiniLM-L6-v2 (embeds every rule first)",
+    )
+    parser.add_argument(
+        "--no-asked",
+        action="store_true",
+        help="leave out the asked-as questions of search/questions (to measure what they add)",
+    )
+    parser.add_argument(
+        "--table",
+        default="",
+        help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
+        "each with no document filter and with the right document, aggregates only, no misses",
+    )
     args = parser.parse_args()
 
     version, questions = load_questions()
     if args.table:
         import search_sets
 
-        parts = [*search_sets.load_sets(), "asked-heldout"] if args.table == "all" else args.table.split(",")
+        parts = (
+            [*search_sets.load_sets(), "asked-heldout"]
+            if args.table == "all"
+            else args.table.split(",")
+        )
         corpus = load_corpus(args.rules_dir, version)
         table(corpus, parts, hybrid=False, rules_dir=args.rules_dir, version=version)
         if args.semantic and add_semantic(corpus):
@@ -340,10 +464,21 @@ def main() -> None:
     corpus = load_corpus(args.rules_dir, version, use_asked=not args.no_asked)
     built = time.perf_counter() - started
     sizes = ", ".join(f"{doc} {len(index.entries)}" for doc, index in corpus.indexes.items())
-    print(f"CR {version} and the newest MTR/IPG/JAR: entries {sizes}; {len(questions)} questions; indexes built in {built * 1000:.0f} ms")
+    print(
+        f"CR {version} and the newest MTR/IPG/JAR: entries {sizes}; {len(questions)} questions; "
+        f"indexes built in {built * 1000:.0f} ms"
+    )
     report("lexical (BM25F + vocabulary + glossary)", corpus, questions, args.misses, args.show)
     if args.semantic and add_semantic(corpus):
-        report("hybrid (lexical + all-MiniLM-L6-v2)", corpus, questions, args.misses, args.show, hybrid=True)
+        report(
+            "hybrid (lexical + all-MiniLM-L6-v2)",
+            corpus,
+            questions,
+            args.misses,
+            args.show,
+            hybrid=True,
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -78,14 +78,16 @@ def main() -> int:
     entries, name = newest_entries(args.kind)
     held = held_out_questions(entries)
     if args.limit:
-        held = held[:args.limit]
+        held = held[: args.limit]
     print(f"{name}: {len(entries)} entries, {len(held)} held-out asked-as questions")
     figures = {}
     for label, path in (("tuned", model.TUNED_DIR), ("stock", stock)):
         start = time.perf_counter()
         figures[label] = recall_at_5(path, entries, held)
-        print(f"  {label:5} {model.model_name() if label == 'tuned' else stock.name}: "
-              f"recall@5 {figures[label]:.3f}  ({time.perf_counter() - start:.1f} s)")
+        print(
+            f"  {label:5} {model.model_name() if label == 'tuned' else stock.name}: "
+            f"recall@5 {figures[label]:.3f}  ({time.perf_counter() - start:.1f} s)"
+        )
     print(f"  tuned - stock: {figures['tuned'] - figures['stock']:+.3f}")
     return 0 if figures["tuned"] > figures["stock"] else 1
 

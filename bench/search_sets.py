@@ -29,9 +29,9 @@ BENCH = Path(__file__).resolve().parent
 class SetQuestion:
     part: str
     text: str
-    answers: tuple[str, ...]       # "doc:number"
-    doc: str                       # the document that answers (of the first answer)
-    paraphrase: bool | None        # as its writer judged; None: computed by the bench
+    answers: tuple[str, ...]  # "doc:number"
+    doc: str  # the document that answers (of the first answer)
+    paraphrase: bool | None  # as its writer judged; None: computed by the bench
 
 
 def _read(path: Path) -> list[SetQuestion]:
@@ -48,22 +48,29 @@ def _read(path: Path) -> list[SetQuestion]:
 def load_sets() -> dict[str, list[SetQuestion]]:
     """Every question set, by part, in file order."""
     parts: dict[str, list[SetQuestion]] = {}
-    for path in [BENCH / "search_questions.toml", *sorted(BENCH.glob("search_questions_final*.toml"),
-                                                          key=lambda p: (len(p.stem), p.stem))]:
+    for path in [
+        BENCH / "search_questions.toml",
+        *sorted(BENCH.glob("search_questions_final*.toml"), key=lambda p: (len(p.stem), p.stem)),
+    ]:
         for q in _read(path):
             parts.setdefault(q.part, []).append(q)
     return parts
 
 
-def held_out_questions(sets: dict, corpus_versions: dict[str, object], *, every: int = 3) -> list[SetQuestion]:
+def held_out_questions(
+    sets: dict, corpus_versions: dict[str, object], *, every: int = 3
+) -> list[SetQuestion]:
     """Every `every`-th held-out asked-as question of the document versions searched."""
     found = []
     for (doc, version), questions in sorted(sets.items()):
         if corpus_versions.get(doc) != version:
             continue
         for number, listed in questions.questions.items():
-            found.extend(SetQuestion("asked-heldout", q, (f"{doc}:{number}",), doc, None)
-                         for q in listed if asked.held_out(q))
+            found.extend(
+                SetQuestion("asked-heldout", q, (f"{doc}:{number}",), doc, None)
+                for q in listed
+                if asked.held_out(q)
+            )
     return found[::every]
 
 
@@ -71,6 +78,10 @@ def without_held_out(sets: dict) -> dict:
     """The asked-as sets with their held-out questions removed."""
     out = {}
     for key, found in sets.items():
-        kept = {n: tuple(q for q in qs if not asked.held_out(q)) for n, qs in found.questions.items()}
-        out[key] = asked.AskedSet(found.doc, found.version, {n: qs for n, qs in kept.items() if qs}, found.sources)
+        kept = {
+            n: tuple(q for q in qs if not asked.held_out(q)) for n, qs in found.questions.items()
+        }
+        out[key] = asked.AskedSet(
+            found.doc, found.version, {n: qs for n, qs in kept.items() if qs}, found.sources
+        )
     return out

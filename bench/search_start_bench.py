@@ -29,7 +29,12 @@ from urllib.parse import urlencode
 REPO = Path(__file__).resolve().parent.parent
 RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 PY = sys.executable
-ENV = {**os.environ, "JUDGEAPP_SEARCH_VECTORS": "0", "PYTHONPATH": str(REPO), "OPENBLAS_NUM_THREADS": "1"}
+ENV = {
+    **os.environ,
+    "JUDGEAPP_SEARCH_VECTORS": "0",
+    "PYTHONPATH": str(REPO),
+    "OPENBLAS_NUM_THREADS": "1",
+}
 
 FIRST = """
 import os, time, json
@@ -47,14 +52,26 @@ print(json.dumps({"setup": t1 - t0, "first": t2 - t1, "ranking": answer["ranking
 
 
 def ensure_documents() -> None:
-    code = ("import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'judgeapp.settings'); django.setup();"
-            "from rulesref.models import Version; print(Version.objects.filter(is_current=True).count())")
+    code = (
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'judgeapp.settings'); "
+        "django.setup();from rulesref.models import Version; "
+        "print(Version.objects.filter(is_current=True).count())"
+    )
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=REPO, env=ENV, check=True)
-    current = int(subprocess.run([PY, "-c", code], cwd=REPO, env=ENV, capture_output=True, text=True, check=True).stdout)
+    current = int(
+        subprocess.run(
+            [PY, "-c", code], cwd=REPO, env=ENV, capture_output=True, text=True, check=True
+        ).stdout
+    )
     if current < 4:
         newest = [sorted((RULES / kind).glob("*.*"))[-1] for kind in ("cr", "mtr", "ipg", "jar")]
-        subprocess.run([PY, "manage.py", "import_rules", *map(str, newest), "--publish"], cwd=REPO, env=ENV, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [PY, "manage.py", "import_rules", *map(str, newest), "--publish"],
+            cwd=REPO,
+            env=ENV,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
 
 
 def questions() -> list[str]:
@@ -83,14 +100,35 @@ def get(port: int, path: str) -> tuple[float, dict]:
 def main() -> None:
     ensure_documents()
     for run in ("first process", "next process"):
-        out = subprocess.run([PY, "-c", FIRST], cwd=REPO, env=ENV, capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [PY, "-c", FIRST], cwd=REPO, env=ENV, capture_output=True, text=True, check=True
+        ).stdout
         found = json.loads(out.strip().splitlines()[-1])
-        print(f"{run}: first search {found['first'] * 1000:.0f} ms ({found['ranking']}; Django set up in "
-              f"{found['setup'] * 1000:.0f} ms); top 3 {', '.join(found['top'])}")
+        print(
+            f"{run}: first search {found['first'] * 1000:.0f} ms ({found['ranking']}; Django set "
+            "up "
+            f"in {found['setup'] * 1000:.0f} ms); top 3 {', '.join(found['top'])}"
+        )
 
     port = free_port()
-    server = subprocess.Popen([PY, "-m", "gunicorn", "judgeapp.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1", "--threads", "1",
-                               "--log-level", "warning"], cwd=REPO, env=ENV)
+    server = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "gunicorn",
+            "judgeapp.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "1",
+            "--threads",
+            "1",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=ENV,
+    )
     try:
         for _ in range(200):
             try:
@@ -98,13 +136,19 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        first, answer = get(port, "/api/v1/search?" + urlencode({"q": "can I use my phone for notes during the match"}))
+        first, answer = get(
+            port,
+            "/api/v1/search?" + urlencode({"q": "can I use my phone for notes during the match"}),
+        )
         print(f"HTTP, new server: first search {first * 1000:.0f} ms ({answer.get('ranking')})")
         times = [get(port, "/api/v1/search?" + urlencode({"q": q}))[0] * 1000 for q in questions()]
         times.sort()
         p95 = times[int(0.95 * (len(times) - 1))]
-        print(f"HTTP, one client, {len(times)} distinct questions: p50 {statistics.median(times):.1f} ms, "
-              f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
+        print(
+            f"HTTP, one client, {len(times)} distinct questions: p50 "
+            f"{statistics.median(times):.1f} "
+            f"ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -44,21 +44,22 @@ CALL_REQUEST, what the guide page posts (possibly queued offline and replayed la
                                            both are kept and the call is flagged ("needs_review")
 
 A call for any infraction of the current IPG, without a guide: the same body with "infraction" (the
-section, "3.3", or the name, "Slow Play") in place of "guide", "answers" and "conclusion"; its penalty
-is the IPG's at Competitive and Professional and the JAR's handling at Regular (see
+section, "3.3", or the name, "Slow Play") in place of "guide", "answers" and "conclusion"; its
+penalty is the IPG's at Competitive and Professional and the JAR's handling at Regular (see
 calllog.recording). Players are stored as the event's player list spells them, and names not
 on the list are added to it. The player list, call edits and revisions: calllog.api_more.
 
 The server replays the guide from slug + answers, takes the conclusion's ruling, fix, penalty at the
-event's REL and citations (resolved now, stored as shown), and upgrades the penalty by the offender's
-earlier Warnings at the event (calllog.penalties). CALL is exports.call_record: the request's
-fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category", "base_penalty",
-"penalty" (the penalty given: announced at the table, else the server's after upgrades), "upgraded",
-"upgrade_reason" (the server's count), "announced_penalty", "computed_penalty" (after upgrades),
-"needs_review" (announced and computed differ: for the head judge), "review_reason", "citations",
-"received_at". Penalties are written one way: "Warning", never "Warning (Tournament Error - ...)".
-UPGRADE is {"penalty", "upgraded", "reason", "refs", "citations", "prior_warnings", "base_penalty", "rel"}.
-"""
+event's REL and citations (resolved now, stored as shown), and upgrades the penalty by the
+offender's earlier Warnings at the event (calllog.penalties). CALL is exports.call_record: the
+request's fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category",
+"base_penalty", "penalty" (the penalty given: announced at the table, else the server's after
+upgrades), "upgraded", "upgrade_reason" (the server's count), "announced_penalty",
+"computed_penalty" (after upgrades), "needs_review" (announced and computed differ: for the head
+judge), "review_reason", "citations", "received_at". Penalties are written one way: "Warning", never
+"Warning (Tournament Error - ...)". UPGRADE is {"penalty", "upgraded", "reason", "refs",
+"citations", "prior_warnings", "base_penalty", "rel"}.
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -84,7 +85,9 @@ def _event_data(event: Event, user, *, judges: bool = False) -> dict:
     data = exports.event_record(event)
     data["role"] = services.role_of(user, event)
     if judges:
-        data["judges"] = [{"username": m.judge.username, "role": m.role} for m in services.judges_of(event)]
+        data["judges"] = [
+            {"username": m.judge.username, "role": m.role} for m in services.judges_of(event)
+        ]
     return data
 
 
@@ -94,17 +97,24 @@ class CallLogView(APIView):
 
 class EventListView(CallLogView):
     def get(self, request: Request) -> Response:
-        return Response({"events": [_event_data(e, request.user) for e in services.my_events(request.user)]})
+        return Response(
+            {"events": [_event_data(e, request.user) for e in services.my_events(request.user)]}
+        )
 
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         try:
             event = services.open_event(
-                request.user, name=body.get("name"), date=body.get("date"), rel=body.get("rel", Event.Rel.COMPETITIVE)
+                request.user,
+                name=body.get("name"),
+                date=body.get("date"),
+                rel=body.get("rel", Event.Rel.COMPETITIVE),
             )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
-        return Response(_event_data(event, request.user, judges=True), status=status.HTTP_201_CREATED)
+        return Response(
+            _event_data(event, request.user, judges=True), status=status.HTTP_201_CREATED
+        )
 
 
 class EventDetailView(CallLogView):
@@ -124,7 +134,8 @@ class EventJudgesView(CallLogView):
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
         return Response(
-            {"username": membership.judge.username, "role": membership.role}, status=status.HTTP_201_CREATED
+            {"username": membership.judge.username, "role": membership.role},
+            status=status.HTTP_201_CREATED,
         )
 
 
@@ -137,7 +148,9 @@ class CallListView(CallLogView):
         if flag is not None:
             if flag not in ("true", "false"):
                 raise ApiError(
-                    "invalid", "needs_review: true or false", details={"needs_review": ["true or false"]}
+                    "invalid",
+                    "needs_review: true or false",
+                    details={"needs_review": ["true or false"]},
                 )
             calls = calls.filter(needs_review=flag == "true")
         return Response({"calls": [exports.call_record(c, with_notes=head) for c in calls]})
@@ -149,7 +162,9 @@ class CallListView(CallLogView):
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
         except services.ClientIdConflict as exc:
-            raise ApiError("conflict", str(exc), status_code=409, details={"call": exc.existing.pk}) from None
+            raise ApiError(
+                "conflict", str(exc), status_code=409, details={"call": exc.existing.pk}
+            ) from None
         except recording.RelMismatch as exc:
             raise api_more.rel_mismatch(exc) from None
         head = services.is_head(request.user, event)
@@ -163,7 +178,9 @@ class CallDetailView(CallLogView):
     def get(self, request: Request, event_id: int, call_id: int) -> Response:
         event = services.event_for(request.user, event_id)
         call = services.get_call(request.user, event, call_id)
-        return Response(api_more.call_with_revisions(call, head=services.is_head(request.user, event)))
+        return Response(
+            api_more.call_with_revisions(call, head=services.is_head(request.user, event))
+        )
 
     def patch(self, request: Request, event_id: int, call_id: int) -> Response:
         return api_more.edit_call(request, event_id, call_id)
@@ -206,7 +223,11 @@ class PlayerListView(CallLogView):
         return Response(
             {
                 "players": [
-                    {"name": p.name, "penalties": [_penalty_data(c) for c in p.penalties], "calls": len(p.calls)}
+                    {
+                        "name": p.name,
+                        "penalties": [_penalty_data(c) for c in p.penalties],
+                        "calls": len(p.calls),
+                    }
                     for p in services.players_of(request.user, event)
                 ]
             }
@@ -245,18 +266,28 @@ class PlayerView(CallLogView):
 
     def _day(self, request: Request) -> int:
         try:
-            return services.whole_number(request.query_params.get("day"), "day", minimum=1, maximum=30, default=1) or 1
+            return (
+                services.whole_number(
+                    request.query_params.get("day"), "day", minimum=1, maximum=30, default=1
+                )
+                or 1
+            )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
 
     def _next(self, request: Request, event: Event, name: str) -> dict:
         from guides import services as guide_services
 
-        slug, node_id = request.query_params.get("guide", ""), request.query_params.get("conclusion", "")
+        slug, node_id = (
+            request.query_params.get("guide", ""),
+            request.query_params.get("conclusion", ""),
+        )
         try:
             node = guide_services.get_guide(slug).nodes.get(node_id)
         except guide_services.UnknownGuide:
-            raise ApiError("invalid", f"guide: no guide {slug!r}", details={"guide": ["unknown guide"]}) from None
+            raise ApiError(
+                "invalid", f"guide: no guide {slug!r}", details={"guide": ["unknown guide"]}
+            ) from None
         if node is None or node.penalty is None:
             raise ApiError(
                 "invalid",

@@ -16,7 +16,7 @@ infraction chosen directly. Mounted by api_urls; errors in judgeapp.api_errors' 
 INFRACTION is {"number", "name", "title", "category", "penalty": {"regular", "competitive",
 "professional"}, "regular_ref", "upgrade", "count_upgrade", "ref"}; PLAYER {"name", "calls": n};
 REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason"}.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -44,12 +44,20 @@ def _player_data(event, player) -> dict:
 
 
 def _conflict(exc: players.PlayerConflict) -> ApiError:
-    return ApiError("conflict", f"{exc.field}: {exc.message}", status_code=409, details={exc.field: [exc.message]})
+    return ApiError(
+        "conflict",
+        f"{exc.field}: {exc.message}",
+        status_code=409,
+        details={exc.field: [exc.message]},
+    )
 
 
 def rel_mismatch(exc: recording.RelMismatch) -> ApiError:
     return ApiError(
-        "rel_mismatch", str(exc), status_code=409, details={"rel": [exc.message], "event_rel": [exc.event_rel]}
+        "rel_mismatch",
+        str(exc),
+        status_code=409,
+        details={"rel": [exc.message], "event_rel": [exc.event_rel]},
     )
 
 
@@ -59,7 +67,9 @@ class InfractionListView(CallLogView):
         version = infractions.current_ipg()
         return Response(
             {
-                "ipg": version.effective_date.isoformat() if version and version.effective_date else None,
+                "ipg": version.effective_date.isoformat()
+                if version and version.effective_date
+                else None,
                 "rel": event.rel,
                 "infractions": [i.as_dict() for i in infractions.catalogue()],
             }
@@ -73,14 +83,19 @@ def add_player(request: Request, event_id: int) -> Response:
         player, created = players.add_player(request.user, event, body.get("name"))
     except services.InvalidCall as exc:
         raise _invalid(exc) from None
-    return Response(_player_data(event, player), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+    return Response(
+        _player_data(event, player),
+        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
 
 
 def rename_player(request: Request, event_id: int, name: str) -> Response:
     event = services.event_for(request.user, event_id)
     body = request.data if isinstance(request.data, dict) else {}
     try:
-        asked = players.PlayerChangeRequest.model_validate({"merge": body.get("merge", False), "name": body.get("name")})
+        asked = players.PlayerChangeRequest.model_validate(
+            {"merge": body.get("merge", False), "name": body.get("name")}
+        )
         player = players.rename_player(request.user, event, name, asked.name, merge=asked.merge)
     except services.InvalidCall as exc:
         raise _invalid(exc) from None
@@ -118,24 +133,31 @@ class CallRevisionsView(CallLogView):
     def get(self, request: Request, event_id: int, call_id: int) -> Response:
         event = services.event_for(request.user, event_id)
         call = services.get_call(request.user, event, call_id)
-        return Response({"revisions": [editing.revision_record(r) for r in editing.revisions(call)]})
+        return Response(
+            {"revisions": [editing.revision_record(r) for r in editing.revisions(call)]}
+        )
 
 
 def infraction_preview(request: Request, event, name: str, day: int) -> dict:
-    """PlayerView's "next" for ?infraction=: what that infraction's penalty would be for this player now."""
+    """PlayerView's "next" for ?infraction=: what that infraction's penalty would be for this
+    player now."""
     wanted = request.query_params.get("infraction", "")
     infraction = infractions.find(wanted)
     if infraction is None:
         raise ApiError(
-            "invalid", f"infraction: {wanted!r} is not an infraction of the current IPG",
+            "invalid",
+            f"infraction: {wanted!r} is not an infraction of the current IPG",
             details={"infraction": ["unknown infraction"]},
         )
-    result = recording.preview_infraction(request.user, event, player=name, infraction=infraction, day=day)
+    result = recording.preview_infraction(
+        request.user, event, player=name, infraction=infraction, day=day
+    )
     return preview_record(result, infraction.penalty_at(event.rel), event.rel)
 
 
 def preview_record(result, base_penalty: str, rel: str) -> dict:
-    """A penalty preview as PlayerView answers it ("next"): the penalty now, upgraded or not, and why."""
+    """A penalty preview as PlayerView answers it ("next"): the penalty now, upgraded or not,
+    and why."""
     return {
         "penalty": result.penalty,
         "upgraded": result.upgraded,
@@ -146,4 +168,3 @@ def preview_record(result, base_penalty: str, rel: str) -> dict:
         "base_penalty": penalties.penalty_label(base_penalty),
         "rel": rel,
     }
-

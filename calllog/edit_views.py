@@ -1,7 +1,7 @@
-"""The call log's pages for issue 13: record an IPG infraction directly, keep the event's player list
-(add, rename or merge, remove), and edit a call (its revisions shown on the call page). Each works
-without JavaScript (plain form posts); static/judgeapp/calllog.js sends the record form through the
-offline queue and shows the penalty with the player's history before it is saved."""
+"""The call log's pages for issue 13: record an IPG infraction directly, keep the event's player
+list (add, rename or merge, remove), and edit a call (its revisions shown on the call page). Each
+works without JavaScript (plain form posts); static/judgeapp/calllog.js sends the record form
+through the offline queue and shows the penalty with the player's history before it is saved."""
 
 from __future__ import annotations
 
@@ -86,7 +86,9 @@ def remove_player(request: HttpRequest, event_id: int, name: str) -> HttpRespons
     return redirect(reverse("event-detail", args=[event.pk]) + "#players")
 
 
-def _player_page(request: HttpRequest, event: Event, name: str, *, error, merge_into: str = "") -> HttpResponse:
+def _player_page(
+    request: HttpRequest, event: Event, name: str, *, error, merge_into: str = ""
+) -> HttpResponse:
     response = views.player_detail(request, event.pk, name, error=error, merge_into=merge_into)
     response.status_code = 409 if isinstance(error, players.PlayerConflict) else 400
     return response

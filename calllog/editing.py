@@ -4,9 +4,9 @@ when, each field before and after, and the reason given), shown on the call.
 
 The ruling, fix and citations stay the snapshot of what was shown at the table. A penalty edited by
 hand is no longer an upgrade by count: "upgraded" and its reason are cleared, and the revision keeps
-what they were. A call flagged for the head judge (its announced and computed penalties differ) stays
-flagged until a head judge settles it: by setting the penalty, or with "needs_review": false when the
-penalty given stands (both kept as a revision, with the reason given).
+what they were. A call flagged for the head judge (its announced and computed penalties differ)
+stays flagged until a head judge settles it: by setting the penalty, or with "needs_review": false
+when the penalty given stands (both kept as a revision, with the reason given).
 """
 
 from __future__ import annotations
@@ -22,12 +22,22 @@ from calllog import penalties, recording, services
 from calllog.models import Call, CallRevision, Event
 from calllog.services import InvalidCall, player_key
 
-EDITABLE = ("table", "round", "day", "players", "offender", "penalty", "time_extension", "needs_review")
+EDITABLE = (
+    "table",
+    "round",
+    "day",
+    "players",
+    "offender",
+    "penalty",
+    "time_extension",
+    "needs_review",
+)
 
 
 def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevision | None]:
-    """Apply the fields given in `body` (any of EDITABLE, plus an optional "reason"); (call, revision),
-    revision None when nothing changed. Bad input raises InvalidCall naming the field; nothing is stored."""
+    """Apply the fields given in `body` (any of EDITABLE, plus an optional "reason"); (call,
+    revision), revision None when nothing changed. Bad input raises InvalidCall naming the field;
+    nothing is stored."""
     services.event_for(user, event.pk)
     if not isinstance(body, Mapping):
         raise InvalidCall("body", "the request body must be a JSON object")
@@ -42,7 +52,11 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
     head = services.is_head(user, event)
     if "needs_review" in new and new["needs_review"] != call.needs_review and not head:
         raise PermissionDenied("only the event's head judges settle a call flagged for them")
-    changes = {name: [_value(getattr(call, name)), value] for name, value in new.items() if _value(getattr(call, name)) != value}
+    changes = {
+        name: [_value(getattr(call, name)), value]
+        for name, value in new.items()
+        if _value(getattr(call, name)) != value
+    }
     if not changes:
         return call, None
     if "penalty" in changes and call.upgraded:
@@ -61,7 +75,9 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
             recording.add_to_roster(event, _roster_request(locked), user)
         locked.updated_at = timezone.now()
         locked.save()
-        revision = CallRevision.objects.create(call=locked, editor=user, changes=changes, reason=reason.strip())
+        revision = CallRevision.objects.create(
+            call=locked, editor=user, changes=changes, reason=reason.strip()
+        )
     return locked, revision
 
 
@@ -97,7 +113,9 @@ def _read(call: Call, body: Mapping) -> dict:
             raise InvalidCall("needs_review", "true or false")
         out["needs_review"] = body["needs_review"]
     if "time_extension" in body:
-        out["time_extension"] = recording.read_extras({"time_extension": body["time_extension"]}).time_extension
+        out["time_extension"] = recording.read_extras(
+            {"time_extension": body["time_extension"]}
+        ).time_extension
     return out
 
 
@@ -112,8 +130,16 @@ def _with_roster(event: Event, new: dict) -> dict:
 
 def _roster_request(call: Call) -> services.CallRequest:
     return services.CallRequest(
-        call.client_id, call.guide, [], call.conclusion, call.table, call.round, call.day,
-        list(call.players), call.offender, None,
+        call.client_id,
+        call.guide,
+        [],
+        call.conclusion,
+        call.table,
+        call.round,
+        call.day,
+        list(call.players),
+        call.offender,
+        None,
     )
 
 

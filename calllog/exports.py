@@ -1,4 +1,5 @@
-"""Calls as data: the JSON record of one call (API and exports) and the event's calls as CSV and JSON.
+"""Calls as data: the JSON record of one call (API and exports) and the event's calls as CSV
+and JSON.
 
 A call carries its penalty three ways: "penalty" (what the player received: the one announced at the
 table), "announced_penalty" (what the tablet showed, "" when the client did not say) and
@@ -123,13 +124,14 @@ def calls_csv(calls: Iterable[Call]) -> str:
 
 def _citation_label(citation: dict) -> str:
     if citation.get("number") or citation.get("label"):
-        return references.labelled([citation])[0]["label"]   # the JAR by its heading, never a number
+        return references.labelled([citation])[0]["label"]  # the JAR by its heading, never a number
     return f"{str(citation.get('doc', '')).upper()} {citation.get('ref') or '?'}".strip()
 
 
 def _cell(value: object) -> str:
     text = "" if value is None else str(value)
-    # A player name typed on a tablet must not run as a formula when the CSV is opened in a spreadsheet.
+    # A player name typed on a tablet must not run as a formula when the CSV is opened in
+    # a spreadsheet.
     if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + text
     return text

@@ -25,8 +25,8 @@ JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
 # improper ways of determining a result; "Serious Problems" are aggression, knowingly breaking rules
 # (cheating) and theft.
 _UNWANTED = (
-    "None: educate the player (a General Unwanted Behavior); a Game Loss may reinforce the education "
-    "if it continues"
+    "None: educate the player (a General Unwanted Behavior); a Game Loss may reinforce the "
+    "education if it continues"
 )
 _SERIOUS = "Disqualification: a Serious Problem (the player is removed from the event)"
 _REGULAR: dict[str, tuple[str, str]] = {
@@ -34,8 +34,8 @@ _REGULAR: dict[str, tuple[str, str]] = {
     "Outside Assistance": (_UNWANTED, JAR_UNWANTED),
     "Insufficient Shuffling": (_UNWANTED, JAR_UNWANTED),
     "Tardiness": (
-        "None: educate the player (a General Unwanted Behavior); a player more than 10 minutes late has "
-        "forfeited the match",
+        "None: educate the player (a General Unwanted Behavior); a player more than 10 minutes "
+        "late has forfeited the match",
         JAR_UNWANTED,
     ),
     "Improperly Determining a Winner": (_UNWANTED, JAR_UNWANTED),
@@ -46,15 +46,18 @@ _REGULAR: dict[str, tuple[str, str]] = {
     "Deck Problem": ("None: fix the deck as the JAR describes and educate the player", JAR_IN_GAME),
 }
 _REGULAR_DEFAULT = {
-    penalties.GAME_PLAY_ERROR: ("None: fix the error as the JAR describes and educate the player", JAR_IN_GAME),
+    penalties.GAME_PLAY_ERROR: (
+        "None: fix the error as the JAR describes and educate the player",
+        JAR_IN_GAME,
+    ),
     penalties.TOURNAMENT_ERROR: (
         "None: the IPG does not apply at Regular REL; educate the player (a Game Loss only after "
         "repeated reminders)",
         JAR_INTRO,
     ),
     penalties.UNSPORTING_CONDUCT: (
-        "None: educate the player and ask them to stop; a Game Loss may reinforce it if they do not "
-        "(a Serious Problem if threatening or harassing)",
+        "None: educate the player and ask them to stop; a Game Loss may reinforce it if they do "
+        "not (a Serious Problem if threatening or harassing)",
         JAR_INTRO,
     ),
 }
@@ -79,7 +82,8 @@ class Infraction:
         return {"regular": self.regular, "competitive": self.penalty, "professional": self.penalty}
 
     def count_upgrade(self) -> str:
-        """The upgrade by count the IPG gives this infraction's category (chapter 2 and 3 intros)."""
+        """The upgrade by count the IPG gives this infraction's category (chapter 2 and
+        3 intros)."""
         if self.category == penalties.GAME_PLAY_ERROR:
             if self.name == penalties.FTMGS:
                 return "Never upgraded (IPG 2)."
@@ -121,7 +125,9 @@ def catalogue() -> list[Infraction]:
             continue
         name = penalties.infraction_name(rule.title)
         category = penalties.category_of(name, _category_word(rule.title))
-        regular, regular_ref = _REGULAR.get(name) or _REGULAR_DEFAULT.get(category, _REGULAR_DEFAULT[penalties.TOURNAMENT_ERROR])
+        regular, regular_ref = _REGULAR.get(name) or _REGULAR_DEFAULT.get(
+            category, _REGULAR_DEFAULT[penalties.TOURNAMENT_ERROR]
+        )
         out.append(
             Infraction(
                 number=rule.number,
@@ -148,6 +154,9 @@ def find(text: str) -> Infraction | None:
     wanted = " ".join(str(text).split())
     name = penalties.infraction_name(wanted)
     for infraction in catalogue():
-        if wanted in (infraction.number, infraction.title) or infraction.name.casefold() == name.casefold():
+        if (
+            wanted in (infraction.number, infraction.title)
+            or infraction.name.casefold() == name.casefold()
+        ):
             return infraction
     return None

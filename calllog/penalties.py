@@ -4,22 +4,23 @@ Pure (standard library and the IPG parser's alias table): the call-log service h
 player's earlier penalties at the event and the new one, and stores what this module answers.
 
 The rules encoded (IPG 2021-01-06):
-- chapter 2 (Game Play Errors) intro: "With the exception of Failure to Maintain Game State, which is
-  never upgraded, the third or subsequent warning for a Game Play Error offense in the same category
-  should be upgraded to a Game Loss."
-- chapter 3 (Tournament Errors) intro: "A Warning for a Tournament Error offense is upgraded to a Game
-  Loss if the player has already received a Warning for an offense in the same category."
+- chapter 2 (Game Play Errors) intro: "With the exception of Failure to Maintain Game State, which
+  is never upgraded, the third or subsequent warning for a Game Play Error offense in the same
+  category should be upgraded to a Game Loss."
+- chapter 3 (Tournament Errors) intro: "A Warning for a Tournament Error offense is upgraded to a
+  Game Loss if the player has already received a Warning for an offense in the same category."
 - both: "For multi-day tournaments, the penalty count for these infractions resets between days."
 - Regular REL uses the JAR, not the IPG: no upgrade by count; a judge *may* warn a player who keeps
   repeating a mistake that the next occurrence will be a Game Loss (JAR introduction).
 
-"Category" in those sentences is the infraction (Game Rule Violation, Slow Play ...): two Warnings for
-different infractions do not count together. What counts is the Warnings the player *received* for it
-that day (an offense's `given` penalty): a Warning that was itself upgraded to a Game Loss is a Game
-Loss received, not a Warning. Once the count reaches the threshold every later offense is upgraded, so
-the fourth Game Rule Violation (after Warning, Warning, Game Loss) still finds two Warnings and is the
-"subsequent warning": a Game Loss too. A Warning announced at the table when the tablet could not check
-the history (the call is then flagged for the head judge) is a Warning the player received.
+"Category" in those sentences is the infraction (Game Rule Violation, Slow Play ...): two Warnings
+for different infractions do not count together. What counts is the Warnings the player *received*
+for it that day (an offense's `given` penalty): a Warning that was itself upgraded to a Game Loss is
+a Game Loss received, not a Warning. Once the count reaches the threshold every later offense is
+upgraded, so the fourth Game Rule Violation (after Warning, Warning, Game Loss) still finds two
+Warnings and is the "subsequent warning": a Game Loss too. A Warning announced at the table when the
+tablet could not check the history (the call is then flagged for the head judge) is a Warning the
+player received.
 
 One format for a penalty (penalty_label): the IPG's penalty alone ("Warning"), never with the
 infraction in brackets as some guides write it ("Warning (Tournament Error - Insufficient
@@ -41,11 +42,13 @@ UNSPORTING_CONDUCT = "unsporting_conduct"
 WARNING = "Warning"
 GAME_LOSS = "Game Loss"
 
-# Pinned references: the chapter intros carry the upgrade sentences; the JAR introduction, Regular REL.
+# Pinned references: the chapter intros carry the upgrade sentences; the JAR introduction,
+# Regular REL.
 GPE_UPGRADE_REF = "ipg@2021-01-06:2"
 TE_UPGRADE_REF = "ipg@2021-01-06:3"
 REGULAR_REF = "jar@2019-01-21:Introduction"
-PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF)   # registered with rulesref.citing (calllog/apps.py)
+# registered with rulesref.citing (calllog/apps.py)
+PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF)
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
 _CATEGORY_OF = {
@@ -98,7 +101,8 @@ def _alias_table() -> dict[str, str]:
     table: dict[str, str] = {}
     for name, aliases in INFRACTION_ALIASES.items():
         for alias in aliases:
-            table.setdefault(_key(alias), name)  # "D/DLP" is listed twice: the first (Decklist Problem) wins
+            # "D/DLP" is listed twice: the first (Decklist Problem) wins
+            table.setdefault(_key(alias), name)
         table[_key(name)] = name
     return table
 
@@ -107,8 +111,8 @@ _ALIASES = _alias_table()
 
 
 def infraction_name(text: str) -> str:
-    """The IPG's name for an infraction given by name or abbreviation ("GRV", "GPE-FtMGS", "Slow Play");
-    the text itself (tidied) when it is not an IPG infraction."""
+    """The IPG's name for an infraction given by name or abbreviation ("GRV", "GPE-FtMGS", "Slow
+    Play"); the text itself (tidied) when it is not an IPG infraction."""
     cleaned = " ".join(text.split())
     if " - " in cleaned:  # "Game Play Error - Game Rule Violation", as the IPG titles sections
         cleaned = cleaned.split(" - ", 1)[1]
@@ -126,10 +130,12 @@ def category_of(infraction: str, given: str = "") -> str:
 
 PENALTY_NAMES = ("Warning", "Game Loss", "Match Loss", "Disqualification")
 _CATEGORY_TITLES = ("game play error", "tournament error", "unsporting conduct")
-# "Warning (Tournament Error - Insufficient Shuffling)", "Warning (Game Play Error - Looking at Extra
-# Cards), to the shuffler": a penalty, the infraction's IPG title in brackets (maybe more after a comma
-# inside them), and at most who receives it.
-_WITH_TITLE = re.compile(r"(?P<penalty>[^()]+?)\s*\((?P<inside>[^()]*)\)\s*(?:,\s*to the [\w' ]+)?\.?")
+# "Warning (Tournament Error - Insufficient Shuffling)", "Warning (Game Play Error - Looking at
+# Extra Cards), to the shuffler": a penalty, the infraction's IPG title in brackets (maybe more
+# after a comma inside them), and at most who receives it.
+_WITH_TITLE = re.compile(
+    r"(?P<penalty>[^()]+?)\s*\((?P<inside>[^()]*)\)\s*(?:,\s*to the [\w' ]+)?\.?"
+)
 
 
 def penalty_label(text: str) -> str:
@@ -158,7 +164,8 @@ def same_penalty(one: str, other: str) -> bool:
 
 
 def is_warning(penalty: str) -> bool:
-    """"Warning", also when the guide adds the infraction: "Warning (Game Play Error - Game Rule Violation)"."""
+    """ "Warning", also when the guide adds the infraction: "Warning (Game Play Error - Game
+    Rule Violation)"."""
     words = _key(penalty).replace("(", " ").split()
     return bool(words) and words[0] == "warning"
 
@@ -211,12 +218,16 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
     prior = sum(
         1
         for old in history
-        if old.day == new.day and is_warning(old.received()) and infraction_name(old.infraction) == name
+        if old.day == new.day
+        and is_warning(old.received())
+        and infraction_name(old.infraction) == name
     )
     if category == GAME_PLAY_ERROR:
         if name == FTMGS:
             # IPG 2 intro: Failure to Maintain Game State is never upgraded.
-            return UpgradeResult(base, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior)
+            return UpgradeResult(
+                base, False, f"{FTMGS} is never upgraded.", (GPE_UPGRADE_REF,), prior
+            )
         if prior >= 2:
             # IPG 2 intro: the third or subsequent Warning in the same category is a Game Loss.
             return UpgradeResult(
@@ -229,15 +240,21 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
                 prior,
             )
         return UpgradeResult(
-            base, False, _count_note(name, prior, 2, new.day), (GPE_UPGRADE_REF,) if prior else (), prior
+            base,
+            False,
+            _count_note(name, prior, 2, new.day),
+            (GPE_UPGRADE_REF,) if prior else (),
+            prior,
         )
     if prior >= 1:
-        # IPG 3 intro: a Tournament Error Warning after a Warning in the same category is a Game Loss.
+        # IPG 3 intro: a Tournament Error Warning after a Warning in the same category is a
+        # Game Loss.
         return UpgradeResult(
             GAME_LOSS,
             True,
             f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
-            f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game Loss).",
+            f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game "
+            "Loss).",
             (TE_UPGRADE_REF,),
             prior,
         )
@@ -256,11 +273,13 @@ def _count_note(name: str, prior: int, limit: int, day: int) -> str:
     if prior == 0:
         return ""
     return (
-        f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss." if prior + 1 == limit else ""
+        f"Warning number {prior + 1} for {name}{_day(day)}; the next one is a Game Loss."
+        if prior + 1 == limit
+        else ""
     )
 
 
 def upgrade_why(reason: str) -> str:
-    """An upgrade's reason without its "Upgraded to Game Loss: " opening, for a sentence that already
-    names the penalty (so "upgraded" is said once)."""
+    """An upgrade's reason without its "Upgraded to Game Loss: " opening, for a sentence that
+    already names the penalty (so "upgraded" is said once)."""
     return re.sub(r"^Upgraded to [^:]+:\s*", "", reason or "")

@@ -23,7 +23,8 @@ MAX_NAME = 200
 
 
 class PlayerConflict(Exception):
-    """A rename onto a name already on the list without merge, or a removal of a player calls name."""
+    """A rename onto a name already on the list without merge, or a removal of a player
+    calls name."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
@@ -40,9 +41,16 @@ def clean_name(name: Any, field: str = "name") -> str:
     return cleaned
 
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^/]*$",
-                                   description="spaces are tidied; the same name in any case is the same player"),
-                       BeforeValidator(clean_name)]
+PlayerName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_NAME,
+        pattern=r"^[^/]*$",
+        description="spaces are tidied; the same name in any case is the same player",
+    ),
+    BeforeValidator(clean_name),
+]
 
 
 def _merge(value: Any) -> bool:
@@ -52,19 +60,24 @@ def _merge(value: Any) -> bool:
 
 
 class PlayerRequest(BaseModel):
-    """POST /api/v1/events/{id}/players: a player added to the event's list. InvalidCall names the field."""
+    """POST /api/v1/events/{id}/players: a player added to the event's list. InvalidCall names
+    the field."""
 
     model_config = ConfigDict(extra="ignore", title="PlayerRequest")
     name: PlayerName
 
 
 class PlayerChangeRequest(BaseModel):
-    """PATCH /api/v1/events/{id}/players/{name}: a player renamed, or joined into another spelling (merge).
-    Read in this order; InvalidCall names the field."""
+    """PATCH /api/v1/events/{id}/players/{name}: a player renamed, or joined into another spelling
+    (merge). Read in this order; InvalidCall names the field."""
 
     model_config = ConfigDict(extra="ignore", title="PlayerChangeRequest")
     merge: Annotated[bool, BeforeValidator(_merge)] = Field(
-        default=False, description="true: the new name may be a player already on the list, and the two become one")
+        default=False,
+        description=(
+            "true: the new name may be a player already on the list, and the two become one"
+        ),
+    )
     name: PlayerName = Field(description="the new spelling")
 
 
@@ -88,8 +101,8 @@ def get_player(user, event: Event, name: str) -> Player:
 
 
 def add_player(user, event: Event, name: Any) -> tuple[Player, bool]:
-    """Any judge of the event adds a player; (player, created). A name already on the list (any case,
-    any spacing) is that player, not a second one."""
+    """Any judge of the event adds a player; (player, created). A name already on the list (any
+    case, any spacing) is that player, not a second one."""
     event_for(user, event.pk)
     cleaned = PlayerRequest.model_validate({"name": name}).name
     player, created = Player.objects.get_or_create(
@@ -99,13 +112,16 @@ def add_player(user, event: Event, name: Any) -> tuple[Player, bool]:
 
 
 def canonical_names(event: Event, names: list[str], user=None) -> dict[str, str]:
-    """{key: the list's spelling} for the names a call gives, adding the ones not on the list yet."""
+    """{key: the list's spelling} for the names a call gives, adding the ones not on the
+    list yet."""
     out: dict[str, str] = {}
     for name in names:
         key = player_key(name)
         if not key or key in out:
             continue
-        player, _ = Player.objects.get_or_create(event=event, key=key, defaults={"name": name, "added_by": user})
+        player, _ = Player.objects.get_or_create(
+            event=event, key=key, defaults={"name": name, "added_by": user}
+        )
         out[key] = player.name
     return out
 
@@ -136,7 +152,8 @@ def rename_player(user, event: Event, name: str, new_name: Any, *, merge: bool =
         if other is not None and not merge:
             raise PlayerConflict(
                 "name",
-                f"{other.name!r} is already on the list: merge the two (merge: true) to make them one player",
+                f"{other.name!r} is already on the list: merge the two (merge: true) to make them "
+                "one player",
             )
         old_name = player.name
         for call in calls_naming(event, old_key):
@@ -166,7 +183,10 @@ def _rename_in_call(user, call: Call, old_key: str, new_name: str, old_name: str
         call.updated_at = timezone.now()
         call.save(update_fields=["players", "offender", "offender_key", "updated_at"])
         CallRevision.objects.create(
-            call=call, editor=user, changes=changes, reason=f"player {old_name!r} renamed to {new_name!r} on the list"
+            call=call,
+            editor=user,
+            changes=changes,
+            reason=f"player {old_name!r} renamed to {new_name!r} on the list",
         )
 
 

@@ -1,8 +1,8 @@
 """Recording calls (record_call): from a guide walk, or straight from the IPG (any infraction of the
-current IPG, no guide); the time extension given at the table, players named as the event's list names
-them, and the REL check (a call judged at one REL is never stored at an event of another without the
-judge being told). The request is read and checked by services (read_call_request); this module is
-above services, players and penalties, and none of them imports it.
+current IPG, no guide); the time extension given at the table, players named as the event's list
+names them, and the REL check (a call judged at one REL is never stored at an event of another
+without the judge being told). The request is read and checked by services (read_call_request); this
+module is above services, players and penalties, and none of them imports it.
 
 A direct call's body is CALL_REQUEST (calllog.api) with "infraction" (the IPG section, "3.3",
 or its name, "Slow Play") in place of "guide" and "answers".
@@ -28,15 +28,18 @@ MAX_EXTENSION = 120  # minutes
 
 
 class RelMismatch(Exception):
-    """The REL the judge answered (or the page showed) is not the event's: refused, never overridden."""
+    """The REL the judge answered (or the page showed) is not the event's: refused,
+    never overridden."""
 
     def __init__(self, event: Event, given: str) -> None:
         self.event_rel = event.rel
         self.given = given
         super().__init__(
             f"rel: this call was judged at {given.capitalize()} REL, but {event.name} is a "
-            f"{event.get_rel_display()} REL event: walk the guide again at {event.get_rel_display()} "
-            "(the fix and penalty differ), or save it to an event of the REL you judged at"
+            f"{event.get_rel_display()} REL event: walk the guide again at "
+            f"{event.get_rel_display()} (the fix and penalty differ), or save it to an event of "
+            "the "
+            "REL you judged at"
         )
         self.message = str(self).split(": ", 1)[1]
 
@@ -45,11 +48,16 @@ class RelMismatch(Exception):
 class Extras:
     time_extension: int | None
     rel: str
-    announced_penalty: str = ""  # the penalty the tablet showed and the judge gave ("" when not said)
+    # the penalty the tablet showed and the judge gave ("" when not said)
+    announced_penalty: str = ""
 
 
 def is_infraction_request(body: Any) -> bool:
-    return isinstance(body, Mapping) and body.get("infraction") not in (None, "") and not body.get("guide")
+    return (
+        isinstance(body, Mapping)
+        and body.get("infraction") not in (None, "")
+        and not body.get("guide")
+    )
 
 
 def read_extras(body: Any) -> Extras:
@@ -65,7 +73,9 @@ def read_extras(body: Any) -> Extras:
     if announced is None:
         announced = ""
     if not isinstance(announced, str) or len(announced) > 500:
-        raise InvalidCall("announced_penalty", "the penalty shown at the table and given, at most 500 characters")
+        raise InvalidCall(
+            "announced_penalty", "the penalty shown at the table and given, at most 500 characters"
+        )
     return Extras(minutes or None, rel, penalties.penalty_label(announced))
 
 
@@ -85,19 +95,24 @@ def with_roster_names(event: Event, request: CallRequest) -> CallRequest:
         canonical = spelled.get(player_key(name), name)
         if player_key(canonical) not in {player_key(p) for p in named}:
             named.append(canonical)
-    offender = spelled.get(player_key(request.offender), request.offender) if request.offender else ""
+    offender = (
+        spelled.get(player_key(request.offender), request.offender) if request.offender else ""
+    )
     return dataclasses.replace(request, players=named, offender=offender)
 
 
 def add_to_roster(event: Event, request: CallRequest, user) -> None:
-    players.canonical_names(event, [*request.players, *([request.offender] if request.offender else [])], user)
+    players.canonical_names(
+        event, [*request.players, *([request.offender] if request.offender else [])], user
+    )
 
 
 def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
-    """Store a call from a guide walk (or, with "infraction" in place of "guide", straight from the IPG:
-    record_infraction); (call, created). The guide is replayed from its slug and answers
-    and must end at a conclusion (the one named, when `conclusion` is given); the penalty at the event's
-    REL is upgraded by the offender's earlier Warnings at the event (penalties.apply_upgrades).
+    """Store a call from a guide walk (or, with "infraction" in place of "guide", straight from the
+    IPG: record_infraction); (call, created). The guide is replayed from its slug and answers
+    and must end at a conclusion (the one named, when `conclusion` is given); the penalty at the
+    event's REL is upgraded by the offender's earlier Warnings at the event
+    (penalties.apply_upgrades).
 
     The same client_id sent again (an offline queue replaying) returns the stored call with
     created=False; the same client_id with other answers raises ClientIdConflict."""
@@ -123,13 +138,20 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
     if node.kind is not NodeKind.CONCLUSION or node.penalty is None:
         raise InvalidCall("answers", f"the answers stop at {node.id!r}, which is not a conclusion")
     if request.conclusion and request.conclusion != node.id:
-        raise InvalidCall("conclusion", f"the answers lead to {node.id!r}, not {request.conclusion!r}")
+        raise InvalidCall(
+            "conclusion", f"the answers lead to {node.id!r}, not {request.conclusion!r}"
+        )
     check_rel(event, extras.rel, state.facts.get("rel"))  # never silently overridden
     base_penalty = penalties.penalty_label(getattr(node.penalty, event.rel))
     infraction = penalties.infraction_name(node.infraction) if node.infraction else ""
-    category = penalties.category_of(node.infraction, node.category) if node.infraction else node.category
+    category = (
+        penalties.category_of(node.infraction, node.category) if node.infraction else node.category
+    )
     return _store(
-        user, event, request, extras,
+        user,
+        event,
+        request,
+        extras,
         penalties.Offense(infraction, category, base_penalty, event.rel, request.day),
         node.refs,
         lambda existing: _same_call(existing, request),
@@ -154,11 +176,18 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
     handling at Regular, upgraded by the offender's earlier Warnings (penalties.apply_upgrades)."""
     raw = body.get("infraction")
     if not isinstance(raw, str) or not raw.strip():
-        raise InvalidCall("infraction", "an infraction of the current IPG, by section (\"3.3\") or name")
+        raise InvalidCall(
+            "infraction", 'an infraction of the current IPG, by section ("3.3") or name'
+        )
     infraction = infractions.find(raw)
     if infraction is None:
-        names = ", ".join(f"{i.number} {i.name}" for i in infractions.catalogue()) or "none: no IPG is imported"
-        raise InvalidCall("infraction", f"{raw.strip()!r} is not an infraction of the current IPG ({names})")
+        names = (
+            ", ".join(f"{i.number} {i.name}" for i in infractions.catalogue())
+            or "none: no IPG is imported"
+        )
+        raise InvalidCall(
+            "infraction", f"{raw.strip()!r} is not an infraction of the current IPG ({names})"
+        )
     extras = read_extras(body)
     request = with_roster_names(event, services.read_call_request({**body, "guide": "-"}))
     if not request.offender:
@@ -167,11 +196,16 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
     if existing is not None:
         return _same(existing, infraction), False
     check_rel(event, extras.rel)
-    name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    name = (
+        infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    )
     base = penalties.penalty_label(infraction.penalty_at(event.rel))
     refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
     return _store(
-        user, event, request, extras,
+        user,
+        event,
+        request,
+        extras,
         penalties.Offense(name, infraction.category, base, event.rel, request.day),
         refs,
         lambda existing: _same(existing, infraction),
@@ -185,15 +219,25 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
     )
 
 
-def _store(user, event: Event, request: CallRequest, extras, offense: penalties.Offense, refs,
-           same: Callable[[Call], Call], **fields) -> tuple[Call, bool]:
-    """Store a call for `offense`, its penalty upgraded by the offender's earlier ones at this event,
-    under a lock on the event (one upgrade count at a time); (call, created). A second delivery of the
-    same call racing the first returns the stored one, checked by `same` (ClientIdConflict when it
-    is another call). `fields` are what the call's source sets: the guide's walk, or the IPG section."""
+def _store(
+    user,
+    event: Event,
+    request: CallRequest,
+    extras,
+    offense: penalties.Offense,
+    refs,
+    same: Callable[[Call], Call],
+    **fields,
+) -> tuple[Call, bool]:
+    """Store a call for `offense`, its penalty upgraded by the offender's earlier ones at this
+    event, under a lock on the event (one upgrade count at a time); (call, created). A second
+    delivery of the same call racing the first returns the stored one, checked by `same`
+    (ClientIdConflict when it is another call). `fields` are what the call's source sets: the
+    guide's walk, or the IPG section."""
     try:
         with transaction.atomic():
-            Event.objects.select_for_update().filter(pk=event.pk).first()  # one upgrade count at a time per event
+            # one upgrade count at a time per event
+            Event.objects.select_for_update().filter(pk=event.pk).first()
             add_to_roster(event, request, user)
             earlier = services._offenses(event, request.offender) if request.offender else []
             upgrade = penalties.apply_upgrades(earlier, offense)
@@ -234,10 +278,11 @@ def _store(user, event: Event, request: CallRequest, extras, offense: penalties.
 
 @dataclass(frozen=True)
 class Given:
-    """The penalty a call stores as given: the one announced at the table when the tablet said it (the
-    judge saw it and the player heard it), else the server's. When the server's count gives another
-    (a call saved offline, the history unchecked; a history changed meanwhile), both are kept and the
-    call is flagged for the head judge, who decides; nothing is changed behind the judge's back."""
+    """The penalty a call stores as given: the one announced at the table when the tablet said it
+    (the judge saw it and the player heard it), else the server's. When the server's count gives
+    another (a call saved offline, the history unchecked; a history changed meanwhile), both are
+    kept and the call is flagged for the head judge, who decides; nothing is changed behind the
+    judge's back."""
 
     penalty: str
     upgraded: bool
@@ -252,8 +297,9 @@ class Given:
         whose = f"{offender}'s" if offender else "the player's"
         computed = f"{upgrade.penalty} ({why})" if why else upgrade.penalty
         reason = (
-            f"Announced at the table: {announced}. With {whose} earlier penalties at this event the penalty is "
-            f"{computed}. Flagged for the head judge, who decides which stands."
+            f"Announced at the table: {announced}. With {whose} earlier penalties at this event "
+            "the "
+            f"penalty is {computed}. Flagged for the head judge, who decides which stands."
         )
         return cls(announced, False, True, reason)
 
@@ -264,9 +310,13 @@ def _same(existing: Call, infraction: infractions.Infraction) -> Call:
     return existing
 
 
-def preview_infraction(user, event: Event, *, player: str, infraction: infractions.Infraction, day: int = 1):
+def preview_infraction(
+    user, event: Event, *, player: str, infraction: infractions.Infraction, day: int = 1
+):
     """What this infraction's penalty would be for this player now, upgrades applied."""
-    name = infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    name = (
+        infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
+    )
     return services.preview_penalty(
         user,
         event,

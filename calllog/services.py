@@ -1,5 +1,6 @@
-"""Call-log services: events and their judges, the call request read and checked (recording.record_call
-stores it, with penalty upgrades by count), player histories, investigation notes, and who may see what.
+"""Call-log services: events and their judges, the call request read and checked
+(recording.record_call stores it, with penalty upgrades by count), player histories, investigation
+notes, and who may see what.
 
 Who sees what: an event's judges (EventJudge rows) read its calls and player histories; anyone else
 gets Http404, never 403, so an event's existence does not leak. Among the event's judges, only head
@@ -21,7 +22,15 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from calllog import penalties
 from calllog.models import Call, Event, EventJudge
@@ -43,7 +52,9 @@ class ClientIdConflict(Exception):
     """A client_id already used at this event for a different call (a client bug, not a retry)."""
 
     def __init__(self, existing: Call) -> None:
-        super().__init__(f"client_id {existing.client_id} is already call #{existing.pk} with other answers")
+        super().__init__(
+            f"client_id {existing.client_id} is already call #{existing.pk} with other answers"
+        )
         self.existing = existing
 
 
@@ -60,7 +71,8 @@ def my_events(user) -> QuerySet[Event]:
 
 
 def _date_or_none(raw: Any) -> dt.date | None:
-    """A date like 2026-11-22; None for anything else, 2025-02-30 included (parse_date raises on it)."""
+    """A date like 2026-11-22; None for anything else, 2025-02-30 included (parse_date raises
+    on it)."""
     try:
         return parse_date(raw) if isinstance(raw, str) else None
     except ValueError:
@@ -94,18 +106,21 @@ def _one_of(field: str, values: list[str]) -> Any:
         if value not in values:
             raise InvalidCall(field, f"one of {', '.join(values)}")
         return value
+
     return check
 
 
 class EventRequest(BaseModel):
-    """POST /api/v1/events (and the HTML form): the event a judge opens, as its head judge. Read in this order;
-    InvalidCall names the field."""
+    """POST /api/v1/events (and the HTML form): the event a judge opens, as its head judge. Read in
+    this order; InvalidCall names the field."""
 
     model_config = ConfigDict(extra="ignore", title="EventRequest")
     name: Annotated[str, Field(min_length=1, max_length=200), BeforeValidator(_event_name)]
     date: Annotated[dt.date, BeforeValidator(_event_date)]
-    rel: Annotated[Literal["regular", "competitive", "professional"], BeforeValidator(_one_of("rel", Event.Rel.values))] = Field(
-        default="competitive", description="the event's Rules Enforcement Level")
+    rel: Annotated[
+        Literal["regular", "competitive", "professional"],
+        BeforeValidator(_one_of("rel", Event.Rel.values)),
+    ] = Field(default="competitive", description="the event's Rules Enforcement Level")
 
 
 def _username(username: Any) -> str:
@@ -115,11 +130,13 @@ def _username(username: Any) -> str:
 
 
 class JudgeRequest(BaseModel):
-    """POST /api/v1/events/{id}/judges (and the HTML form): a judge added to the event, or a role changed."""
+    """POST /api/v1/events/{id}/judges (and the HTML form): a judge added to the event, or a
+    role changed."""
 
     model_config = ConfigDict(extra="ignore", title="JudgeRequest")
-    role: Annotated[Literal["head", "floor"], BeforeValidator(_one_of("role", EventJudge.Role.values))] = Field(
-        default="floor")
+    role: Annotated[
+        Literal["head", "floor"], BeforeValidator(_one_of("role", EventJudge.Role.values))
+    ] = Field(default="floor")
     username: Annotated[str, Field(min_length=1), BeforeValidator(_username)]
 
 
@@ -142,7 +159,9 @@ def open_event(user, *, name: Any, date: Any, rel: Any = Event.Rel.COMPETITIVE) 
         raise PermissionDenied("sign in to open an event")
     asked = EventRequest.model_validate({"name": name, "date": date, "rel": rel})
     with transaction.atomic():
-        event = Event.objects.create(name=asked.name, date=asked.date, rel=asked.rel, head_judge=user)
+        event = Event.objects.create(
+            name=asked.name, date=asked.date, rel=asked.rel, head_judge=user
+        )
         EventJudge.objects.create(event=event, judge=user, role=EventJudge.Role.HEAD)
     return event
 
@@ -154,7 +173,8 @@ def role_of(user, event: Event) -> str | None:
 
 
 def event_for(user, event_id: Any) -> Event:
-    """The event, when `user` is one of its judges; Http404 otherwise (also for events that do not exist)."""
+    """The event, when `user` is one of its judges; Http404 otherwise (also for events that do
+    not exist)."""
     try:
         pk = int(event_id)
     except (TypeError, ValueError):
@@ -178,7 +198,9 @@ def judges_of(event: Event) -> QuerySet[EventJudge]:
     return event.memberships.select_related("judge").order_by("-role", "judge__username")
 
 
-def add_judge(user, event: Event, *, username: Any, role: Any = EventJudge.Role.FLOOR) -> EventJudge:
+def add_judge(
+    user, event: Event, *, username: Any, role: Any = EventJudge.Role.FLOOR
+) -> EventJudge:
     """A head judge adds a judge by username (or changes the role of one already there)."""
     require_head(user, event, "add judges")
     asked = JudgeRequest.model_validate({"role": role, "username": username})
@@ -186,7 +208,9 @@ def add_judge(user, event: Event, *, username: Any, role: Any = EventJudge.Role.
     judge = get_user_model().objects.filter(username=asked.username, is_active=True).first()
     if judge is None:
         raise InvalidCall("username", f"no judge has the username {asked.username!r}")
-    membership, created = EventJudge.objects.get_or_create(event=event, judge=judge, defaults={"role": role})
+    membership, created = EventJudge.objects.get_or_create(
+        event=event, judge=judge, defaults={"role": role}
+    )
     if not created and membership.role != role and judge.pk != event.head_judge_id:
         membership.role = role
         membership.save(update_fields=["role"])
@@ -210,8 +234,10 @@ class CallRequest:
     created_at: dt.datetime | None
 
 
-# The call's request model: each field's check raises InvalidCall naming the field (it is no ValueError, so the
-# first one stops the reading, in field order); the model also describes the request for the schema.
+# The call's request model: each field's check raises InvalidCall naming the field (it is no
+# ValueError, so the first one stops the reading, in field order); the model also describes the
+# request for the schema.
+
 
 def _client_id(value: Any) -> uuid.UUID:
     try:
@@ -251,7 +277,9 @@ def _players(value: Any) -> list[str]:
     if (
         not isinstance(value, list)
         or len(value) > MAX_PLAYERS
-        or not all(isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in value)
+        or not all(
+            isinstance(p, str) and p.strip() and len(p) <= 200 and "/" not in p for p in value
+        )
     ):
         raise InvalidCall("players", f"a list of up to {MAX_PLAYERS} player names (without '/')")
     return [" ".join(p.split()) for p in value]
@@ -267,34 +295,56 @@ def _created_at(value: Any) -> dt.datetime | None:
 
 
 def _no_default(schema: dict[str, Any]) -> None:
-    schema.pop("default", None)   # a missing value is refused by the field's own check
+    schema.pop("default", None)  # a missing value is refused by the field's own check
 
 
 PlayerName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^/]*$")]
 
 
 class CallRequestModel(BaseModel):
-    """POST /api/v1/events/{id}/calls: a call from a guide walk. Read like ``dict.get``, in this order."""
+    """POST /api/v1/events/{id}/calls: a call from a guide walk. Read like ``dict.get``, in
+    this order."""
 
     model_config = ConfigDict(extra="ignore")
-    client_id: Annotated[uuid.UUID, BeforeValidator(_client_id), Field(
-        description="made by the tablet for this call: a second POST with it is the same call")]
+    client_id: Annotated[
+        uuid.UUID,
+        BeforeValidator(_client_id),
+        Field(
+            description="made by the tablet for this call: a second POST with it is the same call"
+        ),
+    ]
     guide: Annotated[str, BeforeValidator(_guide)] = Field(
-        default=None, validate_default=True, json_schema_extra=_no_default, description="the guide's slug")
+        default=None,
+        validate_default=True,
+        json_schema_extra=_no_default,
+        description="the guide's slug",
+    )
     answers: Annotated[list[Any], Field(max_length=MAX_ANSWERS), BeforeValidator(_answers)] = Field(
-        default_factory=list, description="the answers given in the guide, in order")
+        default_factory=list, description="the answers given in the guide, in order"
+    )
     conclusion: Annotated[str, BeforeValidator(_conclusion)] = Field(
-        default="", description="the conclusion's node id the answers must reach")
+        default="", description="the conclusion's node id the answers must reach"
+    )
     table: Annotated[str | int | None, BeforeValidator(_table)] = Field(
-        default="", description="a table number or name (at most 20 characters)")
-    round: Annotated[Annotated[int, Field(ge=0, le=1000)] | None, BeforeValidator(
-        lambda v: whole_number(v, "round", minimum=0, maximum=1000, default=None))] = None
-    day: Annotated[int, Field(ge=1, le=30), BeforeValidator(
-        lambda v: whole_number(v, "day", minimum=1, maximum=30, default=1) or 1)] = 1
-    players: Annotated[list[PlayerName], Field(max_length=MAX_PLAYERS), BeforeValidator(_players)] = Field(
-        default_factory=list)
+        default="", description="a table number or name (at most 20 characters)"
+    )
+    round: Annotated[
+        Annotated[int, Field(ge=0, le=1000)] | None,
+        BeforeValidator(lambda v: whole_number(v, "round", minimum=0, maximum=1000, default=None)),
+    ] = None
+    day: Annotated[
+        int,
+        Field(ge=1, le=30),
+        BeforeValidator(lambda v: whole_number(v, "day", minimum=1, maximum=30, default=1) or 1),
+    ] = 1
+    players: Annotated[
+        list[PlayerName], Field(max_length=MAX_PLAYERS), BeforeValidator(_players)
+    ] = Field(default_factory=list)
     offender: Annotated[str, Field(max_length=200, pattern=r"^[^/]*$")] | None = Field(
-        default=None, validate_default=True, description="who receives the penalty: one of the players (default: the first)")
+        default=None,
+        validate_default=True,
+        description="who receives the penalty: one of the players (default: the first)",
+    )
     created_at: Annotated[dt.datetime | None, BeforeValidator(_created_at)] = None
 
     @model_validator(mode="before")
@@ -319,16 +369,29 @@ class CallRequestModel(BaseModel):
 
     def request(self) -> CallRequest:
         table = "" if self.table is None else str(self.table)
-        return CallRequest(self.client_id, self.guide, self.answers, self.conclusion, table, self.round, self.day,
-                           self.players, self.offender or "", self.created_at)
+        return CallRequest(
+            self.client_id,
+            self.guide,
+            self.answers,
+            self.conclusion,
+            table,
+            self.round,
+            self.day,
+            self.players,
+            self.offender or "",
+            self.created_at,
+        )
 
 
 def read_call_request(body: Any) -> CallRequest:
-    """The tablet's call (see calllog.api for the shape), checked field by field: InvalidCall names the field."""
+    """The tablet's call (see calllog.api for the shape), checked field by field: InvalidCall names
+    the field."""
     return CallRequestModel.model_validate(body).request()
 
 
-def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: int | None) -> int | None:
+def whole_number(
+    value: Any, name: str, *, minimum: int, maximum: int, default: int | None
+) -> int | None:
     if value is None or value == "":
         return default
     if isinstance(value, bool):
@@ -343,14 +406,27 @@ def whole_number(value: Any, name: str, *, minimum: int, maximum: int, default: 
 
 
 def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
-    rows = Call.objects.filter(event=event, offender_key=player_key(offender)).exclude(infraction="")
-    return [penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty) for c in rows]
+    rows = Call.objects.filter(event=event, offender_key=player_key(offender)).exclude(
+        infraction=""
+    )
+    return [
+        penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty)
+        for c in rows
+    ]
 
 
 def preview_penalty(
-    user, event: Event, *, player: str, infraction: str, category: str = "", penalty: str, day: int = 1
+    user,
+    event: Event,
+    *,
+    player: str,
+    infraction: str,
+    category: str = "",
+    penalty: str,
+    day: int = 1,
 ) -> penalties.UpgradeResult:
-    """What the penalty would be for this player now (the guide page says so before the call is saved)."""
+    """What the penalty would be for this player now (the guide page says so before the call
+    is saved)."""
     event_for(user, event.pk)
     return penalties.apply_upgrades(
         _offenses(event, player), penalties.Offense(infraction, category, penalty, event.rel, day)
@@ -396,10 +472,11 @@ class PlayerRecord:
 
 
 def players_of(user, event: Event) -> list[PlayerRecord]:
-    """Every player on the event's list or named in its calls, with the penalties they received, by name
-    (the list's spelling)."""
+    """Every player on the event's list or named in its calls, with the penalties they received, by
+    name (the list's spelling)."""
     records: dict[str, PlayerRecord] = {
-        key: PlayerRecord(name=name, key=key) for key, name in event.players.values_list("key", "name")
+        key: PlayerRecord(name=name, key=key)
+        for key, name in event.players.values_list("key", "name")
     }
     for call in list_calls(user, event):
         names = list(call.players) + ([call.offender] if call.offender else [])

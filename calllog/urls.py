@@ -9,11 +9,25 @@ urlpatterns = [
     path("events/new", views.event_new, name="event-new"),
     path("events/<int:event_id>/", views.event_detail, name="event-detail"),
     path("events/<int:event_id>/judges", views.event_add_judge, name="event-add-judge"),
-    path("events/<int:event_id>/record", edit_views.record_infraction, name="event-record-infraction"),
+    path(
+        "events/<int:event_id>/record", edit_views.record_infraction, name="event-record-infraction"
+    ),
     path("events/<int:event_id>/players/", edit_views.add_player, name="event-add-player"),
-    path("events/<int:event_id>/players/<str:name>/rename", edit_views.rename_player, name="event-rename-player"),
-    path("events/<int:event_id>/players/<str:name>/remove", edit_views.remove_player, name="event-remove-player"),
-    path("events/<int:event_id>/calls/<int:call_id>/edit", edit_views.edit_call, name="event-edit-call"),
+    path(
+        "events/<int:event_id>/players/<str:name>/rename",
+        edit_views.rename_player,
+        name="event-rename-player",
+    ),
+    path(
+        "events/<int:event_id>/players/<str:name>/remove",
+        edit_views.remove_player,
+        name="event-remove-player",
+    ),
+    path(
+        "events/<int:event_id>/calls/<int:call_id>/edit",
+        edit_views.edit_call,
+        name="event-edit-call",
+    ),
     path("events/<int:event_id>/players/<str:name>/", views.player_detail, name="event-player"),
     path("events/<int:event_id>/calls/<int:call_id>/", views.call_detail, name="event-call"),
     path("events/<int:event_id>/report/", views.event_report, name="event-report"),

@@ -1,6 +1,6 @@
 """The call log's pages: my events, a new event, an event (calls, players, judges), a player, a call
-(with notes for head judges), the printable report and the head judge's downloads. Every page needs a
-signed-in judge; another event's pages answer 404 (calllog.services decides)."""
+(with notes for head judges), the printable report and the head judge's downloads. Every page needs
+a signed-in judge; another event's pages answer 404 (calllog.services decides)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def _event_context(request: HttpRequest, event: Event) -> dict:
 def event_list(request: HttpRequest) -> HttpResponse:
     events = list(services.my_events(request.user))
     roles = dict(EventJudge.objects.filter(judge=request.user).values_list("event_id", "role"))  # type: ignore[misc]  # signed in
-    return render(request, "judgeapp/events/list.html", {"events": [(e, roles.get(e.pk)) for e in events]})
+    return render(
+        request, "judgeapp/events/list.html", {"events": [(e, roles.get(e.pk)) for e in events]}
+    )
 
 
 @login_required
@@ -38,7 +40,9 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = {key: request.POST.get(key, "") for key in form}
         try:
-            event = services.open_event(request.user, name=form["name"], date=form["date"], rel=form["rel"])
+            event = services.open_event(
+                request.user, name=form["name"], date=form["date"], rel=form["rel"]
+            )
         except services.InvalidCall as exc:
             error = exc
         else:
@@ -71,7 +75,9 @@ def record_context(event: Event) -> dict:
 
 
 @login_required
-def event_detail(request: HttpRequest, event_id: int, *, error: services.InvalidCall | None = None) -> HttpResponse:
+def event_detail(
+    request: HttpRequest, event_id: int, *, error: services.InvalidCall | None = None
+) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     context = _event_context(request, event)
     calls = list(services.list_calls(request.user, event))[::-1]
@@ -96,7 +102,10 @@ def event_add_judge(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     try:
         services.add_judge(
-            request.user, event, username=request.POST.get("username", ""), role=request.POST.get("role", "floor")
+            request.user,
+            event,
+            username=request.POST.get("username", ""),
+            role=request.POST.get("role", "floor"),
         )
     except services.InvalidCall as exc:
         return event_detail(request, event_id, error=exc)
@@ -104,11 +113,17 @@ def event_add_judge(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-def player_detail(request: HttpRequest, event_id: int, name: str, *, error=None, merge_into: str = "") -> HttpResponse:
+def player_detail(
+    request: HttpRequest, event_id: int, name: str, *, error=None, merge_into: str = ""
+) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     context = _event_context(request, event)
     context["player"] = services.player_history(request.user, event, name)
-    context.update(error=error, merge_into=merge_into, on_list=event.players.filter(key=context["player"].key).exists())
+    context.update(
+        error=error,
+        merge_into=merge_into,
+        on_list=event.players.filter(key=context["player"].key).exists(),
+    )
     return render(request, "judgeapp/events/player.html", context)
 
 
@@ -120,7 +135,9 @@ def call_detail(request: HttpRequest, event_id: int, call_id: int) -> HttpRespon
     error = None
     if request.method == "POST":
         try:
-            services.set_notes(request.user, event, call, request.POST.get("investigation_notes", ""))
+            services.set_notes(
+                request.user, event, call, request.POST.get("investigation_notes", "")
+            )
         except services.InvalidCall as exc:
             error = exc
         else:
@@ -150,7 +167,8 @@ def event_report(request: HttpRequest, event_id: int) -> HttpResponse:
 def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     response = HttpResponse(
-        exports.calls_csv(services.calls_for_export(request.user, event)), content_type="text/csv; charset=utf-8"
+        exports.calls_csv(services.calls_for_export(request.user, event)),
+        content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-calls.csv"'
     return response
@@ -160,7 +178,8 @@ def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
 def export_json(request: HttpRequest, event_id: int) -> HttpResponse:
     event = services.event_for(request.user, event_id)
     response = JsonResponse(
-        exports.calls_json(event, services.calls_for_export(request.user, event)), json_dumps_params={"indent": 1}
+        exports.calls_json(event, services.calls_for_export(request.user, event)),
+        json_dumps_params={"indent": 1},
     )
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-calls.json"'
     return response

@@ -16,11 +16,22 @@ class CardAdmin(StaffOnlyAdmin):
 
 @admin.register(CardSync)
 class CardSyncAdmin(StaffOnlyAdmin):
-    list_display = ("id", "status", "progress", "bulk_updated_at", "started_at", "finished_at", "message")
+    list_display = (
+        "id",
+        "status",
+        "progress",
+        "bulk_updated_at",
+        "started_at",
+        "finished_at",
+        "message",
+    )
     list_filter = ("status",)
 
     @admin.display(description="progress")
     def progress(self, obj: CardSync) -> str:
         if obj.status == CardSync.Status.RUNNING:
-            return f"{obj.stage or 'starting'}: {obj.cards_read} cards, {obj.rulings_read} rulings read"
+            return (
+                f"{obj.stage or 'starting'}: {obj.cards_read} cards, {obj.rulings_read} rulings "
+                "read"
+            )
         return f"{obj.cards_read} cards, {obj.rulings_read} rulings"

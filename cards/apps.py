@@ -9,8 +9,11 @@ class CardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Search reads card descriptions from the card table once it holds cards (rulesref imports no app).
+        # Search reads card descriptions from the card table once it holds cards (rulesref imports
+        # no app).
         from cards import services
         from search import card_source
 
-        card_source.register_card_provider("cards", stamp=services.card_stamp, descriptions=services.search_card_descriptions)
+        card_source.register_card_provider(
+            "cards", stamp=services.card_stamp, descriptions=services.search_card_descriptions
+        )

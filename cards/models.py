@@ -1,4 +1,5 @@
-"""Cards as Scryfall publishes them (one per Oracle id), their rulings, and the imports that filled them."""
+"""Cards as Scryfall publishes them (one per Oracle id), their rulings, and the imports that
+filled them."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from django.db import models
 class Card(models.Model):
     oracle_id = models.UUIDField(unique=True)
     name = models.CharField(max_length=300)
-    name_key = models.CharField(max_length=300, db_index=True)   # cards.names.name_key(name)
-    face_keys = models.JSONField(default=list)                    # name keys of each face ("Fire", "Ice")
+    name_key = models.CharField(max_length=300, db_index=True)  # cards.names.name_key(name)
+    face_keys = models.JSONField(default=list)  # name keys of each face ("Fire", "Ice")
     layout = models.CharField(max_length=40, blank=True)
     mana_cost = models.CharField(max_length=100, blank=True)
     type_line = models.CharField(max_length=300, blank=True)
@@ -17,7 +18,7 @@ class Card(models.Model):
     colour_identity = models.JSONField(default=list)
     keywords = models.JSONField(default=list)
     legalities = models.JSONField(default=dict)
-    faces = models.JSONField(default=list)                        # [{"name", "mana_cost", "type_line", "oracle_text"}]
+    faces = models.JSONField(default=list)  # [{"name", "mana_cost", "type_line", "oracle_text"}]
     scryfall_uri = models.URLField(max_length=500, blank=True)
 
     class Meta:
@@ -30,7 +31,7 @@ class Card(models.Model):
 class CardRuling(models.Model):
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="rulings")
     published_at = models.DateField()
-    source = models.CharField(max_length=20)          # "wotc" or "scryfall"
+    source = models.CharField(max_length=20)  # "wotc" or "scryfall"
     comment = models.TextField()
 
     class Meta:
@@ -41,8 +42,9 @@ class CardRuling(models.Model):
 
 
 class CardSync(models.Model):
-    """One import of the bulk files (import_cards, sync_cards or the daily task): what it read, how far
-    it got, and a message an admin can read when it failed. The card table changes only when it succeeds."""
+    """One import of the bulk files (import_cards, sync_cards or the daily task): what it read, how
+    far it got, and a message an admin can read when it failed. The card table changes only when
+    it succeeds."""
 
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
@@ -51,9 +53,11 @@ class CardSync(models.Model):
         UNCHANGED = "unchanged", "Already current"
 
     source = models.CharField(max_length=500)
-    bulk_updated_at = models.CharField(max_length=40, blank=True)   # Scryfall's updated_at of the files
+    # Scryfall's updated_at of the files
+    bulk_updated_at = models.CharField(max_length=40, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
-    stage = models.CharField(max_length=100, blank=True)             # "downloading oracle_cards", "reading rulings" …
+    # "downloading oracle_cards", "reading rulings" …
+    stage = models.CharField(max_length=100, blank=True)
     cards_read = models.PositiveIntegerField(default=0)
     rulings_read = models.PositiveIntegerField(default=0)
     added = models.PositiveIntegerField(default=0)

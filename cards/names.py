@@ -1,4 +1,5 @@
-"""Card names as judges type them: case, accents, punctuation and a close misspelling forgiven. Pure."""
+"""Card names as judges type them: case, accents, punctuation and a close misspelling
+forgiven. Pure."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ _NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 
 
 def name_key(name: str) -> str:
-    """"Thassa's Oracle" -> "thassas oracle"; "Lim-Dûl's Vault" -> "limduls vault"; "Fire // Ice" -> "fire ice"."""
+    """ "Thassa's Oracle" -> "thassas oracle"; "Lim-Dûl's Vault" -> "limduls vault"; "Fire // Ice"
+    -> "fire ice"."""
     text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
     text = text.replace("’", "").replace("'", "").replace("-", "")
@@ -21,13 +23,14 @@ def name_key(name: str) -> str:
 
 @dataclass(frozen=True)
 class NameMatch:
-    found: str | None                 # the key of the card meant, or None
-    close: tuple[str, ...] = ()       # keys of close names, best first, when none is meant
+    found: str | None  # the key of the card meant, or None
+    close: tuple[str, ...] = ()  # keys of close names, best first, when none is meant
 
 
 def match_name(query: str, keys: Mapping[str, str] | Iterable[str], *, limit: int = 5) -> NameMatch:
-    """The card a judge means by `query` among `keys` (name keys): the exact name, a face's name or a
-    unique prefix of one, else the one close misspelling that stands out; otherwise the close names."""
+    """The card a judge means by `query` among `keys` (name keys): the exact name, a face's name or
+    a unique prefix of one, else the one close misspelling that stands out; otherwise the
+    close names."""
     wanted = name_key(query)
     pool = list(keys)
     if not wanted:
@@ -40,7 +43,9 @@ def match_name(query: str, keys: Mapping[str, str] | Iterable[str], *, limit: in
     close = difflib.get_close_matches(wanted, pool, n=limit, cutoff=0.6)
     if close:
         best = difflib.SequenceMatcher(None, wanted, close[0]).ratio()
-        runner_up = difflib.SequenceMatcher(None, wanted, close[1]).ratio() if len(close) > 1 else 0.0
+        runner_up = (
+            difflib.SequenceMatcher(None, wanted, close[1]).ratio() if len(close) > 1 else 0.0
+        )
         if best >= 0.85 and best - runner_up >= 0.05:
             return NameMatch(close[0])
     if len(starts) > 1:

@@ -26,8 +26,16 @@ _lock = threading.Lock()
 
 
 def _stamp() -> tuple:
-    latest = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).values_list("pk", flat=True).first()
-    cr = Version.objects.filter(document__slug="cr", is_current=True).values_list("pk", flat=True).first()
+    latest = (
+        CardSync.objects.filter(status=CardSync.Status.SUCCEEDED)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    cr = (
+        Version.objects.filter(document__slug="cr", is_current=True)
+        .values_list("pk", flat=True)
+        .first()
+    )
     return (latest, cr, Card.objects.count())
 
 
@@ -46,16 +54,47 @@ def current_card_pack() -> CardPack:
 
 def _build() -> CardPack:
     rulings: dict[int, list[list[str]]] = {}
-    for card_id, date, comment in CardRuling.objects.order_by("published_at", "id").values_list("card_id", "published_at", "comment"):
+    for card_id, date, comment in CardRuling.objects.order_by("published_at", "id").values_list(
+        "card_id", "published_at", "comment"
+    ):
         rulings.setdefault(card_id, []).append([date.isoformat(), comment])
     cards = []
     for card in Card.objects.order_by("name"):
         rules = [[r["number"], r["title"]] for r in services.card_rules(card)]
-        cards.append([card.name, card.name_key, card.face_keys, card.mana_cost, card.type_line, card.oracle_text, card.faces,
-                      rulings.get(card.pk, []), rules])
-    body = {"format": 1, "fields": ["name", "key", "face_keys", "mana_cost", "type_line", "oracle_text", "faces", "rulings", "rules"],
-            "cards": cards}
+        cards.append(
+            [
+                card.name,
+                card.name_key,
+                card.face_keys,
+                card.mana_cost,
+                card.type_line,
+                card.oracle_text,
+                card.faces,
+                rulings.get(card.pk, []),
+                rules,
+            ]
+        )
+    body = {
+        "format": 1,
+        "fields": [
+            "name",
+            "key",
+            "face_keys",
+            "mana_cost",
+            "type_line",
+            "oracle_text",
+            "faces",
+            "rulings",
+            "rules",
+        ],
+        "cards": cards,
+    }
     encoded = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     version = hashlib.sha256(encoded).hexdigest()[:16]
-    return CardPack(version=version, body=json.dumps({"version": version, **body}, separators=(",", ":"), ensure_ascii=False).encode(),
-                    count=len(cards))
+    return CardPack(
+        version=version,
+        body=json.dumps(
+            {"version": version, **body}, separators=(",", ":"), ensure_ascii=False
+        ).encode(),
+        count=len(cards),
+    )

@@ -1,4 +1,5 @@
-"""Card pages for the tablet: /cards/?q= and /cards/<name>/, with rulings and the rules a card cites."""
+"""Card pages for the tablet: /cards/?q= and /cards/<name>/, with rulings and the rules a
+card cites."""
 
 from __future__ import annotations
 
@@ -28,10 +29,19 @@ def card_page(request: HttpRequest, name: str) -> HttpResponse:
     try:
         card = services.find_card(name[:MAX_QUERY])
     except services.CardNotFound as exc:
-        return render(request, "cards/search.html", {"query": name, "cards": [], "close": exc.close}, status=404)
+        return render(
+            request,
+            "cards/search.html",
+            {"query": name, "cards": [], "close": exc.close},
+            status=404,
+        )
     if card.name != name:
         return redirect(reverse("card-page", args=[card.name]))
-    return render(request, "cards/card.html", {"card": card, "rules": services.card_rules(card), "rulings": card.rulings.all()})
+    return render(
+        request,
+        "cards/card.html",
+        {"card": card, "rules": services.card_rules(card), "rulings": card.rulings.all()},
+    )
 
 
 @require_GET
@@ -39,16 +49,30 @@ def card_page(request: HttpRequest, name: str) -> HttpResponse:
 def offline_manifest(request: HttpRequest) -> JsonResponse:
     """Which card pack is current, for the service worker (static/sw.js)."""
     pack = offline.current_card_pack()
-    return JsonResponse({"version": pack.version, "url": reverse("cards-offline-pack", args=[pack.version]), "count": pack.count,
-                         "bytes": len(pack.body)})
+    return JsonResponse(
+        {
+            "version": pack.version,
+            "url": reverse("cards-offline-pack", args=[pack.version]),
+            "count": pack.count,
+            "bytes": len(pack.body),
+        }
+    )
 
 
 @require_GET
 def offline_pack(request: HttpRequest, version: str) -> HttpResponse:
     pack = offline.current_card_pack()
     if version != pack.version:
-        return JsonResponse({"error": {"code": "stale_pack", "message": f"Card pack {version} is no longer current.",
-                                       "details": {"current": pack.version}}}, status=404)
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "stale_pack",
+                    "message": f"Card pack {version} is no longer current.",
+                    "details": {"current": pack.version},
+                }
+            },
+            status=404,
+        )
     response = HttpResponse(pack.body, content_type="application/json; charset=utf-8")
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response

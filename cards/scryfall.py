@@ -16,7 +16,9 @@ from typing import IO, Any
 
 _CHUNK = 1 << 16
 # Layouts that are not cards a judge is asked about at a table.
-SKIPPED_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series", "vanguard", "scheme", "planar"})
+SKIPPED_LAYOUTS = frozenset(
+    {"token", "double_faced_token", "emblem", "art_series", "vanguard", "scheme", "planar"}
+)
 
 
 class BulkError(ValueError):
@@ -85,17 +87,29 @@ def read_objects(stream: IO[str], source: str) -> Iterator[tuple[int, int, dict]
 
     skip_space()
     if pos >= len(buffer) or buffer[pos] != "[":
-        raise BulkError("not a Scryfall bulk file: expected a JSON array of objects", source=source, line=line)
+        raise BulkError(
+            "not a Scryfall bulk file: expected a JSON array of objects", source=source, line=line
+        )
     pos += 1
     while True:
         skip_space()
         if pos >= len(buffer):
-            raise BulkError("the file ends inside the array (truncated download?)", source=source, line=line, item=item)
+            raise BulkError(
+                "the file ends inside the array (truncated download?)",
+                source=source,
+                line=line,
+                item=item,
+            )
         if buffer[pos] == "]":
             return
         if started:
             if buffer[pos] != ",":
-                raise BulkError(f"expected ',' between objects, found {buffer[pos]!r}", source=source, line=line, item=item)
+                raise BulkError(
+                    f"expected ',' between objects, found {buffer[pos]!r}",
+                    source=source,
+                    line=line,
+                    item=item,
+                )
             pos += 1
             skip_space()
         while True:
@@ -105,9 +119,16 @@ def read_objects(stream: IO[str], source: str) -> Iterator[tuple[int, int, dict]
             except json.JSONDecodeError as exc:
                 if fill():
                     continue
-                raise BulkError(f"invalid JSON: {exc.msg}", source=source, line=line + buffer.count("\n", pos, exc.pos), item=item) from None
+                raise BulkError(
+                    f"invalid JSON: {exc.msg}",
+                    source=source,
+                    line=line + buffer.count("\n", pos, exc.pos),
+                    item=item,
+                ) from None
         if not isinstance(value, dict):
-            raise BulkError("each element must be a JSON object", source=source, line=line, item=item)
+            raise BulkError(
+                "each element must be a JSON object", source=source, line=line, item=item
+            )
         yield item, line, value
         line += buffer.count("\n", pos, end)
         pos, item, started = end, item + 1, True
@@ -131,14 +152,21 @@ def _oracle_id(obj: dict, *, source: str, line: int, item: int) -> str:
     try:
         return str(uuid.UUID(raw))
     except ValueError:
-        raise BulkError(f"oracle_id {raw!r} is not a UUID", source=source, line=line, item=item) from None
+        raise BulkError(
+            f"oracle_id {raw!r} is not a UUID", source=source, line=line, item=item
+        ) from None
 
 
 def read_cards(stream: IO[str], source: str) -> Iterator[CardRecord]:
     """The cards of an Oracle-cards bulk file, tokens, emblems and art cards left out."""
     for item, line, obj in read_objects(stream, source):
         if obj.get("object") != "card":
-            raise BulkError(f"expected a card object, found {obj.get('object')!r} (is this the rulings file?)", source=source, line=line, item=item)
+            raise BulkError(
+                f"expected a card object, found {obj.get('object')!r} (is this the rulings file?)",
+                source=source,
+                line=line,
+                item=item,
+            )
         layout = _text(obj, "layout", source=source, line=line, item=item)
         if layout in SKIPPED_LAYOUTS or "oracle_id" not in obj and obj.get("card_faces"):
             continue
@@ -146,26 +174,39 @@ def read_cards(stream: IO[str], source: str) -> Iterator[CardRecord]:
         for raw in obj.get("card_faces") or ():
             if not isinstance(raw, dict):
                 raise BulkError("card_faces must hold objects", source=source, line=line, item=item)
-            faces.append(Face(name=_text(raw, "name", source=source, line=line, item=item, required=True),
-                              mana_cost=_text(raw, "mana_cost", source=source, line=line, item=item),
-                              type_line=_text(raw, "type_line", source=source, line=line, item=item),
-                              oracle_text=_text(raw, "oracle_text", source=source, line=line, item=item)))
+            faces.append(
+                Face(
+                    name=_text(raw, "name", source=source, line=line, item=item, required=True),
+                    mana_cost=_text(raw, "mana_cost", source=source, line=line, item=item),
+                    type_line=_text(raw, "type_line", source=source, line=line, item=item),
+                    oracle_text=_text(raw, "oracle_text", source=source, line=line, item=item),
+                )
+            )
         oracle_text = _text(obj, "oracle_text", source=source, line=line, item=item)
         if not oracle_text and faces:
             oracle_text = "\n//\n".join(f.oracle_text for f in faces)
-        mana_cost = _text(obj, "mana_cost", source=source, line=line, item=item) or " // ".join(f.mana_cost for f in faces if f.mana_cost)
+        mana_cost = _text(obj, "mana_cost", source=source, line=line, item=item) or " // ".join(
+            f.mana_cost for f in faces if f.mana_cost
+        )
         legalities = obj.get("legalities") or {}
-        if not isinstance(legalities, dict) or not all(isinstance(v, str) for v in legalities.values()):
-            raise BulkError("legalities must map formats to strings", source=source, line=line, item=item)
+        if not isinstance(legalities, dict) or not all(
+            isinstance(v, str) for v in legalities.values()
+        ):
+            raise BulkError(
+                "legalities must map formats to strings", source=source, line=line, item=item
+            )
         yield CardRecord(
             oracle_id=_oracle_id(obj, source=source, line=line, item=item),
             name=_text(obj, "name", source=source, line=line, item=item, required=True),
-            layout=layout, mana_cost=mana_cost,
-            type_line=_text(obj, "type_line", source=source, line=line, item=item) or " // ".join(f.type_line for f in faces),
+            layout=layout,
+            mana_cost=mana_cost,
+            type_line=_text(obj, "type_line", source=source, line=line, item=item)
+            or " // ".join(f.type_line for f in faces),
             oracle_text=oracle_text,
             colour_identity=tuple(str(c) for c in obj.get("color_identity") or ()),
             keywords=tuple(str(k) for k in obj.get("keywords") or ()),
-            legalities=dict(legalities), faces=tuple(faces),
+            legalities=dict(legalities),
+            faces=tuple(faces),
             scryfall_uri=_text(obj, "scryfall_uri", source=source, line=line, item=item),
         )
 
@@ -173,24 +214,42 @@ def read_cards(stream: IO[str], source: str) -> Iterator[CardRecord]:
 def read_rulings(stream: IO[str], source: str) -> Iterator[RulingRecord]:
     for item, line, obj in read_objects(stream, source):
         if obj.get("object") != "ruling":
-            raise BulkError(f"expected a ruling object, found {obj.get('object')!r} (is this the cards file?)", source=source, line=line, item=item)
+            raise BulkError(
+                f"expected a ruling object, found {obj.get('object')!r} (is this the cards file?)",
+                source=source,
+                line=line,
+                item=item,
+            )
         raw_date = _text(obj, "published_at", source=source, line=line, item=item, required=True)
         try:
             published = dt.date.fromisoformat(raw_date)
         except ValueError:
-            raise BulkError(f"published_at {raw_date!r} is not a date (YYYY-MM-DD)", source=source, line=line, item=item) from None
-        yield RulingRecord(oracle_id=_oracle_id(obj, source=source, line=line, item=item), published_at=published,
-                           source=_text(obj, "source", source=source, line=line, item=item) or "wotc",
-                           comment=_text(obj, "comment", source=source, line=line, item=item, required=True))
+            raise BulkError(
+                f"published_at {raw_date!r} is not a date (YYYY-MM-DD)",
+                source=source,
+                line=line,
+                item=item,
+            ) from None
+        yield RulingRecord(
+            oracle_id=_oracle_id(obj, source=source, line=line, item=item),
+            published_at=published,
+            source=_text(obj, "source", source=source, line=line, item=item) or "wotc",
+            comment=_text(obj, "comment", source=source, line=line, item=item, required=True),
+        )
 
 
 def bulk_files(index: Any) -> dict[str, dict]:
-    """Scryfall's /bulk-data answer -> {"oracle_cards": {...}, "rulings": {...}} with download_uri and updated_at."""
+    """Scryfall's /bulk-data answer -> {"oracle_cards": {...}, "rulings": {...}} with download_uri
+    and updated_at."""
     if not isinstance(index, dict) or not isinstance(index.get("data"), list):
         raise ValueError("not a Scryfall bulk-data list")
     found = {}
     for entry in index["data"]:
-        if isinstance(entry, dict) and entry.get("type") in ("oracle_cards", "rulings") and isinstance(entry.get("download_uri"), str):
+        if (
+            isinstance(entry, dict)
+            and entry.get("type") in ("oracle_cards", "rulings")
+            and isinstance(entry.get("download_uri"), str)
+        ):
             found[entry["type"]] = entry
     missing = {"oracle_cards", "rulings"} - set(found)
     if missing:

@@ -61,13 +61,21 @@ def _read(path: Path, reader: Callable, sync: CardSync, counter: str) -> list:
     return records
 
 
-def import_bulk(cards_path: Path, rulings_path: Path, *, source: str = "", bulk_updated_at: str = "",
-                sync: CardSync | None = None) -> ImportOutcome:
+def import_bulk(
+    cards_path: Path,
+    rulings_path: Path,
+    *,
+    source: str = "",
+    bulk_updated_at: str = "",
+    sync: CardSync | None = None,
+) -> ImportOutcome:
     """Read both bulk files whole, then replace the card table with them in one transaction.
 
     Raises scryfall.BulkError (naming the file, line and item) or UnicodeDecodeError/OSError; the
     CardSync row then says failed with that message and no card changes."""
-    sync = sync or CardSync.objects.create(source=source or str(cards_path), bulk_updated_at=bulk_updated_at)
+    sync = sync or CardSync.objects.create(
+        source=source or str(cards_path), bulk_updated_at=bulk_updated_at
+    )
     try:
         _progress(sync, stage=f"reading {cards_path.name}")
         records = _read(cards_path, scryfall.read_cards, sync, "cards_read")
@@ -76,33 +84,82 @@ def import_bulk(cards_path: Path, rulings_path: Path, *, source: str = "", bulk_
         _progress(sync, stage="storing")
         added, updated, removed = _store(records, rulings)
     except (scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
-        _progress(sync, status=CardSync.Status.FAILED, stage="", message=f"Cards not changed: {exc}", finished_at=timezone.now())
+        _progress(
+            sync,
+            status=CardSync.Status.FAILED,
+            stage="",
+            message=f"Cards not changed: {exc}",
+            finished_at=timezone.now(),
+        )
         raise
-    _progress(sync, status=CardSync.Status.SUCCEEDED, stage="", added=added, updated=updated, removed=removed,
-              message=f"{len(records)} cards ({added} new, {updated} changed, {removed} gone) and {len(rulings)} rulings.",
-              finished_at=timezone.now())
+    _progress(
+        sync,
+        status=CardSync.Status.SUCCEEDED,
+        stage="",
+        added=added,
+        updated=updated,
+        removed=removed,
+        message=(
+            f"{len(records)} cards ({added} new, {updated} changed, {removed} gone) and "
+            f"{len(rulings)} rulings."
+        ),
+        finished_at=timezone.now(),
+    )
     forget_names()
     cards_changed()
     return ImportOutcome(sync, len(records), len(rulings), added, updated, removed)
 
 
-_FIELDS = ("name", "name_key", "face_keys", "layout", "mana_cost", "type_line", "oracle_text", "colour_identity",
-           "keywords", "legalities", "faces", "scryfall_uri")
+_FIELDS = (
+    "name",
+    "name_key",
+    "face_keys",
+    "layout",
+    "mana_cost",
+    "type_line",
+    "oracle_text",
+    "colour_identity",
+    "keywords",
+    "legalities",
+    "faces",
+    "scryfall_uri",
+)
 
 
 def _row(record: scryfall.CardRecord) -> dict:
-    face_keys = [names.name_key(f.name) for f in record.faces if names.name_key(f.name) != names.name_key(record.name)]
+    face_keys = [
+        names.name_key(f.name)
+        for f in record.faces
+        if names.name_key(f.name) != names.name_key(record.name)
+    ]
     return {
-        "name": record.name, "name_key": names.name_key(record.name), "face_keys": face_keys, "layout": record.layout,
-        "mana_cost": record.mana_cost, "type_line": record.type_line, "oracle_text": record.oracle_text,
-        "colour_identity": list(record.colour_identity), "keywords": list(record.keywords), "legalities": record.legalities,
-        "faces": [{"name": f.name, "mana_cost": f.mana_cost, "type_line": f.type_line, "oracle_text": f.oracle_text} for f in record.faces],
+        "name": record.name,
+        "name_key": names.name_key(record.name),
+        "face_keys": face_keys,
+        "layout": record.layout,
+        "mana_cost": record.mana_cost,
+        "type_line": record.type_line,
+        "oracle_text": record.oracle_text,
+        "colour_identity": list(record.colour_identity),
+        "keywords": list(record.keywords),
+        "legalities": record.legalities,
+        "faces": [
+            {
+                "name": f.name,
+                "mana_cost": f.mana_cost,
+                "type_line": f.type_line,
+                "oracle_text": f.oracle_text,
+            }
+            for f in record.faces
+        ],
         "scryfall_uri": record.scryfall_uri,
     }
 
 
 @transaction.atomic
-def _store(records: list[scryfall.CardRecord], rulings: list[scryfall.RulingRecord]) -> tuple[int, int, int]:
+def _store(
+    records: list[scryfall.CardRecord], rulings: list[scryfall.RulingRecord]
+) -> tuple[int, int, int]:
     wanted = {r.oracle_id: _row(r) for r in records}
     existing = {str(c.oracle_id): c for c in Card.objects.all()}
     new = [Card(oracle_id=oid, **row) for oid, row in wanted.items() if oid not in existing]
@@ -120,8 +177,18 @@ def _store(records: list[scryfall.CardRecord], rulings: list[scryfall.RulingReco
     ids = {str(k): v for k, v in Card.objects.values_list("oracle_id", "pk")}
     CardRuling.objects.all().delete()
     CardRuling.objects.bulk_create(
-        [CardRuling(card_id=ids[r.oracle_id], published_at=r.published_at, source=r.source, comment=r.comment)
-         for r in rulings if r.oracle_id in ids], batch_size=2000)
+        [
+            CardRuling(
+                card_id=ids[r.oracle_id],
+                published_at=r.published_at,
+                source=r.source,
+                comment=r.comment,
+            )
+            for r in rulings
+            if r.oracle_id in ids
+        ],
+        batch_size=2000,
+    )
     return len(new), len(changed), len(gone)
 
 
@@ -137,7 +204,11 @@ def forget_names() -> None:
 
 def _name_table() -> dict[str, int]:
     """Name key (and each face's) -> card id; read once per import."""
-    latest = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).values_list("pk", flat=True).first()
+    latest = (
+        CardSync.objects.filter(status=CardSync.Status.SUCCEEDED)
+        .values_list("pk", flat=True)
+        .first()
+    )
     stamp = (latest, Card.objects.count())
     if _names.get("stamp") != stamp:
         with _lock:
@@ -151,7 +222,8 @@ def _name_table() -> dict[str, int]:
 
 
 def find_card(query: str) -> Card:
-    """The card a judge means ("thassas oracle", "Delver", "lightening bolt"); CardNotFound with close names."""
+    """The card a judge means ("thassas oracle", "Delver", "lightening bolt"); CardNotFound with
+    close names."""
     table = _name_table()
     match = names.match_name(query, table)
     if match.found is None:
@@ -168,7 +240,9 @@ def search_cards(query: str, *, limit: int = 20) -> list[Card]:
         return []
     by_name = list(Card.objects.filter(name_key__contains=key)[:limit])
     if len(by_name) < limit:
-        more = Card.objects.filter(oracle_text__icontains=query.strip()).exclude(pk__in=[c.pk for c in by_name])
+        more = Card.objects.filter(oracle_text__icontains=query.strip()).exclude(
+            pk__in=[c.pk for c in by_name]
+        )
         by_name += list(more[: limit - len(by_name)])
     return by_name
 
@@ -181,17 +255,26 @@ def keyword_rules(version: Version) -> list[keywords.KeywordRule]:
     found = _keyword_rules.get(version.pk)
     if found is None:
         found = []
-        for number, title, text in Rule.objects.filter(version=version, number__regex=r"^70[12]\.[0-9]+$").values_list("number", "title", "text"):
+        for number, title, text in Rule.objects.filter(
+            version=version, number__regex=r"^70[12]\.[0-9]+$"
+        ).values_list("number", "title", "text"):
             name = (title or text).strip().rstrip(".")
             if name and len(name.split()) <= 4:
-                found.append(keywords.KeywordRule(number=number, title=name, kind="action" if number.startswith("701") else "ability"))
+                found.append(
+                    keywords.KeywordRule(
+                        number=number,
+                        title=name,
+                        kind="action" if number.startswith("701") else "ability",
+                    )
+                )
         _keyword_rules.clear()
         _keyword_rules[version.pk] = found
     return found
 
 
 def card_rules(card: Card) -> list[dict]:
-    """[{"doc": "cr", "number", "title"}]: the rules of the current CR its keywords and actions cite."""
+    """[{"doc": "cr", "number", "title"}]: the rules of the current CR its keywords and
+    actions cite."""
     current = Version.objects.filter(document__slug="cr", is_current=True).first()
     if current is None:
         return []
@@ -210,11 +293,14 @@ def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, s
         key = names.name_key(name)
         if not key or (" " not in key and key in common_words) or name in out:
             return
-        # Reminder text out; lines ("Flying\nVigilance") joined as a list, as the hand-written ones read.
+        # Reminder text out; lines ("Flying\nVigilance") joined as a list, as the hand-written
+        # ones read.
         lines = (re.sub(r"\s*\([^)]*\)", "", line).strip() for line in text.splitlines())
         out[name] = "; ".join(line for line in lines if line)
 
-    for name, text, faces in Card.objects.order_by("name").values_list("name", "oracle_text", "faces"):
+    for name, text, faces in Card.objects.order_by("name").values_list(
+        "name", "oracle_text", "faces"
+    ):
         add(name, text)
         for face in faces or ():
             if face.get("name") and face.get("name") != name:
@@ -226,24 +312,36 @@ def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, s
 
 
 def card_stamp() -> str:
-    """"" while the card table is empty; else a value that changes with every import that changes it
-    (the last successful import, when it finished, and the count): search's card_source stamp."""
+    """ "" while the card table is empty; else a value that changes with every import that changes
+    it (the last successful import, when it finished, and the count): search's card_source stamp."""
     count = Card.objects.count()
     if not count:
         return ""
-    last = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).values_list("pk", "finished_at").first()
+    last = (
+        CardSync.objects.filter(status=CardSync.Status.SUCCEEDED)
+        .values_list("pk", "finished_at")
+        .first()
+    )
     top = Card.objects.order_by("-pk").values_list("pk", flat=True).first()
-    return f"{last[0] if last else 0}:{last[1].isoformat() if last and last[1] else ''}:{count}:{top}"
+    return (
+        f"{last[0] if last else 0}:{last[1].isoformat() if last and last[1] else ''}:{count}:{top}"
+    )
 
 
 def common_words() -> frozenset[str]:
-    """Words a one-word card name must not take over in search: English words the search model knows,
-    stopwords, the current CR glossary's words (Sacrifice), and any word of three letters or
+    """Words a one-word card name must not take over in search: English words the search model
+    knows, stopwords, the current CR glossary's words (Sacrifice), and any word of three letters or
     fewer (Opt, Fog: too short to tell from a word typed in passing)."""
-    glossary = GlossaryTerm.objects.filter(version__document__slug="cr", version__is_current=True).values_list("term", flat=True)
+    glossary = GlossaryTerm.objects.filter(
+        version__document__slug="cr", version__is_current=True
+    ).values_list("term", flat=True)
     found = {w for term in glossary for w in words(term.lower())}
-    short = {key for name_key, face_keys in Card.objects.values_list("name_key", "face_keys")
-             for key in (name_key, *face_keys) if " " not in key and len(key) <= 3}
+    short = {
+        key
+        for name_key, face_keys in Card.objects.values_list("name_key", "face_keys")
+        for key in (name_key, *face_keys)
+        if " " not in key and len(key) <= 3
+    }
     return frozenset(english_words() | STOPWORDS | found | short)
 
 
@@ -257,5 +355,6 @@ def cards_changed() -> None:
     card_source.RECHECK_SECONDS), and the asked-as questions' embedded texts that name cards, now
     read with the new descriptions, get their vectors computed (search is lexical until then)."""
     card_source.forget_cards()
-    if getattr(settings, "SEARCH_VECTORS", True):   # off: no vectors are built, so none are looked for
+    # off: no vectors are built, so none are looked for
+    if getattr(settings, "SEARCH_VECTORS", True):
         transaction.on_commit(search_tasks.schedule_missing_vectors)

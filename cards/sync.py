@@ -2,8 +2,8 @@
 
 Scryfall lists its bulk files at JUDGEAPP_SCRYFALL_BULK_URL (https://api.scryfall.com/bulk-data);
 each has a download_uri and an updated_at. A sync whose files have the updated_at of the last
-successful import changes nothing. Downloads stream to temporary files (gzip is undone), so a file of
-150 MB never sits in memory.
+successful import changes nothing. Downloads stream to temporary files (gzip is undone), so a file
+of 150 MB never sits in memory.
 """
 
 from __future__ import annotations
@@ -38,19 +38,26 @@ def _download(url: str, target: Path) -> None:
 
 
 def sync_cards(*, force: bool = False) -> CardSync:
-    """Fetch and import the current bulk files unless they are the ones imported last (`force` imports anyway)."""
+    """Fetch and import the current bulk files unless they are the ones imported last (`force`
+    imports anyway)."""
     url = settings.JUDGEAPP_SCRYFALL_BULK_URL
     sync = CardSync.objects.create(source=url, stage="reading the bulk-data list")
     try:
         with _open(url) as answer:
             files = scryfall.bulk_files(json.load(answer))
-        updated = max(files["oracle_cards"].get("updated_at", ""), files["rulings"].get("updated_at", ""))
+        updated = max(
+            files["oracle_cards"].get("updated_at", ""), files["rulings"].get("updated_at", "")
+        )
         sync.bulk_updated_at = updated
         CardSync.objects.filter(pk=sync.pk).update(bulk_updated_at=updated)
         last = CardSync.objects.filter(status=CardSync.Status.SUCCEEDED).exclude(pk=sync.pk).first()
         if not force and last is not None and updated and last.bulk_updated_at == updated:
-            CardSync.objects.filter(pk=sync.pk).update(status=CardSync.Status.UNCHANGED, stage="", finished_at=timezone.now(),
-                                                       message=f"Scryfall's files of {updated} are the ones imported last.")
+            CardSync.objects.filter(pk=sync.pk).update(
+                status=CardSync.Status.UNCHANGED,
+                stage="",
+                finished_at=timezone.now(),
+                message=f"Scryfall's files of {updated} are the ones imported last.",
+            )
             sync.refresh_from_db()
             return sync
         with tempfile.TemporaryDirectory(prefix="judgeapp-cards-") as folder:
@@ -62,8 +69,12 @@ def sync_cards(*, force: bool = False) -> CardSync:
     except (OSError, ValueError) as exc:
         sync.refresh_from_db()
         if sync.status != CardSync.Status.FAILED:
-            CardSync.objects.filter(pk=sync.pk).update(status=CardSync.Status.FAILED, stage="", finished_at=timezone.now(),
-                                                       message=f"Cards not changed: {exc}")
+            CardSync.objects.filter(pk=sync.pk).update(
+                status=CardSync.Status.FAILED,
+                stage="",
+                finished_at=timezone.now(),
+                message=f"Cards not changed: {exc}",
+            )
         raise
     sync.refresh_from_db()
     return sync

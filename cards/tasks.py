@@ -1,4 +1,5 @@
-"""The daily card sync on a Celery worker (scheduled by Celery beat: settings.CELERY_BEAT_SCHEDULE)."""
+"""The daily card sync on a Celery worker (scheduled by Celery beat:
+settings.CELERY_BEAT_SCHEDULE)."""
 
 from __future__ import annotations
 

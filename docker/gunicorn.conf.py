@@ -1,8 +1,8 @@
 """gunicorn for judgeapp's web service (docker/Dockerfile; bench/wait_bench.py measures this file).
 
-Threaded workers: a request that waits for a job (?wait=N) holds one thread, not a whole process, and
-jobs.services caps waiting requests at JUDGEAPP_MAX_WAITS per process (default 4 of 8 threads), so the
-health check and every other request always find a free thread.
+Threaded workers: a request that waits for a job (?wait=N) holds one thread, not a whole process,
+and jobs.services caps waiting requests at JUDGEAPP_MAX_WAITS per process (default 4 of 8 threads),
+so the health check and every other request always find a free thread.
 """
 
 import os
@@ -11,7 +11,7 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))
-timeout = 60            # above the longest ?wait (30 s)
+timeout = 60  # above the longest ?wait (30 s)
 graceful_timeout = 30
 accesslog = "-"
 # The app is loaded once, in the master, before the workers fork (when_ready below loads the search
@@ -30,7 +30,11 @@ def when_ready(server):
     from search import service
 
     routes = len(get_resolver().url_patterns)
-    server.log.info("preloaded: %d routes, search %s", routes, service.preload() or "not loaded (nothing to load yet)")
+    server.log.info(
+        "preloaded: %d routes, search %s",
+        routes,
+        service.preload() or "not loaded (nothing to load yet)",
+    )
 
 
 def post_worker_init(worker):
@@ -46,5 +50,7 @@ def post_worker_init(worker):
 
     routes = len(get_resolver().url_patterns)
     ranking = service.warm()
-    connections.close_all()   # opened outside any request: the request threads open their own
-    worker.log.info("ready: %d routes, search %s", routes, ranking or "not loaded (nothing to load yet)")
+    connections.close_all()  # opened outside any request: the request threads open their own
+    worker.log.info(
+        "ready: %d routes, search %s", routes, ranking or "not loaded (nothing to load yet)"
+    )

@@ -1,9 +1,9 @@
 """Pinned rule references that the loop and game engines cite.
 
 Each constant names a rule in the version it was written against ("cr@2025-02-07:729.4": rule
-729.4 of the Comprehensive Rules effective February 7, 2025; "mtr@2019-06-06:4.4": section 4.4 of the
-Tournament Rules last updated June 6, 2019). The rules reference resolves them to the numbering of
-whatever version is current, so nothing here changes when the rules are renumbered.
+729.4 of the Comprehensive Rules effective February 7, 2025; "mtr@2019-06-06:4.4": section 4.4 of
+the Tournament Rules last updated June 6, 2019). The rules reference resolves them to the numbering
+of whatever version is current, so nothing here changes when the rules are renumbered.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from types import ModuleType
 CR = "cr@2025-02-07:"
 MTR = "mtr@2019-06-06:"
 
-# CR 101.1: a card that contradicts the rules wins ('can't lose', 'can't win'), except that anyone may concede.
+# CR 101.1: a card that contradicts the rules wins ('can't lose', 'can't win'), except that anyone
+# may concede.
 CARD_OVERRIDES_RULES = CR + "101.1"
 
 # CR 104: ending the game.
@@ -71,12 +72,25 @@ LOOP_UNLESS = CR + "729.6"
 MTR_LOOPS = MTR + "4.4"
 MTR_SHORTCUTS = MTR + "4.2"
 
-ALL = tuple(value for name, value in sorted(globals().items()) if name.isupper() and ":" in str(value))
+ALL = tuple(
+    value for name, value in sorted(globals().items()) if name.isupper() and ":" in str(value)
+)
 
 
 def pinned_in(*modules: ModuleType) -> tuple[str, ...]:
-    """The pinned references that modules name as upper-case constants (like LOOP_MANDATORY above; not the
-    version prefixes CR and MTR), sorted:
+    """The pinned references that modules name as upper-case constants (like LOOP_MANDATORY above;
+    not the version prefixes CR and MTR), sorted:
     the data an app registers with the rules reference for the engines (jobs.apps)."""
-    return tuple(sorted({value for module in modules for name, value in vars(module).items()
-                         if name.isupper() and isinstance(value, str) and "@" in value and not value.endswith(":")}))
+    return tuple(
+        sorted(
+            {
+                value
+                for module in modules
+                for name, value in vars(module).items()
+                if name.isupper()
+                and isinstance(value, str)
+                and "@" in value
+                and not value.endswith(":")
+            }
+        )
+    )

@@ -1,10 +1,12 @@
-"""The one error the computation engines raise for bad input: which field, and what is wrong with it."""
+"""The one error the computation engines raise for bad input: which field, and what is wrong
+with it."""
 
 from __future__ import annotations
 
 
 class RequestError(ValueError):
-    """Invalid engine input. ``field`` is a path into the request, e.g. "declared.AP" or "iteration[1].player"."""
+    """Invalid engine input. ``field`` is a path into the request, e.g. "declared.AP" or
+    "iteration[1].player"."""
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field

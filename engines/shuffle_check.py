@@ -1,35 +1,41 @@
-"""The judge's shuffle check: from what a judge saw at the table, whether a shuffle broke tournament policy,
-which infraction it is at the event's REL, the penalty, the fix, whether intent needs investigating, and
-the game-rules points of a shuffle (CR 701.20) that bear on the call.
+"""The judge's shuffle check: from what a judge saw at the table, whether a shuffle broke tournament
+policy, which infraction it is at the event's REL, the penalty, the fix, whether intent needs
+investigating, and the game-rules points of a shuffle (CR 701.20) that bear on the call.
 
 Policy encoded (each point cites its pinned reference in the ruling):
-- Competitive/Professional REL: IPG "Tournament Error - Insufficient Shuffling", penalty Warning. A deck is
-  not shuffled "if the judge believes a player could know the position or distribution of one or more cards";
-  its examples are forgetting to shuffle after a search and a single riffle after a search; its definition
-  includes not presenting the deck to the opponent; MTR 3.9 says pile shuffling alone is not sufficiently
-  random. Only those make the ruling: a procedure of several riffles is not an infraction by itself. The
-  distance from random of the procedure described (a model, see ``shuffles``) is information for the judge,
-  said in words, never the ruling. It is an unintentional error: an intentionally unrandomized deck is for the
-  judge to investigate as Cheating; this module never decides intent.
-- IPG 3: a Tournament Error Warning is upgraded to a Game Loss if the player already received a Warning for an
-  offense in the same category, i.e. for the same infraction (``prior_insufficient_shuffling_warning``: an earlier
-  Warning for Insufficient Shuffling that day; a Warning for Slow Play or a Deck Problem does not count), as
-  calllog/penalties.py reads it.
-- A library of zero or one card: nobody can know more about its order than before, so nothing about shuffling it
-  (or not) is Insufficient Shuffling; the instruction is still a shuffle for game purposes (CR 701.20e).
-- A card flipped while shuffling the opponent's deck is the shuffler's Looking at Extra Cards (IPG 2.2,
-  example A), not the owner's Insufficient Shuffling; at Regular REL the JAR's fix for a card seen in a
-  library applies (shuffle it into the unknown portion; the JAR's "A player sees a card in a library").
-- Regular REL: the JAR lists inadequate shuffling among "General Unwanted Behaviors": educate, no penalty;
-  a Game Loss may reinforce education if the behaviour continues; knowingly doing it is a Serious Problem.
-- A found card wrongly shuffled into the library is a game action done wrong (CR: found cards are not part
-  of the shuffle), i.e. a Game Rule Violation at Competitive/Professional REL, not insufficient shuffling. Its
-  fix is IPG 2.5's: a simple backup first; the found cards put where they belong only if they are known to all
-  players and moving them is a minor disruption; otherwise a full backup (Head Judge) or the game as it is. At
-  Regular REL the JAR's "in-game error not mentioned above".
-- The distance from random of a described procedure is said as what it is: a total variation distance in the
-  Gilbert-Shannon-Reeds model of riffle shuffles. Where it rests on this engine's own convention (mash and overhand
-  shuffles, ``shuffles.model_notes``) no figure is given; no distance is ever a tournament yardstick.
+- Competitive/Professional REL: IPG "Tournament Error - Insufficient Shuffling", penalty Warning. A
+  deck is not shuffled "if the judge believes a player could know the position or distribution of
+  one or more cards"; its examples are forgetting to shuffle after a search and a single riffle
+  after a search; its definition includes not presenting the deck to the opponent; MTR 3.9 says pile
+  shuffling alone is not sufficiently random. Only those make the ruling: a procedure of several
+  riffles is not an infraction by itself. The distance from random of the procedure described (a
+  model, see ``shuffles``) is information for the judge, said in words, never the ruling. It is an
+  unintentional error: an intentionally unrandomized deck is for the judge to investigate as
+  Cheating; this module never decides intent.
+- IPG 3: a Tournament Error Warning is upgraded to a Game Loss if the player already received a
+  Warning for an offense in the same category, i.e. for the same infraction
+  (``prior_insufficient_shuffling_warning``: an earlier Warning for Insufficient Shuffling that day;
+  a Warning for Slow Play or a Deck Problem does not count), as calllog/penalties.py reads it.
+- A library of zero or one card: nobody can know more about its order than before, so nothing about
+  shuffling it (or not) is Insufficient Shuffling; the instruction is still a shuffle for game
+  purposes (CR 701.20e).
+- A card flipped while shuffling the opponent's deck is the shuffler's Looking at Extra Cards (IPG
+  2.2, example A), not the owner's Insufficient Shuffling; at Regular REL the JAR's fix for a card
+  seen in a library applies (shuffle it into the unknown portion; the JAR's "A player sees a card in
+  a library").
+- Regular REL: the JAR lists inadequate shuffling among "General Unwanted Behaviors": educate, no
+  penalty; a Game Loss may reinforce education if the behaviour continues; knowingly doing it is a
+  Serious Problem.
+- A found card wrongly shuffled into the library is a game action done wrong (CR: found cards are
+  not part of the shuffle), i.e. a Game Rule Violation at Competitive/Professional REL, not
+  insufficient shuffling. Its fix is IPG 2.5's: a simple backup first; the found cards put where
+  they belong only if they are known to all players and moving them is a minor disruption; otherwise
+  a full backup (Head Judge) or the game as it is. At Regular REL the JAR's "in-game error not
+  mentioned above".
+- The distance from random of a described procedure is said as what it is: a total variation
+  distance in the Gilbert-Shannon-Reeds model of riffle shuffles. Where it rests on this engine's
+  own convention (mash and overhand shuffles, ``shuffles.model_notes``) no figure is given; no
+  distance is ever a tournament yardstick.
 """
 
 from __future__ import annotations
@@ -59,12 +65,13 @@ CITE_OBJECTS_GONE = "cr@2025-02-07:701.20c"
 CITE_EMPTY_SET = "cr@2025-02-07:701.20d"
 CITE_SMALL_LIBRARY = "cr@2025-02-07:701.20e"
 CITE_POSITION = "cr@2025-02-07:701.20g"
-# The JAR has no numbered rules; its references name the section heading, or the number the parser gives the
-# situations under "Common Issues" (that heading itself has no text).
+# The JAR has no numbered rules; its references name the section heading, or the number the parser
+# gives the situations under "Common Issues" (that heading itself has no text).
 CITE_JAR_UNWANTED = "jar@2019-01-21:General Unwanted Behaviors"
 CITE_JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
-CITE_JAR_CARD_SEEN = "jar@2019-01-21:1.2"     # "A player sees a card in a library that they shouldn't have seen"
-CITE_JAR_GAME_ERROR = "jar@2019-01-21:1.4"    # "A player makes an in-game error not mentioned above"
+# "A player sees a card in a library that they shouldn't have seen"
+CITE_JAR_CARD_SEEN = "jar@2019-01-21:1.2"
+CITE_JAR_GAME_ERROR = "jar@2019-01-21:1.4"  # "A player makes an in-game error not mentioned above"
 
 
 class Rel(str, Enum):
@@ -75,18 +82,22 @@ class Rel(str, Enum):
 
 class Infraction(str, Enum):
     NONE = "none"
-    INSUFFICIENT_SHUFFLING = "insufficient_shuffling"      # IPG Tournament Error (Competitive/Professional)
-    GAME_RULE_VIOLATION = "game_rule_violation"            # IPG Game Play Error (Competitive/Professional)
-    UNWANTED_BEHAVIOUR = "unwanted_behaviour"              # JAR: inadequate shuffling at Regular REL
-    REGULAR_GAME_ERROR = "regular_game_error"              # JAR: an in-game error at Regular REL
-    LOOKING_AT_EXTRA_CARDS = "looking_at_extra_cards"      # IPG Game Play Error, charged to the shuffler
+    # IPG Tournament Error (Competitive/Professional)
+    INSUFFICIENT_SHUFFLING = "insufficient_shuffling"
+    GAME_RULE_VIOLATION = "game_rule_violation"  # IPG Game Play Error (Competitive/Professional)
+    UNWANTED_BEHAVIOUR = "unwanted_behaviour"  # JAR: inadequate shuffling at Regular REL
+    REGULAR_GAME_ERROR = "regular_game_error"  # JAR: an in-game error at Regular REL
+    # IPG Game Play Error, charged to the shuffler
+    LOOKING_AT_EXTRA_CARDS = "looking_at_extra_cards"
 
 
 INFRACTION_NAMES = {
     Infraction.NONE: "No infraction",
     Infraction.INSUFFICIENT_SHUFFLING: "Tournament Error - Insufficient Shuffling",
     Infraction.GAME_RULE_VIOLATION: "Game Play Error - Game Rule Violation",
-    Infraction.UNWANTED_BEHAVIOUR: "Inadequate shuffling (a General Unwanted Behavior at Regular REL)",
+    Infraction.UNWANTED_BEHAVIOUR: (
+        "Inadequate shuffling (a General Unwanted Behavior at Regular REL)"
+    ),
     Infraction.REGULAR_GAME_ERROR: "An in-game error at Regular REL",
     Infraction.LOOKING_AT_EXTRA_CARDS: "Game Play Error - Looking at Extra Cards",
 }
@@ -95,23 +106,27 @@ INFRACTION_NAMES = {
 @dataclass(frozen=True)
 class ShuffleFacts:
     rel: Rel
-    deck_size: int                                   # cards in the library (or deck) that was shuffled
+    deck_size: int  # cards in the library (or deck) that was shuffled
     procedure: tuple[ShuffleStep, ...] | None = None  # None: not described; (): not shuffled at all
-    presented_to_opponent: bool = True               # offered to the opponent for a final shuffle/cut
-    searched_without_shuffle: bool = False           # searched, and did not shuffle when told to
-    card_seen_while_shuffling: bool = False          # a card face was seen and the deck not re-randomized
-    pattern_seen: bool = False                       # a suspicious land/spell pattern was seen
-    pattern_p_value: float | None = None             # from the shuffle analysis, if run
-    arranged_before_shuffle: bool = False            # the player weaved/stacked before shuffling
-    repeated_after_education: bool = False           # Regular REL: the player was already educated
-    found_cards_shuffled_in: bool = False            # cards found by a search went into the shuffle
-    put_at_position: bool = False                    # an object goes to a set position as the library is shuffled
-    objects_to_shuffle_missing: bool = False         # "shuffle X into the library" but X is gone / there is none
-    has_shuffle_trigger: bool = False                # a "whenever a library is shuffled" ability is in play
-    cards_could_be_known: bool = False               # the judge believes a player could know the position or distribution of cards
-    prior_insufficient_shuffling_warning: bool = False  # IPG 3: already a Warning for Insufficient Shuffling this day
-    shuffling_opponents_deck: bool = False           # the card was seen while the opponent's deck was being shuffled
-    pattern_direction: str | None = None             # "too_even" or "too_clumped", from the shuffle analysis
+    presented_to_opponent: bool = True  # offered to the opponent for a final shuffle/cut
+    searched_without_shuffle: bool = False  # searched, and did not shuffle when told to
+    card_seen_while_shuffling: bool = False  # a card face was seen and the deck not re-randomized
+    pattern_seen: bool = False  # a suspicious land/spell pattern was seen
+    pattern_p_value: float | None = None  # from the shuffle analysis, if run
+    arranged_before_shuffle: bool = False  # the player weaved/stacked before shuffling
+    repeated_after_education: bool = False  # Regular REL: the player was already educated
+    found_cards_shuffled_in: bool = False  # cards found by a search went into the shuffle
+    put_at_position: bool = False  # an object goes to a set position as the library is shuffled
+    # "shuffle X into the library" but X is gone / there is none
+    objects_to_shuffle_missing: bool = False
+    has_shuffle_trigger: bool = False  # a "whenever a library is shuffled" ability is in play
+    # the judge believes a player could know the position or distribution of cards
+    cards_could_be_known: bool = False
+    # IPG 3: already a Warning for Insufficient Shuffling this day
+    prior_insufficient_shuffling_warning: bool = False
+    # the card was seen while the opponent's deck was being shuffled
+    shuffling_opponents_deck: bool = False
+    pattern_direction: str | None = None  # "too_even" or "too_clumped", from the shuffle analysis
 
 
 @dataclass(frozen=True)
@@ -125,56 +140,82 @@ class PenaltyByRel:
 class ShuffleRuling:
     infraction: Infraction
     infraction_name: str
-    penalty: str                    # at the facts' REL
-    penalties: PenaltyByRel         # the same facts at every REL
+    penalty: str  # at the facts' REL
+    penalties: PenaltyByRel  # the same facts at every REL
     fix: str
-    investigate: bool               # intent must be looked into; the tool does not decide it
+    investigate: bool  # intent must be looked into; the tool does not decide it
     investigation: str
     problems: tuple[str, ...]
-    notes: tuple[str, ...]          # game-rules points (CR 701.20) relevant to the facts
+    notes: tuple[str, ...]  # game-rules points (CR 701.20) relevant to the facts
     distance_from_random: float | None
     citations: tuple[str, ...]
     threshold: float = shuffles.DEFAULT_THRESHOLD
     model_notes: tuple[str, ...] = field(default=())
-    information: tuple[str, ...] = ()   # the mathematics of the shuffle, for the judge to weigh; never the ruling
+    # the mathematics of the shuffle, for the judge to weigh; never the ruling
+    information: tuple[str, ...] = ()
     distance_words: str | None = None
-    upgraded: bool = False              # IPG 3: a second Insufficient Shuffling Warning became a Game Loss
-    charged_to: str = "owner"           # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
+    upgraded: bool = False  # IPG 3: a second Insufficient Shuffling Warning became a Game Loss
+    charged_to: str = "owner"  # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
 
     def as_result(self) -> dict[str, Any]:
         return {
-            "infraction": self.infraction.value, "infraction_name": self.infraction_name,
+            "infraction": self.infraction.value,
+            "infraction_name": self.infraction_name,
             "penalty": self.penalty,
-            "penalties": {"regular": self.penalties.regular, "competitive": self.penalties.competitive,
-                          "professional": self.penalties.professional},
-            "fix": self.fix, "investigate": self.investigate, "investigation": self.investigation,
-            "problems": list(self.problems), "notes": list(self.notes),
-            "distance_from_random": self.distance_from_random, "citations": list(self.citations),
-            "threshold": self.threshold, "model_notes": list(self.model_notes),
-            "information": list(self.information), "distance_words": self.distance_words,
-            "upgraded": self.upgraded, "charged_to": self.charged_to,
+            "penalties": {
+                "regular": self.penalties.regular,
+                "competitive": self.penalties.competitive,
+                "professional": self.penalties.professional,
+            },
+            "fix": self.fix,
+            "investigate": self.investigate,
+            "investigation": self.investigation,
+            "problems": list(self.problems),
+            "notes": list(self.notes),
+            "distance_from_random": self.distance_from_random,
+            "citations": list(self.citations),
+            "threshold": self.threshold,
+            "model_notes": list(self.model_notes),
+            "information": list(self.information),
+            "distance_words": self.distance_words,
+            "upgraded": self.upgraded,
+            "charged_to": self.charged_to,
         }
 
 
 def _procedure_problem(facts: ShuffleFacts) -> str | None:
-    """What the documents themselves say of a procedure: pile shuffling alone is not sufficiently random (MTR 3.9),
-    a single riffle is the IPG's own example of insufficient shuffling, and no shuffle at all is none."""
+    """What the documents themselves say of a procedure: pile shuffling alone is not sufficiently
+    random (MTR 3.9), a single riffle is the IPG's own example of insufficient shuffling, and no
+    shuffle at all is none."""
     assert facts.procedure is not None
     counted = [s for s in facts.procedure if s.times]
     riffles = sum(s.times for s in counted if s.method is shuffles.ShuffleMethod.RIFFLE)
-    randomizing = [s for s in counted if s.method not in (shuffles.ShuffleMethod.PILE, shuffles.ShuffleMethod.CUT)]
+    randomizing = [
+        s
+        for s in counted
+        if s.method not in (shuffles.ShuffleMethod.PILE, shuffles.ShuffleMethod.CUT)
+    ]
     if not counted:
         return "the deck was not shuffled at all"
     if not randomizing:
-        return "only pile shuffles (or cuts) were used, and pile shuffling alone is not sufficiently random"
+        return (
+            "only pile shuffles (or cuts) were used, and pile shuffling alone is not "
+            "sufficiently random"
+        )
     if riffles == 1 and len(randomizing) == 1:
-        return "a single riffle shuffle was the whole randomization, the tournament rules' own example of insufficient shuffling"
+        return (
+            "a single riffle shuffle was the whole randomization, the tournament rules' own "
+            "example of insufficient shuffling"
+        )
     return None
 
 
-def _shuffle_problems(facts: ShuffleFacts, threshold: float) -> tuple[list[str], float | None, list[str], list[str]]:
-    """What made the deck not randomized, by IPG 3.9's definition and examples and MTR 3.9 only; and, apart from
-    them, the information: the model's distance from random for a described procedure."""
+def _shuffle_problems(
+    facts: ShuffleFacts, threshold: float
+) -> tuple[list[str], float | None, list[str], list[str]]:
+    """What made the deck not randomized, by IPG 3.9's definition and examples and MTR 3.9 only;
+    and, apart from them, the information: the model's distance from random for a
+    described procedure."""
     problems: list[str] = []
     distance = None
     model_notes: list[str] = []
@@ -194,57 +235,86 @@ def _shuffle_problems(facts: ShuffleFacts, threshold: float) -> tuple[list[str],
             distance = None
         information.append(_mathematics(facts, distance, exact))
     if facts.cards_could_be_known:
-        problems.append("the judge believes a player could know the position or distribution of one or more cards")
+        problems.append(
+            "the judge believes a player could know the position or distribution of one or more "
+            "cards"
+        )
     if facts.card_seen_while_shuffling and not facts.shuffling_opponents_deck:
-        problems.append("a card face was seen while shuffling and the deck was not randomized again")
+        problems.append(
+            "a card face was seen while shuffling and the deck was not randomized again"
+        )
     if not facts.presented_to_opponent:
         problems.append("the deck was not presented to the opponent for further shuffling")
     return problems, distance, model_notes, information
 
 
 def _rests_on_convention(procedure: tuple[ShuffleStep, ...]) -> bool:
-    """Mash and overhand shuffles have no published model here: their credit is the engine's own convention."""
-    return any(s.times and s.method in (shuffles.ShuffleMethod.MASH, shuffles.ShuffleMethod.OVERHAND) for s in procedure)
+    """Mash and overhand shuffles have no published model here: their credit is the engine's
+    own convention."""
+    return any(
+        s.times and s.method in (shuffles.ShuffleMethod.MASH, shuffles.ShuffleMethod.OVERHAND)
+        for s in procedure
+    )
 
 
 def _mathematics(facts: ShuffleFacts, distance: float | None, exact: bool) -> str:
-    """The figure said as what it is (a distance between two distributions of orders, in a model) and what it is not
-    (whether a player can tell where a card is, or a tournament yardstick); none where it rests on a convention."""
-    ruling_aside = ("The tournament documents set no number of shuffles and no distance; whether a player could know "
-                    "the position or distribution of cards is the judge's call (IPG 3.9).")
+    """The figure said as what it is (a distance between two distributions of orders, in a model)
+    and what it is not (whether a player can tell where a card is, or a tournament yardstick); none
+    where it rests on a convention."""
+    ruling_aside = (
+        "The tournament documents set no number of shuffles and no distance; whether a player "
+        "could know the position or distribution of cards is the judge's call (IPG 3.9)."
+    )
     if distance is None:
-        return ("As mathematics, not a ruling: no figure is given for this shuffle. Mash and overhand shuffles have no "
-                "published model of how close to random they leave a deck; this tool's own convention (a mash counted as "
-                "half a riffle, an overhand shuffle as nothing) is not a measure of the shuffle. " + ruling_aside)
+        return (
+            "As mathematics, not a ruling: no figure is given for this shuffle. Mash and overhand "
+            "shuffles have no published model of how close to random they leave a deck; this "
+            "tool's own convention (a mash counted as half a riffle, an overhand shuffle as "
+            "nothing) is not a measure of the shuffle. " + ruling_aside
+        )
     bound = "" if exact else "at most "
     words = shuffles.describe_distance(distance).split(" (", 1)[0]
-    return (f"As mathematics, not a ruling: in the Gilbert-Shannon-Reeds model of riffle shuffling, the shuffle described "
-            f"leaves a {facts.deck_size}-card deck {words}: a total variation distance of {bound}{distance:.3f} from a "
-            "uniformly random order (0 is a uniformly random order). The distance compares the whole distribution of orders "
-            "with the uniform one: a large distance does not mean a player can tell where any card is. " + ruling_aside)
+    return (
+        "As mathematics, not a ruling: in the Gilbert-Shannon-Reeds model of riffle shuffling, the "
+        f"shuffle described leaves a {facts.deck_size}-card deck {words}: a total variation "
+        f"distance of {bound}{distance:.3f} from a uniformly random order (0 is a uniformly random "
+        "order). The distance compares the whole distribution of orders with the uniform one: a "
+        "large distance does not mean a player can tell where any card is. " + ruling_aside
+    )
 
 
 def _rules_notes(facts: ShuffleFacts) -> tuple[list[str], list[str]]:
     notes, refs = [], []
     if facts.found_cards_shuffled_in or facts.searched_without_shuffle or facts.put_at_position:
-        notes.append("Cards found by a search that go elsewhere or to a set position are not part of the "
-                     "shuffle: every other card of the library is shuffled, and shuffle triggers still trigger.")
+        notes.append(
+            "Cards found by a search that go elsewhere or to a set position are not part of the "
+            "shuffle: every other card of the library is shuffled, and shuffle triggers still "
+            "trigger."
+        )
         refs.append(CITE_SEARCH_EXCLUDED)
     if facts.put_at_position:
-        notes.append("When a library is shuffled as an object is put at a set position, the result is a "
-                     "randomized library with that object in that position.")
+        notes.append(
+            "When a library is shuffled as an object is put at a set position, the result is a "
+            "randomized library with that object in that position."
+        )
         refs.append(CITE_POSITION)
     if facts.objects_to_shuffle_missing:
-        notes.append("An instruction to shuffle objects into a library shuffles the library even if those "
-                     "objects have left their zone or the set of objects is empty.")
+        notes.append(
+            "An instruction to shuffle objects into a library shuffles the library even if those "
+            "objects have left their zone or the set of objects is empty."
+        )
         refs += [CITE_OBJECTS_GONE, CITE_EMPTY_SET]
     if facts.deck_size <= 1:
-        notes.append("A library of zero or one card is still shuffled when told to, and abilities that "
-                     "trigger when a library is shuffled still trigger.")
+        notes.append(
+            "A library of zero or one card is still shuffled when told to, and abilities that "
+            "trigger when a library is shuffled still trigger."
+        )
         refs.append(CITE_SMALL_LIBRARY)
     elif facts.has_shuffle_trigger:
-        notes.append("Every shuffle of the library triggers abilities that trigger on shuffling, including a "
-                     "shuffle that excludes found cards.")
+        notes.append(
+            "Every shuffle of the library triggers abilities that trigger on shuffling, including "
+            "a shuffle that excludes found cards."
+        )
         refs.append(CITE_SEARCH_EXCLUDED)
     return notes, refs
 
@@ -255,47 +325,86 @@ def _investigation(facts: ShuffleFacts, rel: Rel) -> tuple[bool, str, str | None
     ref = CITE_JAR_SERIOUS if rel is Rel.REGULAR else CITE_CHEATING
     kind = "a Serious Problem" if rel is Rel.REGULAR else "Unsporting Conduct - Cheating"
     if facts.pattern_p_value is None:
-        return False, ("A pattern was reported: run the shuffle analysis with the cards seen to learn how "
-                       "unusual it is before deciding whether to investigate."), None
+        return (
+            False,
+            (
+                "A pattern was reported: run the shuffle analysis with the cards seen to learn how "
+                "unusual it is before deciding whether to investigate."
+            ),
+            None,
+        )
     if facts.pattern_p_value > shuffles.PATTERN_ALPHA:
-        return False, (f"The pattern seen is not unusual for a shuffled deck (p = {facts.pattern_p_value:.3g}): neither "
-                       "more evenly spread nor more clumped than shuffling leaves cards; it is no reason to suspect intent."), None
-    stacked = " The player arranged the deck before shuffling, so" if facts.arranged_before_shuffle else " So"
-    shape = {"too_even": "more evenly spread (as mana weaving leaves it) than", "too_clumped": "more clumped than"}.get(
-        facts.pattern_direction or "", "unlike what")
-    return True, (f"The pattern seen is {shape} a shuffled deck shows (p = {facts.pattern_p_value:.3g})."
-                  f"{stacked} investigate (separately from the players) whether the deck was left unrandomized "
-                  f"on purpose; if so, this is {kind}. The tool does not decide intent."), ref
+        return (
+            False,
+            (
+                "The pattern seen is not unusual for a shuffled deck (p = "
+                f"{facts.pattern_p_value:.3g}): neither more evenly spread nor more clumped than "
+                "shuffling leaves cards; it is no reason to suspect intent."
+            ),
+            None,
+        )
+    stacked = (
+        " The player arranged the deck before shuffling, so"
+        if facts.arranged_before_shuffle
+        else " So"
+    )
+    shape = {
+        "too_even": "more evenly spread (as mana weaving leaves it) than",
+        "too_clumped": "more clumped than",
+    }.get(facts.pattern_direction or "", "unlike what")
+    return (
+        True,
+        (
+            f"The pattern seen is {shape} a shuffled deck shows (p = {facts.pattern_p_value:.3g})."
+            f"{stacked} investigate (separately from the players) whether the deck was left "
+            f"unrandomized on purpose; if so, this is {kind}. The tool does not decide intent."
+        ),
+        ref,
+    )
 
 
 def _penalties(infraction_at_ipg: Infraction, facts: ShuffleFacts) -> PenaltyByRel:
     if infraction_at_ipg is Infraction.NONE:
         return PenaltyByRel("None", "None", "None")
-    regular = ("Game Loss may be applied: the behaviour continued after education" if facts.repeated_after_education
-               and infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING else "None: educate the player")
+    regular = (
+        "Game Loss may be applied: the behaviour continued after education"
+        if facts.repeated_after_education and infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING
+        else "None: educate the player"
+    )
     if infraction_at_ipg is Infraction.GAME_RULE_VIOLATION:
         regular = "None: fix the error and educate the player"
     if infraction_at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
         regular = "None: shuffle the card seen into the unknown portion of the library"
     ipg = "Warning"
-    if infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING and facts.prior_insufficient_shuffling_warning:
-        # IPG 3: "A Warning for a Tournament Error offense is upgraded to a Game Loss if the player has already
-        # received a Warning for an offense in the same category": the same infraction, not any Tournament Error.
+    if (
+        infraction_at_ipg is Infraction.INSUFFICIENT_SHUFFLING
+        and facts.prior_insufficient_shuffling_warning
+    ):
+        # IPG 3: "A Warning for a Tournament Error offense is upgraded to a Game Loss if the player
+        # has already received a Warning for an offense in the same category": the same infraction,
+        # not any Tournament Error.
         ipg = "Game Loss (upgraded: a second Warning for Insufficient Shuffling today, IPG 3)"
     return PenaltyByRel(regular, ipg, ipg)
 
 
 def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
     if facts.deck_size <= 1:
-        return ("No randomizing is needed for a library of one card or none: nobody can know more about its order. "
-                "The instruction still counts as a shuffle for game purposes.")
-    how = ("Shuffle the unknown part of the library thoroughly, until no player can have any information about the "
-           "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently "
-           "random. Then present it to the opponent, who may shuffle or cut it further.")
+        return (
+            "No randomizing is needed for a library of one card or none: nobody can know more "
+            "about its order. The instruction still counts as a shuffle for game purposes."
+        )
+    how = (
+        "Shuffle the unknown part of the library thoroughly, until no player can have any "
+        "information about the order or position of its cards, without looking at card faces; pile "
+        "shuffling alone is not sufficiently random. Then present it to the opponent, who may "
+        "shuffle or cut it further."
+    )
     parts = []
     if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck:
-        parts.append("Shuffle the card seen into the unknown portion of the library; the library was already "
-                     "randomized, so this should not take excessive effort.")
+        parts.append(
+            "Shuffle the card seen into the unknown portion of the library; the library was "
+            "already randomized, so this should not take excessive effort."
+        )
     if facts.found_cards_shuffled_in:
         parts.append(_search_fix(facts.rel))
     if problems:
@@ -308,32 +417,51 @@ def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
 
 
 def _search_fix(rel: Rel) -> str:
-    """A search whose found cards went into the shuffle: IPG 2.5's remedy in its order, or the JAR's at Regular."""
+    """A search whose found cards went into the shuffle: IPG 2.5's remedy in its order, or the JAR's
+    at Regular."""
     if rel is Rel.REGULAR:
-        return ("Fix anything that is currently illegal and usually leave the game as it is; if the error was caught "
-                "quickly and rewinding is relatively easy, you may undo the actions back to the search (JAR).")
-    return ("First consider a simple backup. If the exact cards found are still known to all players (they were "
-            "revealed) and putting them where the effect says causes only minor disruption, put them there. Otherwise "
-            "the Head Judge may consider a full backup, or the game is left as it is (IPG 2.5).")
+        return (
+            "Fix anything that is currently illegal and usually leave the game as it is; if the "
+            "error was caught quickly and rewinding is relatively easy, you may undo the actions "
+            "back to the search (JAR)."
+        )
+    return (
+        "First consider a simple backup. If the exact cards found are still known to all players "
+        "(they were revealed) and putting them where the effect says causes only minor disruption, "
+        "put them there. Otherwise the Head Judge may consider a full backup, or the game is left "
+        "as it is (IPG 2.5)."
+    )
 
 
 def _rules_question(facts: ShuffleFacts) -> bool:
     """Facts that ask only how a shuffle instruction works: nothing was done at the table to fix."""
-    table = (facts.procedure is not None or facts.searched_without_shuffle or facts.card_seen_while_shuffling
-             or facts.pattern_seen or facts.found_cards_shuffled_in or facts.cards_could_be_known
-             or not facts.presented_to_opponent)
-    return not table and (facts.put_at_position or facts.objects_to_shuffle_missing or facts.has_shuffle_trigger)
+    table = (
+        facts.procedure is not None
+        or facts.searched_without_shuffle
+        or facts.card_seen_while_shuffling
+        or facts.pattern_seen
+        or facts.found_cards_shuffled_in
+        or facts.cards_could_be_known
+        or not facts.presented_to_opponent
+    )
+    return not table and (
+        facts.put_at_position or facts.objects_to_shuffle_missing or facts.has_shuffle_trigger
+    )
 
 
-def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_THRESHOLD) -> ShuffleRuling:
-    """Rule on a shuffle. ``threshold`` (a distance from random, the service's JUDGEAPP_SHUFFLE_THRESHOLD) is only
-    carried into the result: no distance makes the ruling, and none is a tournament yardstick."""
+def check_shuffle(
+    facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_THRESHOLD
+) -> ShuffleRuling:
+    """Rule on a shuffle. ``threshold`` (a distance from random, the service's
+    JUDGEAPP_SHUFFLE_THRESHOLD) is only carried into the result: no distance makes the ruling, and
+    none is a tournament yardstick."""
     problems, distance, model_notes, information = _shuffle_problems(facts, threshold)
     notes, refs = _rules_notes(facts)
     regular = facts.rel is Rel.REGULAR
     charged_to = "owner"
     if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck and not problems:
-        # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while shuffling their opponent's library."
+        # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while
+        # shuffling their opponent's library."
         at_ipg = Infraction.LOOKING_AT_EXTRA_CARDS
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
         refs.append(CITE_JAR_CARD_SEEN if regular else CITE_LEC)
@@ -358,23 +486,38 @@ def check_shuffle(facts: ShuffleFacts, *, threshold: float = shuffles.DEFAULT_TH
     if not facts.presented_to_opponent or facts.procedure is not None:
         refs.append(CITE_PREGAME)
     return ShuffleRuling(
-        infraction=infraction, infraction_name=INFRACTION_NAMES[infraction],
-        penalty=getattr(penalties, facts.rel.value), penalties=penalties,
-        fix=_fix(facts, problems, threshold), investigate=investigate, investigation=investigation,
-        problems=tuple(problems), notes=tuple(notes), distance_from_random=distance,
-        citations=tuple(dict.fromkeys([CITE_SHUFFLE, *refs])), threshold=threshold,
-        model_notes=tuple(model_notes), information=tuple(information),
-        distance_words=None if distance is None else _distance_words(distance), upgraded=upgraded,
-        charged_to=charged_to)
+        infraction=infraction,
+        infraction_name=INFRACTION_NAMES[infraction],
+        penalty=getattr(penalties, facts.rel.value),
+        penalties=penalties,
+        fix=_fix(facts, problems, threshold),
+        investigate=investigate,
+        investigation=investigation,
+        problems=tuple(problems),
+        notes=tuple(notes),
+        distance_from_random=distance,
+        citations=tuple(dict.fromkeys([CITE_SHUFFLE, *refs])),
+        threshold=threshold,
+        model_notes=tuple(model_notes),
+        information=tuple(information),
+        distance_words=None if distance is None else _distance_words(distance),
+        upgraded=upgraded,
+        charged_to=charged_to,
+    )
 
 
 def _distance_words(distance: float) -> str:
-    """The engine's words for a distance, without its gloss that 1 is "fully predictable" (it is not)."""
+    """The engine's words for a distance, without its gloss that 1 is "fully predictable" (it
+    is not)."""
     words = shuffles.describe_distance(distance).split(" (", 1)[0]
-    return f"{words} (total variation distance {distance:.3f} in the riffle model; 0 is a uniformly random order)"
+    return (
+        f"{words} (total variation distance {distance:.3f} in the riffle model; 0 is a uniformly "
+        "random order)"
+    )
 
 
-# --- validation ---------------------------------------------------------------------------------------
+# --- validation -----------------------------------------------------------------------------------
+
 
 def _rel(value: Any) -> Rel:
     try:
@@ -384,10 +527,14 @@ def _rel(value: Any) -> Rel:
 
 
 def _deck_size(value: Any, info: ValidationInfo) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= shuffles.MAX_DECK_SIZE:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 0 <= value <= shuffles.MAX_DECK_SIZE
+    ):
         raise Invalid(f"must be a whole number from 0 to {shuffles.MAX_DECK_SIZE}")
     if info.context is not None:
-        info.context["deck_size"] = value   # the procedure's piles are checked against it
+        info.context["deck_size"] = value  # the procedure's piles are checked against it
     return value
 
 
@@ -417,39 +564,83 @@ PROBABILITY_SCHEMA = {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1}, 
 
 
 class ShuffleCheckAnalysis(Shape):
-    """A shuffle-analysis result (POST /api/v1/jobs/shuffle-analysis): only these two keys are read."""
+    """A shuffle-analysis result (POST /api/v1/jobs/shuffle-analysis): only these two keys
+    are read."""
 
     not_object: ClassVar[str] = "must be a shuffle-analysis result object"
-    pattern_direction: Annotated[Literal["too_even", "too_clumped"] | None, BeforeValidator(_direction)] = None
-    # Read only when the request gives no pattern_p_value of its own (checked then, by ShuffleCheckRequest).
+    pattern_direction: Annotated[
+        Literal["too_even", "too_clumped"] | None, BeforeValidator(_direction)
+    ] = None
+    # Read only when the request gives no pattern_p_value of its own (checked then, by
+    # ShuffleCheckRequest).
     pattern_p_value: Annotated[Any, WithJsonSchema(PROBABILITY_SCHEMA)] = None
 
 
 class ShuffleCheckRequest(Shape):
-    """POST /api/v1/shuffle-check: what the judge saw. Checked in this order; unknown keys are ignored.
-    An ``analysis`` (a shuffle-analysis result) may stand in for ``pattern_p_value``."""
+    """POST /api/v1/shuffle-check: what the judge saw. Checked in this order; unknown keys are
+    ignored. An ``analysis`` (a shuffle-analysis result) may stand in for ``pattern_p_value``."""
 
     not_object: ClassVar[str] = "must be a JSON object"
     rel: Annotated[Rel, BeforeValidator(_rel)]
-    deck_size: Annotated[int, Field(ge=0, le=shuffles.MAX_DECK_SIZE, description="cards in the library (or deck) that was shuffled"),
-                         BeforeValidator(_deck_size)]
-    procedure: Procedure | None = Field(default=None, description="the steps, in order (absent: not described; []: not shuffled at all)")
-    presented_to_opponent: Flag = Field(default=True, description="offered to the opponent for a final shuffle or cut")
-    searched_without_shuffle: Flag = Field(default=False, description="searched, and did not shuffle when told to")
-    card_seen_while_shuffling: Flag = Field(default=False, description="a card face was seen and the deck not re-randomized")
-    pattern_seen: Flag = Field(default=False, description="a suspicious land/spell pattern was seen")
-    arranged_before_shuffle: Flag = Field(default=False, description="the player weaved or stacked before shuffling")
-    repeated_after_education: Flag = Field(default=False, description="Regular REL: the player was already educated")
-    found_cards_shuffled_in: Flag = Field(default=False, description="cards found by a search went into the shuffle")
-    put_at_position: Flag = Field(default=False, description="an object goes to a set position as the library is shuffled")
-    objects_to_shuffle_missing: Flag = Field(default=False, description='"shuffle X into the library" but X is gone or there is none')
-    has_shuffle_trigger: Flag = Field(default=False, description='a "whenever a library is shuffled" ability is in play')
-    cards_could_be_known: Flag = Field(default=False, description="the judge believes a player could know the position or distribution of cards")
+    deck_size: Annotated[
+        int,
+        Field(
+            ge=0,
+            le=shuffles.MAX_DECK_SIZE,
+            description="cards in the library (or deck) that was shuffled",
+        ),
+        BeforeValidator(_deck_size),
+    ]
+    procedure: Procedure | None = Field(
+        default=None,
+        description="the steps, in order (absent: not described; []: not shuffled at all)",
+    )
+    presented_to_opponent: Flag = Field(
+        default=True, description="offered to the opponent for a final shuffle or cut"
+    )
+    searched_without_shuffle: Flag = Field(
+        default=False, description="searched, and did not shuffle when told to"
+    )
+    card_seen_while_shuffling: Flag = Field(
+        default=False, description="a card face was seen and the deck not re-randomized"
+    )
+    pattern_seen: Flag = Field(
+        default=False, description="a suspicious land/spell pattern was seen"
+    )
+    arranged_before_shuffle: Flag = Field(
+        default=False, description="the player weaved or stacked before shuffling"
+    )
+    repeated_after_education: Flag = Field(
+        default=False, description="Regular REL: the player was already educated"
+    )
+    found_cards_shuffled_in: Flag = Field(
+        default=False, description="cards found by a search went into the shuffle"
+    )
+    put_at_position: Flag = Field(
+        default=False, description="an object goes to a set position as the library is shuffled"
+    )
+    objects_to_shuffle_missing: Flag = Field(
+        default=False, description='"shuffle X into the library" but X is gone or there is none'
+    )
+    has_shuffle_trigger: Flag = Field(
+        default=False, description='a "whenever a library is shuffled" ability is in play'
+    )
+    cards_could_be_known: Flag = Field(
+        default=False,
+        description="the judge believes a player could know the position or distribution of cards",
+    )
     prior_insufficient_shuffling_warning: Flag = Field(
-        default=False, description="already a Warning for Insufficient Shuffling this day")
-    shuffling_opponents_deck: Flag = Field(default=False, description="the card was seen while the opponent's deck was being shuffled")
-    analysis: ShuffleCheckAnalysis | None = Field(default=None, description="a shuffle-analysis result")
-    pattern_p_value: Probability = Field(default=None, description="from the shuffle analysis (default: the analysis's)")
+        default=False, description="already a Warning for Insufficient Shuffling this day"
+    )
+    shuffling_opponents_deck: Flag = Field(
+        default=False, description="the card was seen while the opponent's deck was being shuffled"
+    )
+    analysis: ShuffleCheckAnalysis | None = Field(
+        default=None, description="a shuffle-analysis result"
+    )
+    pattern_p_value: Probability = Field(
+        default=None, description="from the shuffle analysis (default: the analysis's)"
+    )
 
     @model_validator(mode="after")
     def _analysis_p_value(self) -> ShuffleCheckRequest:
@@ -465,13 +656,20 @@ class ShuffleCheckRequest(Shape):
                 p_value = _probability(self.analysis.pattern_p_value)
         flags = {name: getattr(self, name) for name in _FLAGS}
         procedure = None if self.procedure is None else tuple(s.step() for s in self.procedure)
-        return ShuffleFacts(rel=self.rel, deck_size=self.deck_size, procedure=procedure, pattern_p_value=p_value,
-                            pattern_direction=direction, **flags)
+        return ShuffleFacts(
+            rel=self.rel,
+            deck_size=self.deck_size,
+            procedure=procedure,
+            pattern_p_value=p_value,
+            pattern_direction=direction,
+            **flags,
+        )
 
 
 _FLAGS = tuple(name for name, f in ShuffleCheckRequest.model_fields.items() if f.annotation is bool)
 
 
 def validate_shuffle_facts(data: Mapping[str, Any]) -> ShuffleFacts:
-    """Build ShuffleFacts from a judge's answers (ShuffleCheckRequest); raises RequestError naming the field."""
+    """Build ShuffleFacts from a judge's answers (ShuffleCheckRequest); raises RequestError naming
+    the field."""
     return read(ShuffleCheckRequest, data).facts()

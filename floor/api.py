@@ -1,4 +1,5 @@
-"""GET/POST /api/v1/events/{id}/clock: the event's round clock (any of its judges reads; head judges act)."""
+"""GET/POST /api/v1/events/{id}/clock: the event's round clock (any of its judges reads; head
+judges act)."""
 
 from __future__ import annotations
 

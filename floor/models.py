@@ -9,12 +9,14 @@ from django.db import models
 class RoundClock(models.Model):
     event = models.ForeignKey("calllog.Event", on_delete=models.CASCADE, related_name="clocks")
     round = models.PositiveSmallIntegerField()
-    minutes = models.PositiveSmallIntegerField()               # the round's length, extra minutes added included
+    minutes = models.PositiveSmallIntegerField()  # the round's length, extra minutes added included
     started_at = models.DateTimeField()
-    paused_at = models.DateTimeField(null=True, blank=True)    # set while paused
-    paused_seconds = models.FloatField(default=0)              # pauses already over
-    ended_at = models.DateTimeField(null=True, blank=True)     # ended by hand before time ran out
-    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    paused_at = models.DateTimeField(null=True, blank=True)  # set while paused
+    paused_seconds = models.FloatField(default=0)  # pauses already over
+    ended_at = models.DateTimeField(null=True, blank=True)  # ended by hand before time ran out
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]

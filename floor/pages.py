@@ -1,4 +1,5 @@
-"""The round clock page of an event, and the deck-check counter (which keeps everything on the device)."""
+"""The round clock page of an event, and the deck-check counter (which keeps everything on
+the device)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,18 @@ from floor import services
 
 @login_required
 @require_GET
-@ensure_csrf_cookie          # the page's buttons post to the clock API with the CSRF token
+@ensure_csrf_cookie  # the page's buttons post to the clock API with the CSRF token
 def clock_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = calllog.event_for(request.user, event_id)
-    return render(request, "floor/clock.html", {
-        "event": event, "is_head": calllog.is_head(request.user, event),
-        "state": services.state_of(services.current(event)),
-    })
+    return render(
+        request,
+        "floor/clock.html",
+        {
+            "event": event,
+            "is_head": calllog.is_head(request.user, event),
+            "state": services.state_of(services.current(event)),
+        },
+    )
 
 
 @require_GET
@@ -29,4 +35,14 @@ def deck_check(request: HttpRequest) -> HttpResponse:
 
 
 # Card types counted in a deck check, in the order a judge sorts the deck.
-DECK_TYPES = ("Lands", "Creatures", "Instants", "Sorceries", "Artifacts", "Enchantments", "Planeswalkers", "Battles", "Other")
+DECK_TYPES = (
+    "Lands",
+    "Creatures",
+    "Instants",
+    "Sorceries",
+    "Artifacts",
+    "Enchantments",
+    "Planeswalkers",
+    "Battles",
+    "Other",
+)

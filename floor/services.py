@@ -37,23 +37,52 @@ def extensions_for(event: Event, round_number: int | None) -> list[dict]:
     if round_number is None:
         return []
     totals: dict[str, int] = {}
-    for table, minutes in Call.objects.filter(event=event, round=round_number, time_extension__gt=0).values_list("table", "time_extension"):
+    for table, minutes in Call.objects.filter(
+        event=event, round=round_number, time_extension__gt=0
+    ).values_list("table", "time_extension"):
         key = table.strip() or "?"
-        totals[key] = totals.get(key, 0) + cast(int, minutes)   # time_extension__gt=0: never null here
-    return [{"table": t, "minutes": m} for t, m in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
+        # time_extension__gt=0: never null here
+        totals[key] = totals.get(key, 0) + cast(int, minutes)
+    return [
+        {"table": t, "minutes": m}
+        for t, m in sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def state_of(found: RoundClock | None, now=None) -> dict:
     now = now or timezone.now()
     if found is None:
-        return {"state": "none", "round": None, "minutes": None, "seconds_left": None, "ends_at": None, "warning": None,
-                "started_at": None, "server_time": now.isoformat(), "warnings": list(clock.WARNINGS)}
-    s = clock.clock_state(minutes=found.minutes, started_at=found.started_at, now=now, paused_at=found.paused_at,
-                          paused_seconds=found.paused_seconds, ended_at=found.ended_at)
-    return {"state": s.state, "round": found.round, "minutes": found.minutes, "seconds_left": round(s.seconds_left, 1),
-            "ends_at": s.ends_at.isoformat() if s.ends_at else None, "warning": s.warning,
-            "started_at": found.started_at.isoformat(), "server_time": now.isoformat(), "warnings": list(clock.WARNINGS),
-            "extensions": extensions_for(found.event, found.round)}
+        return {
+            "state": "none",
+            "round": None,
+            "minutes": None,
+            "seconds_left": None,
+            "ends_at": None,
+            "warning": None,
+            "started_at": None,
+            "server_time": now.isoformat(),
+            "warnings": list(clock.WARNINGS),
+        }
+    s = clock.clock_state(
+        minutes=found.minutes,
+        started_at=found.started_at,
+        now=now,
+        paused_at=found.paused_at,
+        paused_seconds=found.paused_seconds,
+        ended_at=found.ended_at,
+    )
+    return {
+        "state": s.state,
+        "round": found.round,
+        "minutes": found.minutes,
+        "seconds_left": round(s.seconds_left, 1),
+        "ends_at": s.ends_at.isoformat() if s.ends_at else None,
+        "warning": s.warning,
+        "started_at": found.started_at.isoformat(),
+        "server_time": now.isoformat(),
+        "warnings": list(clock.WARNINGS),
+        "extensions": extensions_for(found.event, found.round),
+    }
 
 
 def _whole(value: Any, low: int, high: int) -> int:
@@ -75,7 +104,7 @@ def _action(value: Any) -> str:
 
 
 def _action_of(info: ValidationInfo) -> str | None:
-    return info.data.get("action")   # None: the action was refused, and that error is reported
+    return info.data.get("action")  # None: the action was refused, and that error is reported
 
 
 def _round(value: Any, info: ValidationInfo) -> int | None:
@@ -94,12 +123,13 @@ def _minutes(value: Any, info: ValidationInfo) -> int | None:
 
 
 def _started_at(value: Any, info: ValidationInfo) -> dt.datetime | None:
-    """When a round was started on a tablet that was offline at the time (its queued request says)."""
+    """When a round was started on a tablet that was offline at the time (its queued
+    request says)."""
     if _action_of(info) != "start" or value in (None, ""):
         return None
     try:
         moment = parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:   # well formed but not a real time, e.g. 2025-02-30T10:00:00Z
+    except ValueError:  # well formed but not a real time, e.g. 2025-02-30T10:00:00Z
         moment = None
     if moment is None or timezone.is_naive(moment):
         raise Invalid("a time with its zone, like 2026-11-24T10:00:00Z")
@@ -107,22 +137,35 @@ def _started_at(value: Any, info: ValidationInfo) -> dt.datetime | None:
 
 
 class ClockRequest(Shape):
-    """POST /api/v1/events/{id}/clock: a head judge's action on the round clock. Read in this order; round,
-    minutes and started_at are read only for the actions that take them."""
+    """POST /api/v1/events/{id}/clock: a head judge's action on the round clock. Read in this order;
+    round, minutes and started_at are read only for the actions that take them."""
 
     not_object: ClassVar[str] = f"one of {', '.join(ACTIONS)}"
     action: Annotated[Literal["start", "pause", "resume", "add", "end"], BeforeValidator(_action)]
     round: Annotated[Annotated[int, Field(ge=1, le=99)] | None, BeforeValidator(_round)] = Field(
-        default=None, description="start: the round's number (default: the last round's + 1)")
-    minutes: Annotated[Annotated[int, Field(ge=1, le=240)] | None, BeforeValidator(_minutes)] = Field(
-        default=None, validate_default=True, json_schema_extra=drop_default, description="start: the round's length, 1 to 240 (default 50); add: minutes added, 1 to 60 (default 1)")
+        default=None, description="start: the round's number (default: the last round's + 1)"
+    )
+    minutes: Annotated[Annotated[int, Field(ge=1, le=240)] | None, BeforeValidator(_minutes)] = (
+        Field(
+            default=None,
+            validate_default=True,
+            json_schema_extra=drop_default,
+            description=(
+                "start: the round's length, 1 to 240 (default 50); add: minutes added, 1 to "
+                "60 (default 1)"
+            ),
+        )
+    )
     started_at: Annotated[dt.datetime | None, BeforeValidator(_started_at)] = Field(
-        default=None, description="start: when it was started on a tablet that was offline then, with its zone, "
-        "within the last four hours (default: now)")
+        default=None,
+        description="start: when it was started on a tablet that was offline then, with its zone, "
+        "within the last four hours (default: now)",
+    )
 
 
 def read_clock_request(body: Any) -> ClockRequest:
-    """The request read and checked; ClockError names the field. A body that is not an object has no action."""
+    """The request read and checked; ClockError names the field. A body that is not an object has
+    no action."""
     try:
         return read(ClockRequest, body)
     except RequestError as exc:
@@ -130,25 +173,32 @@ def read_clock_request(body: Any) -> ClockRequest:
 
 
 def act(user, event: Event, body: Any) -> dict:
-    """A head judge's action on the event's clock (ClockRequest); the clock's state after it. A start may carry
-    the time it was made on a tablet that was offline then (`started_at`)."""
+    """A head judge's action on the event's clock (ClockRequest); the clock's state after it. A
+    start may carry the time it was made on a tablet that was offline then (`started_at`)."""
     calllog.require_head(user, event, "run the round clock")
     asked = read_clock_request(body)
     action = asked.action
     now = timezone.now()
     with transaction.atomic():
-        found = RoundClock.objects.select_for_update().filter(event=event).order_by("-started_at", "-id").first()
+        found = (
+            RoundClock.objects.select_for_update()
+            .filter(event=event)
+            .order_by("-started_at", "-id")
+            .first()
+        )
         if action == "start":
             last = found.round if found else 0
             number = last + 1 if asked.round is None else asked.round
-            length = cast(int, asked.minutes)   # a start's minutes: given or 50
+            length = cast(int, asked.minutes)  # a start's minutes: given or 50
             begun = asked.started_at or now
             if begun > now + dt.timedelta(minutes=5) or begun < now - dt.timedelta(hours=4):
                 raise ClockError("started_at", "within the last four hours")
             same = RoundClock.objects.filter(event=event, round=number, started_at=begun).first()
-            if same is not None:     # the same queued start sent twice
+            if same is not None:  # the same queued start sent twice
                 return state_of(same, now)
-            found = RoundClock.objects.create(event=event, round=number, minutes=length, started_at=begun, started_by=user)
+            found = RoundClock.objects.create(
+                event=event, round=number, minutes=length, started_at=begun, started_by=user
+            )
             return state_of(found, now)
         if found is None:
             raise ClockError("action", "no round clock is started at this event")
@@ -160,12 +210,13 @@ def act(user, event: Event, body: Any) -> dict:
         elif action == "resume":
             if running != "paused":
                 raise ClockError("action", f"the clock is {running}, not paused")
-            found.paused_seconds += (now - cast(dt.datetime, found.paused_at)).total_seconds()   # paused: set
+            # paused: set
+            found.paused_seconds += (now - cast(dt.datetime, found.paused_at)).total_seconds()
             found.paused_at = None
         elif action == "add":
             if running in ("ended",):
                 raise ClockError("action", "the round's clock was ended")
-            found.minutes += cast(int, asked.minutes)   # an add's minutes: given or 1
+            found.minutes += cast(int, asked.minutes)  # an add's minutes: given or 1
         elif action == "end":
             found.ended_at = now
         found.save()

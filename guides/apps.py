@@ -1,5 +1,6 @@
-"""The judge guides app: guide files (definitions/), their pure loader and runner, the services, API and
-pages around them; at start-up it registers the guides' system check and the references they cite."""
+"""The judge guides app: guide files (definitions/), their pure loader and runner, the services, API
+and pages around them; at start-up it registers the guides' system check and the references
+they cite."""
 
 from django.apps import AppConfig
 

@@ -1,5 +1,5 @@
-"""Reading guide files: one TOML file per guide (definitions/*.toml) into schema records, refusing any
-file a judge could get stuck in.
+"""Reading guide files: one TOML file per guide (definitions/*.toml) into schema records, refusing
+any file a judge could get stuck in.
 
 File layout (the whole format; any other key is refused):
 
@@ -17,18 +17,20 @@ File layout (the whole format; any other key is refused):
                { label = "No", next = "non-deterministic" }]
     # or the short form of docs/STYLE.md: answers = { Yes = "spans-turns", No = "non-deterministic" }
 
-A conclusion may also give `upgrades = ["..."]` (the upgrades and downgrades the IPG gives for it, shown
-as they are) and `see_also = "infraction-finder:te"` (a hand-over: a question of another guide where the
-judge goes on; load_all checks that the guide and the question exist and that answers alone reach it).
+A conclusion may also give `upgrades = ["..."]` (the upgrades and downgrades the IPG gives for it,
+shown as they are) and `see_also = "infraction-finder:te"` (a hand-over: a question of another guide
+where the judge goes on; load_all checks that the guide and the question exist and that answers
+alone reach it).
 
-Input nodes take `min`/`max` (stored as Node.minimum/maximum); a compute or switch node's `default` is
-the node id used when no branch matches (stored as Node.next). A top-level `facts = {...}` table gives
-starting facts. Answer `set` values and compute `request` strings
+Input nodes take `min`/`max` (stored as Node.minimum/maximum); a compute or switch node's `default`
+is the node id used when no branch matches (stored as Node.next). A top-level `facts = {...}` table
+gives starting facts. Answer `set` values and compute `request` strings
 may read facts: "$name" or "$name.key" (a dotted path; list indices are numbers).
 
-Pure: standard library only (the reference pattern is imported from rulesref.references, which does not
-import Django at module level). `validate_references(guide, resolve)` takes the resolver as an argument.
-"""
+Pure: standard library only (the reference pattern is imported from rulesref.references, which does
+not import Django at module level). `validate_references(guide, resolve)` takes the resolver as
+an argument.
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -59,10 +61,20 @@ KIND_KEYS = {
     NodeKind.INPUT: {"field", "input", "choices", "min", "max", "default", "next"},
     NodeKind.COMPUTE: {"computation", "request", "branch_on", "branches", "default", "next"},
     NodeKind.SWITCH: {"branch_on", "branches", "default", "next"},
-    NodeKind.CONCLUSION: {"ruling", "fix", "penalty", "show_result", "infraction", "category", "upgrades", "see_also"},
+    NodeKind.CONCLUSION: {
+        "ruling",
+        "fix",
+        "penalty",
+        "show_result",
+        "infraction",
+        "category",
+        "upgrades",
+        "see_also",
+    },
 }
 ANSWER_KEYS = {"label", "next", "set"}
-SEE_ALSO = re.compile(r"^[a-z0-9-]+:[A-Za-z0-9_.-]+$")   # "guide-slug:node-id", checked across guides by load_all
+# "guide-slug:node-id", checked across guides by load_all
+SEE_ALSO = re.compile(r"^[a-z0-9-]+:[A-Za-z0-9_.-]+$")
 DEFINITIONS = Path(__file__).resolve().parent / "definitions"
 
 
@@ -78,19 +90,23 @@ class GuideError(ValueError):
 
 
 def load_all(folder: str | Path = DEFINITIONS) -> dict[str, Guide]:
-    """Every guide in a folder, by slug, in file-name order; the first bad file raises GuideError."""
+    """Every guide in a folder, by slug, in file-name order; the first bad file
+    raises GuideError."""
     guides: dict[str, Guide] = {}
     for path in sorted(Path(folder).glob("*.toml")):
         guide = load_guide(path)
         if guide.slug in guides:
-            raise GuideError(str(path), "", f"slug {guide.slug!r} is already used by {guides[guide.slug].source}")
+            raise GuideError(
+                str(path), "", f"slug {guide.slug!r} is already used by {guides[guide.slug].source}"
+            )
         guides[guide.slug] = guide
     check_hand_overs(guides)
     return guides
 
 
 def check_hand_overs(guides: dict[str, Guide]) -> None:
-    """Every conclusion's `see_also` names a guide of the set and a question answers reach (links.py)."""
+    """Every conclusion's `see_also` names a guide of the set and a question answers
+    reach (links.py)."""
     for source, node_id, message in links.hand_over_problems(guides):
         raise GuideError(source, node_id, message)
 
@@ -109,7 +125,9 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
     """Build and check a Guide from parsed TOML (what load_guide does after reading the file)."""
     unknown = set(data) - TOP_KEYS
     if unknown:
-        raise GuideError(source, "", f"unknown keys {sorted(unknown)}; a guide has {sorted(TOP_KEYS)}")
+        raise GuideError(
+            source, "", f"unknown keys {sorted(unknown)}; a guide has {sorted(TOP_KEYS)}"
+        )
     slug = data.get("slug", default_slug)
     if not isinstance(slug, str) or not slug:
         raise GuideError(source, "", "slug must be text")
@@ -133,8 +151,15 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
         if node.id in nodes:
             raise GuideError(source, node.id, "duplicate node id")
         nodes[node.id] = node
-    guide = Guide(slug=slug, title=data["title"].strip(), summary=summary.strip(), start=data["start"], nodes=nodes, source=source,
-                  facts=tuple(facts.items()))
+    guide = Guide(
+        slug=slug,
+        title=data["title"].strip(),
+        summary=summary.strip(),
+        start=data["start"],
+        nodes=nodes,
+        source=source,
+        facts=tuple(facts.items()),
+    )
     check_graph(guide)
     return guide
 
@@ -142,7 +167,9 @@ def parse_guide(data: dict[str, Any], *, source: str = "<guide>", default_slug: 
 # --- nodes ----------------------------------------------------------------------------------------
 
 
-def _text(raw: dict[str, Any], key: str, source: str, node_id: str, *, required: bool = False) -> str:
+def _text(
+    raw: dict[str, Any], key: str, source: str, node_id: str, *, required: bool = False
+) -> str:
     value = raw.get(key, "")
     if not isinstance(value, str):
         raise GuideError(source, node_id, f"{key} must be text")
@@ -157,7 +184,9 @@ def _refs(raw: dict[str, Any], source: str, node_id: str) -> tuple[str, ...]:
         raise GuideError(source, node_id, "refs must be a list of pinned references")
     for ref in refs:
         if not REF_PATTERN.match(ref.strip()):
-            raise GuideError(source, node_id, f"malformed reference {ref!r}; expected e.g. 'cr@2025-02-07:729.4'")
+            raise GuideError(
+                source, node_id, f"malformed reference {ref!r}; expected e.g. 'cr@2025-02-07:729.4'"
+            )
     return tuple(r.strip() for r in refs)
 
 
@@ -170,13 +199,24 @@ def _node(raw: Any, index: int, source: str) -> Node:
     try:
         kind = NodeKind(raw.get("kind"))
     except ValueError:
-        raise GuideError(source, node_id, f"kind must be one of {[k.value for k in NodeKind]}") from None
+        raise GuideError(
+            source, node_id, f"kind must be one of {[k.value for k in NodeKind]}"
+        ) from None
     unknown = set(raw) - COMMON_KEYS - KIND_KEYS[kind]
     if unknown:
         raise GuideError(source, node_id, f"unknown keys {sorted(unknown)} for a {kind.value} node")
-    common: dict[str, Any] = {"id": node_id, "kind": kind, "help": _text(raw, "help", source, node_id), "refs": _refs(raw, source, node_id)}
+    common: dict[str, Any] = {
+        "id": node_id,
+        "kind": kind,
+        "help": _text(raw, "help", source, node_id),
+        "refs": _refs(raw, source, node_id),
+    }
     if kind is NodeKind.QUESTION:
-        return Node(text=_text(raw, "text", source, node_id, required=True), answers=_answers(raw, source, node_id), **common)
+        return Node(
+            text=_text(raw, "text", source, node_id, required=True),
+            answers=_answers(raw, source, node_id),
+            **common,
+        )
     if kind is NodeKind.INPUT:
         return _input(raw, source, node_id, common)
     if kind in (NodeKind.COMPUTE, NodeKind.SWITCH):
@@ -186,7 +226,7 @@ def _node(raw: Any, index: int, source: str) -> Node:
 
 def _answers(raw: dict[str, Any], source: str, node_id: str) -> tuple[Answer, ...]:
     answers = raw.get("answers")
-    if isinstance(answers, dict):   # docs/STYLE.md's short form: { label = next }
+    if isinstance(answers, dict):  # docs/STYLE.md's short form: { label = next }
         answers = [{"label": label, "next": nxt} for label, nxt in answers.items()]
     if not isinstance(answers, list) or not answers:
         raise GuideError(source, node_id, "a question node needs answers")
@@ -236,8 +276,17 @@ def _input(raw: dict[str, Any], source: str, node_id: str, common: dict[str, Any
         raise GuideError(source, node_id, "only an int input has min and max")
     if minimum is not None and maximum is not None and minimum > maximum:
         raise GuideError(source, node_id, "min is above max")
-    node = Node(text=text, field=field_name, input=kind, choices=tuple(choices), minimum=minimum, maximum=maximum,
-                default=raw.get("default"), next=_text(raw, "next", source, node_id, required=True), **common)
+    node = Node(
+        text=text,
+        field=field_name,
+        input=kind,
+        choices=tuple(choices),
+        minimum=minimum,
+        maximum=maximum,
+        default=raw.get("default"),
+        next=_text(raw, "next", source, node_id, required=True),
+        **common,
+    )
     if node.default is not None:
         try:
             parse_input(node, node.default)
@@ -251,12 +300,16 @@ def _compute(raw: dict[str, Any], source: str, node_id: str, common: dict[str, A
     computation, request = raw.get("computation", ""), raw.get("request", {})
     if common["kind"] is NodeKind.COMPUTE:
         if computation not in COMPUTATIONS:
-            raise GuideError(source, node_id, f"unknown computation {computation!r}; one of {list(COMPUTATIONS)}")
+            raise GuideError(
+                source, node_id, f"unknown computation {computation!r}; one of {list(COMPUTATIONS)}"
+            )
         if not isinstance(request, dict) or not request:
             raise GuideError(source, node_id, "a compute node needs a request table")
     branch_on = _text(raw, "branch_on", source, node_id, required=True)
     branches = raw.get("branches", {})
-    if not isinstance(branches, dict) or not all(isinstance(v, str) and v for v in branches.values()):
+    if not isinstance(branches, dict) or not all(
+        isinstance(v, str) and v for v in branches.values()
+    ):
         raise GuideError(source, node_id, "branches must map result values to node ids")
     default, nxt = raw.get("default", ""), raw.get("next", "")
     if default and nxt and default != nxt:
@@ -265,9 +318,18 @@ def _compute(raw: dict[str, Any], source: str, node_id: str, common: dict[str, A
     if not isinstance(fallback, str):
         raise GuideError(source, node_id, "default must be a node id")
     if not branches and not fallback:
-        raise GuideError(source, node_id, f"a {common['kind'].value} node needs branches or a default")
-    return Node(computation=computation, request=tuple(request.items()), branch_on=branch_on,
-                branches=tuple(branches.items()), next=fallback, text=_text(raw, "text", source, node_id), **common)
+        raise GuideError(
+            source, node_id, f"a {common['kind'].value} node needs branches or a default"
+        )
+    return Node(
+        computation=computation,
+        request=tuple(request.items()),
+        branch_on=branch_on,
+        branches=tuple(branches.items()),
+        next=fallback,
+        text=_text(raw, "text", source, node_id),
+        **common,
+    )
 
 
 def _conclusion(raw: dict[str, Any], source: str, node_id: str, common: dict[str, Any]) -> Node:
@@ -279,23 +341,44 @@ def _conclusion(raw: dict[str, Any], source: str, node_id: str, common: dict[str
         raise GuideError(source, node_id, f"penalty has unknown RELs {sorted(unknown)}")
     for rel in RELS:
         if not isinstance(penalty.get(rel), str) or not penalty[rel].strip():
-            raise GuideError(source, node_id, f"penalty.{rel} is required (every conclusion gives the penalty at every REL)")
+            raise GuideError(
+                source,
+                node_id,
+                f"penalty.{rel} is required (every conclusion gives the penalty at every REL)",
+            )
     if not common["refs"]:
         raise GuideError(source, node_id, "a conclusion needs refs: the rules to show the players")
     show = raw.get("show_result", [])
     if not isinstance(show, list) or not all(isinstance(s, str) for s in show):
         raise GuideError(source, node_id, "show_result must be a list of result field names")
     upgrades = raw.get("upgrades", [])
-    if not isinstance(upgrades, list) or not all(isinstance(u, str) and u.strip() for u in upgrades):
-        raise GuideError(source, node_id, "upgrades must be a list of sentences (what a repeat or a circumstance brings)")
+    if not isinstance(upgrades, list) or not all(
+        isinstance(u, str) and u.strip() for u in upgrades
+    ):
+        raise GuideError(
+            source,
+            node_id,
+            "upgrades must be a list of sentences (what a repeat or a circumstance brings)",
+        )
     see_also = _text(raw, "see_also", source, node_id)
     if see_also and not SEE_ALSO.match(see_also):
-        raise GuideError(source, node_id, f"see_also {see_also!r} must name a guide and a node: 'infraction-finder:te'")
-    return Node(upgrades=tuple(u.strip() for u in upgrades), see_also=see_also,
-                text=_text(raw, "text", source, node_id), ruling=_text(raw, "ruling", source, node_id, required=True),
-                fix=_text(raw, "fix", source, node_id, required=True),
-                penalty=Penalty(*(penalty[rel].strip() for rel in RELS)), show_result=tuple(show),
-                infraction=_text(raw, "infraction", source, node_id), category=_text(raw, "category", source, node_id), **common)
+        raise GuideError(
+            source,
+            node_id,
+            f"see_also {see_also!r} must name a guide and a node: 'infraction-finder:te'",
+        )
+    return Node(
+        upgrades=tuple(u.strip() for u in upgrades),
+        see_also=see_also,
+        text=_text(raw, "text", source, node_id),
+        ruling=_text(raw, "ruling", source, node_id, required=True),
+        fix=_text(raw, "fix", source, node_id, required=True),
+        penalty=Penalty(*(penalty[rel].strip() for rel in RELS)),
+        show_result=tuple(show),
+        infraction=_text(raw, "infraction", source, node_id),
+        category=_text(raw, "category", source, node_id),
+        **common,
+    )
 
 
 # --- the graph ------------------------------------------------------------------------------------
@@ -313,7 +396,8 @@ def successors(node: Node) -> list[str]:
 
 
 def check_graph(guide: Guide) -> None:
-    """Every target is a node, every node is reachable from start, and every node can reach a conclusion."""
+    """Every target is a node, every node is reachable from start, and every node can reach
+    a conclusion."""
     src = guide.source
     if guide.start not in guide.nodes:
         raise GuideError(src, "", f"start {guide.start!r} is not a node")
@@ -337,10 +421,14 @@ def check_graph(guide: Guide) -> None:
         if node_id not in finishing:
             raise GuideError(src, node_id, "can never reach a conclusion (a cycle with no way out)")
     switches = {n.id for n in guide.nodes.values() if n.kind is NodeKind.SWITCH}
-    for node_id in switches:   # switches pass through without an answer: a ring of them never stops
-        if node_id in _reach([t for t in successors(guide.nodes[node_id]) if t in switches],
-                             lambda n: [t for t in successors(guide.nodes[n]) if t in switches]):
-            raise GuideError(src, node_id, "switch nodes lead back to themselves without an answer in between")
+    for node_id in switches:  # switches pass through without an answer: a ring of them never stops
+        if node_id in _reach(
+            [t for t in successors(guide.nodes[node_id]) if t in switches],
+            lambda n: [t for t in successors(guide.nodes[n]) if t in switches],
+        ):
+            raise GuideError(
+                src, node_id, "switch nodes lead back to themselves without an answer in between"
+            )
 
 
 def _reach(roots: Iterable[str], step: Callable[[str], Iterable[str]]) -> set[str]:
@@ -359,19 +447,25 @@ def all_refs(guide: Guide) -> list[str]:
 
 
 def validate_references(guide: Guide, resolve: Callable[[str], Any]) -> list[str]:
-    """Problems with the guide's references in the current rules, one message each (empty: all resolve).
+    """Problems with the guide's references in the current rules, one message each (empty:
+    all resolve).
 
-    ``resolve`` is rulesref.references.resolve in the service (kept a parameter so this stays pure); a
-    reference fails when resolve raises LookupError or ValueError (rulesref's ReferenceError) or returns something whose ``number`` is None (the rule is gone).
+    ``resolve`` is rulesref.references.resolve in the service (kept a parameter so this stays pure);
+    a reference fails when resolve raises LookupError or ValueError (rulesref's ReferenceError) or
+    returns something whose ``number`` is None (the rule is gone).
     """
     problems = []
     for node in guide.nodes.values():
         for ref in node.refs:
             try:
                 resolved = resolve(ref)
-            except (LookupError, ValueError) as exc:  # the resolver's own error says what is missing
+            except (LookupError, ValueError) as exc:
+                # the resolver's own error says what is missing
                 problems.append(f"{guide.source} [{node.id}]: {ref}: {exc}")
                 continue
             if getattr(resolved, "number", "") is None:
-                problems.append(f"{guide.source} [{node.id}]: {ref} names a rule that is gone from the current version")
+                problems.append(
+                    f"{guide.source} [{node.id}]: {ref} names a rule that is gone from the "
+                    "current version"
+                )
     return problems

@@ -1,10 +1,10 @@
 """Tablet guide pages: the list of guides and one guide run a question at a time.
 
-The page embeds the whole guide as data (the API's shape, citations resolved) and static/judgeapp/guides.js
-walks it in the browser; without JavaScript the same page walks the guide on the server from the answers in
-the query string (?a=0&a=2&a=60: an answer's index for a question, the typed value for an input), with the
-service layer running compute steps. Saving a call goes to the call log API from the browser (offline.js
-queues it while the tablet has no connection).
+The page embeds the whole guide as data (the API's shape, citations resolved) and
+static/judgeapp/guides.js walks it in the browser; without JavaScript the same page walks the guide
+on the server from the answers in the query string (?a=0&a=2&a=60: an answer's index for a question,
+the typed value for an input), with the service layer running compute steps. Saving a call goes to
+the call log API from the browser (offline.js queues it while the tablet has no connection).
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ def _guide(slug: str) -> dict:
 
 
 def _walk(slug: str, raw: list[str]) -> dict:
-    """guide_services.walk with the query string's answers: a number is an answer's index (?a=0) unless
-    the step it answers refuses it as one, then it is the text typed into an input (a table number)."""
+    """guide_services.walk with the query string's answers: a number is an answer's index (?a=0)
+    unless the step it answers refuses it as one, then it is the text typed into an input (a
+    table number)."""
     typed: list[int | str] = [int(a) if a.isdigit() else a for a in raw]
     while True:
         try:
@@ -46,24 +47,29 @@ def _walk(slug: str, raw: list[str]) -> dict:
             typed[i] = raw[i]
 
 
-# Who lists a signed-in judge's events, for saving a call from a guide: the call log registers its own
-# at start-up (calllog/apps.py), so guides never import it; without one the page offers no event.
+# Who lists a signed-in judge's events, for saving a call from a guide: the call log registers its
+# own at start-up (calllog/apps.py), so guides never import it; without one the page offers
+# no event.
 _event_source: Callable[[Any], Iterable[Any]] | None = None
 
 
 def register_event_source(source: Callable[[Any], Iterable[Any]]) -> None:
-    """`source(user)` gives the events a judge may log calls to (objects with pk, name, date, rel)."""
+    """`source(user)` gives the events a judge may log calls to (objects with pk, name,
+    date, rel)."""
     global _event_source
     _event_source = source
 
 
 def _judge_events(request: HttpRequest) -> list[dict]:
-    """Events the signed-in judge may log calls to, as {"id", "name", "date", "rel"} (empty when signed out
-    or when no room lists events)."""
+    """Events the signed-in judge may log calls to, as {"id", "name", "date", "rel"} (empty when
+    signed out or when no room lists events)."""
     if not request.user.is_authenticated or _event_source is None:
         return []
     events = _event_source(request.user)
-    return [{"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel} for e in events]
+    return [
+        {"id": e.pk, "name": e.name, "date": e.date.isoformat() if e.date else "", "rel": e.rel}
+        for e in events
+    ]
 
 
 def guide_list(request: HttpRequest) -> HttpResponse:
@@ -80,8 +86,8 @@ def _rel(request: HttpRequest) -> str:
 
 
 def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET /guides/<slug>/: the guide as data for the script, and the current step rendered for readers
-    without it (answers from ?a=...)."""
+    """GET /guides/<slug>/: the guide as data for the script, and the current step rendered for
+    readers without it (answers from ?a=...)."""
     guide = _guide(slug)
     get_token(request)  # the csrftoken cookie the script sends back when it walks or saves a call
     answers = request.GET.getlist("a")
@@ -107,7 +113,9 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "rels": RELS,
         # A guide that asks the REL itself is the one place it is asked: no REL menu beside it.
         "asks_rel": any(
-            (answer.get("set") or {}).get("rel") for n in guide["nodes"].values() for answer in n.get("answers", [])
+            (answer.get("set") or {}).get("rel")
+            for n in guide["nodes"].values()
+            for answer in n.get("answers", [])
         ),
         "back_query": _query(answers[:-1], rel) if answers else "",
         "answer_links": [
@@ -117,7 +125,8 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
         "result_lines": _result_lines(node, step["result"]),
-        # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the server's threshold.
+        # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the
+        # server's threshold.
         "shuffle_threshold": repr(float(settings.JUDGEAPP_SHUFFLE_THRESHOLD)),
     }
     status = 400 if error else 200
@@ -131,8 +140,8 @@ def _query(answers: list[str], rel: str) -> str:
 
 
 def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
-    """The breadcrumb: each question or input already answered, with the answer as the walk recorded it
-    (a question's label, an input's value)."""
+    """The breadcrumb: each question or input already answered, with the answer as the walk recorded
+    it (a question's label, an input's value)."""
     asked = [guide["nodes"][n] for n in path if guide["nodes"][n]["kind"] in ("question", "input")]
     return [
         {
@@ -145,11 +154,15 @@ def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
 
 def _penalties(node: dict, rel: str) -> list[dict]:
     penalty = node.get("penalty") or {}
-    return [{"rel": key, "label": label, "penalty": penalty.get(key, ""), "current": key == rel} for key, label in RELS]
+    return [
+        {"rel": key, "label": label, "penalty": penalty.get(key, ""), "current": key == rel}
+        for key, label in RELS
+    ]
 
 
 def _result_lines(node: dict, result: Any) -> list[tuple[str, list[str]]]:
-    """The computed result's fields a conclusion asks to show (show_result), in words: (label, lines)."""
+    """The computed result's fields a conclusion asks to show (show_result), in words:
+    (label, lines)."""
     from guides import result_words
 
     if not isinstance(result, dict):

@@ -1,5 +1,5 @@
-"""A computed result's fields in words, for a conclusion a judge reads aloud: never a raw dict, list or
-JSON. Pure (standard library only).
+"""A computed result's fields in words, for a conclusion a judge reads aloud: never a raw dict, list
+or JSON. Pure (standard library only).
 
     describe("final_state", {"Active player": {"life": 20, "poison": 0}})
         -> ["Active player: 20 life, 0 poison"]
@@ -16,7 +16,8 @@ MAX_LINES = 60
 
 
 def label(name: str) -> str:
-    """A field name as words: "final_state" -> "Final state", "result.stopped_by" -> "Stopped by"."""
+    """A field name as words: "final_state" -> "Final state", "result.stopped_by" ->
+    "Stopped by"."""
     words = name.rsplit(".", 1)[-1].replace("_", " ").strip()
     return words[:1].upper() + words[1:]
 
@@ -41,7 +42,11 @@ def scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 1e-3 and value else f"{value:.3f}".rstrip("0").rstrip(".")
+        return (
+            f"{value:.3g}"
+            if abs(value) < 1e-3 and value
+            else f"{value:.3f}".rstrip("0").rstrip(".")
+        )
     if value is None:
         return "none"
     # A computed sentence counts "performed 1 times": said to the players as "performed once".
@@ -49,7 +54,8 @@ def scalar(value: Any) -> str:
 
 
 def _entry(key: str, value: Any) -> list[str]:
-    """One key of a mapping: "Key: value", a nested mapping inline ("Active player: 20 life, 0 poison")."""
+    """One key of a mapping: "Key: value", a nested mapping inline ("Active player: 20 life,
+    0 poison")."""
     if value is None or value == "" or value == [] or value == {}:
         return []
     if isinstance(value, Mapping):

@@ -1,10 +1,11 @@
 """Walking a guide: where a judge is after the answers given so far. Pure: no Django, no engines.
 
-A state is the node the judge is at, the answers given (only the answers: the database keeps the slug
-and the answers, docs/STYLE.md), the facts gathered from them, and the path of node ids walked. A compute
-node is not run here: arriving at one gives a state with ``needs_computation`` and the ``request``
-built from the facts; the caller runs the computation and hands the result to ``apply_result``.
-``replay`` does all of it from a list of answers with a ``compute(computation, request) -> dict``.
+A state is the node the judge is at, the answers given (only the answers: the database keeps the
+slug and the answers, docs/STYLE.md), the facts gathered from them, and the path of node ids walked.
+A compute node is not run here: arriving at one gives a state with ``needs_computation`` and the
+``request`` built from the facts; the caller runs the computation and hands the result to
+``apply_result``. ``replay`` does all of it from a list of answers with a ``compute(computation,
+request) -> dict``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from guides.schema import Answer, Guide, Node, NodeKind
 
 
 class AnswerError(ValueError):
-    """An answer that does not fit the node it was given at; ``field`` names it, e.g. "answers[3]"."""
+    """An answer that does not fit the node it was given at; ``field`` names it, e.g.
+    "answers[3]"."""
 
     def __init__(self, message: str, field: str = "answer") -> None:
         self.field = field
@@ -26,7 +28,8 @@ class AnswerError(ValueError):
 
 
 class GuideFlowError(RuntimeError):
-    """The guide itself is wrong at run time (a fact used before it is set, a result with no branch)."""
+    """The guide itself is wrong at run time (a fact used before it is set, a result with
+    no branch)."""
 
 
 @dataclass(frozen=True)
@@ -35,14 +38,18 @@ class GuideState:
     node_id: str
     answers: tuple[Any, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
-    path: tuple[str, ...] = ()                      # node ids walked, the current one last
+    path: tuple[str, ...] = ()  # node ids walked, the current one last
     needs_computation: bool = False
-    request: Mapping[str, Any] | None = None        # the computation's request, when needs_computation
-    result: Mapping[str, Any] | None = None         # the last computation's result
+    request: Mapping[str, Any] | None = None  # the computation's request, when needs_computation
+    result: Mapping[str, Any] | None = None  # the last computation's result
 
 
 def start(guide: Guide) -> GuideState:
-    return _arrive(guide, GuideState(slug=guide.slug, node_id=guide.start, facts=dict(guide.facts)), guide.start)
+    return _arrive(
+        guide,
+        GuideState(slug=guide.slug, node_id=guide.start, facts=dict(guide.facts)),
+        guide.start,
+    )
 
 
 def node_of(guide: Guide, state: GuideState) -> Node:
@@ -71,7 +78,8 @@ def advance(guide: Guide, state: GuideState, answer: Any) -> GuideState:
 
 
 def apply_result(guide: Guide, state: GuideState, result: Mapping[str, Any]) -> GuideState:
-    """Continue from a compute node with its result, kept as fact "result" (and "results.<node id>")."""
+    """Continue from a compute node with its result, kept as fact "result" (and
+    "results.<node id>")."""
     node = node_of(guide, state)
     if node.kind is not NodeKind.COMPUTE or not state.needs_computation:
         raise GuideFlowError(f"{guide.slug}: {node.id!r} is not waiting for a computation")
@@ -79,14 +87,22 @@ def apply_result(guide: Guide, state: GuideState, result: Mapping[str, Any]) -> 
     facts = dict(state.facts)
     facts["result"] = result
     facts["results"] = {**facts.get("results", {}), node.id: result}
-    return _arrive(guide, replace(state, facts=facts, needs_computation=False, request=None, result=result), target)
+    return _arrive(
+        guide,
+        replace(state, facts=facts, needs_computation=False, request=None, result=result),
+        target,
+    )
 
 
-def replay(guide: Guide, answers: Sequence[Any], compute: Callable[[str, Mapping[str, Any]], Mapping[str, Any]]) -> GuideState:
+def replay(
+    guide: Guide,
+    answers: Sequence[Any],
+    compute: Callable[[str, Mapping[str, Any]], Mapping[str, Any]],
+) -> GuideState:
     """The state after the given answers, running every computation met on the way with ``compute``.
 
-    A bad answer raises AnswerError naming it ("answers[3]"); answers left over after a conclusion are
-    bad answers too. ``compute`` errors are raised as they are, for the caller to name.
+    A bad answer raises AnswerError naming it ("answers[3]"); answers left over after a conclusion
+    are bad answers too. ``compute`` errors are raised as they are, for the caller to name.
     """
     state = run_pending(guide, start(guide), compute)
     for i, answer in enumerate(answers):
@@ -98,7 +114,9 @@ def replay(guide: Guide, answers: Sequence[Any], compute: Callable[[str, Mapping
     return state
 
 
-def run_pending(guide: Guide, state: GuideState, compute: Callable[[str, Mapping[str, Any]], Mapping[str, Any]]) -> GuideState:
+def run_pending(
+    guide: Guide, state: GuideState, compute: Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
+) -> GuideState:
     while state.needs_computation:
         node = node_of(guide, state)
         state = apply_result(guide, state, compute(node.computation, state.request or {}))
@@ -118,7 +136,7 @@ def _arrive(guide: Guide, state: GuideState, node_id: str) -> GuideState:
     if node.kind is NodeKind.COMPUTE:
         request = fill(dict(node.request), arrived.facts, guide, node)
         return replace(arrived, needs_computation=True, request=request)
-    if node.kind is NodeKind.SWITCH:   # no answer needed: go on at once
+    if node.kind is NodeKind.SWITCH:  # no answer needed: go on at once
         return _arrive(guide, arrived, _branch(guide, node, arrived.facts))
     return arrived
 
@@ -127,7 +145,9 @@ def _branch(guide: Guide, node: Node, data: Mapping[str, Any]) -> str:
     key = branch_key(dig(data, node.branch_on))
     target = dict(node.branches).get(key) or node.next
     if not target:
-        raise GuideFlowError(f"{guide.source} [{node.id}]: no branch for {node.branch_on} = {key!r} and no default")
+        raise GuideFlowError(
+            f"{guide.source} [{node.id}]: no branch for {node.branch_on} = {key!r} and no default"
+        )
     return target
 
 
@@ -135,17 +155,22 @@ def _choose(node: Node, answer: Any) -> Answer:
     if isinstance(answer, int) and not isinstance(answer, bool):
         if 0 <= answer < len(node.answers):
             return node.answers[answer]
-        raise AnswerError(f"answer {answer} is not one of 0..{len(node.answers) - 1} at {node.id!r}")
+        raise AnswerError(
+            f"answer {answer} is not one of 0..{len(node.answers) - 1} at {node.id!r}"
+        )
     if isinstance(answer, str):
         for a in node.answers:
             if a.label.casefold() == answer.strip().casefold():
                 return a
     labels = [a.label for a in node.answers]
-    raise AnswerError(f"{answer!r} is not an answer to {node.id!r}; choose one of {labels} (or its index)")
+    raise AnswerError(
+        f"{answer!r} is not an answer to {node.id!r}; choose one of {labels} (or its index)"
+    )
 
 
 def parse_input(node: Node, value: Any) -> Any:
-    """An input node's value, checked: int within min/max, a choice among choices, players as 2+ names."""
+    """An input node's value, checked: int within min/max, a choice among choices, players as
+    2+ names."""
     if node.input == "int":
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value.strip())
@@ -168,7 +193,9 @@ def parse_input(node: Node, value: Any) -> Any:
             raise AnswerError(f"{node.field} must be a list of player names")
         names = [n.strip() for n in names]
         if len(names) < 2 or not all(names) or len(set(names)) != len(names):
-            raise AnswerError(f"{node.field} must name two or more different players, in turn order")
+            raise AnswerError(
+                f"{node.field} must name two or more different players, in turn order"
+            )
         return names
     if not isinstance(value, str) or not value.strip():
         raise AnswerError(f"{node.field} must be text")
@@ -176,7 +203,8 @@ def parse_input(node: Node, value: Any) -> Any:
 
 
 def default_input(node: Node) -> Any:
-    """The value a judge gets by accepting the input's default (used by the tests to enumerate paths)."""
+    """The value a judge gets by accepting the input's default (used by the tests to
+    enumerate paths)."""
     if node.default is not None:
         return node.default
     if node.input == "int":
@@ -193,7 +221,11 @@ def dig(data: Any, dotted: str) -> Any:
     for part in dotted.split(".") if dotted else []:
         if isinstance(data, Mapping):
             data = data.get(part)
-        elif isinstance(data, list) and part.lstrip("-").isdigit() and -len(data) <= int(part) < len(data):
+        elif (
+            isinstance(data, list)
+            and part.lstrip("-").isdigit()
+            and -len(data) <= int(part) < len(data)
+        ):
             data = data[int(part)]
         else:
             return None
@@ -209,8 +241,11 @@ def branch_key(value: Any) -> str:
     return str(value)
 
 
-def fill(template: Any, facts: Mapping[str, Any], guide: Guide | None = None, node: Node | None = None) -> Any:
-    """The template with every "$fact" (or "$fact.path") string — values and table keys — replaced."""
+def fill(
+    template: Any, facts: Mapping[str, Any], guide: Guide | None = None, node: Node | None = None
+) -> Any:
+    """The template with every "$fact" (or "$fact.path") string — values and table keys
+    — replaced."""
     if isinstance(template, str) and template.startswith("$"):
         name = template[1:]
         head = name.split(".", 1)[0]

@@ -26,7 +26,7 @@ node's request can name facts that only some paths ask for.
 
 Every node may carry `refs` (shown beside the question) and `help` (a short hint for the judge).
 Pure: standard library only.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class NodeKind(str, Enum):
 class Answer:
     label: str
     next: str
-    set: tuple[tuple[str, Any], ...] = ()   # facts this answer records
+    set: tuple[tuple[str, Any], ...] = ()  # facts this answer records
 
 
 @dataclass(frozen=True)
@@ -64,29 +64,30 @@ class Penalty:
 class Node:
     id: str
     kind: NodeKind
-    text: str = ""                          # question / input prompt
+    text: str = ""  # question / input prompt
     help: str = ""
     refs: tuple[str, ...] = ()
-    answers: tuple[Answer, ...] = ()        # question
-    field: str = ""                         # input
-    input: str = ""                         # input: int | text | players | choice
+    answers: tuple[Answer, ...] = ()  # question
+    field: str = ""  # input
+    input: str = ""  # input: int | text | players | choice
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     default: Any = None
-    next: str = ""                          # input, and compute's fallback when `default` is empty
-    computation: str = ""                   # compute
+    next: str = ""  # input, and compute's fallback when `default` is empty
+    computation: str = ""  # compute
     request: tuple[tuple[str, Any], ...] = ()
     branch_on: str = ""
     branches: tuple[tuple[str, str], ...] = ()
-    ruling: str = ""                        # conclusion
+    ruling: str = ""  # conclusion
     fix: str = ""
     penalty: Penalty | None = None
     show_result: tuple[str, ...] = ()
     infraction: str = ""
     category: str = ""
-    upgrades: tuple[str, ...] = ()          # conclusion: what a repeat or a circumstance brings (the IPG's words)
-    see_also: str = ""                      # conclusion: "guide-slug:question-id", where to go on for other calls
+    # conclusion: what a repeat or a circumstance brings (the IPG's words)
+    upgrades: tuple[str, ...] = ()
+    see_also: str = ""  # conclusion: "guide-slug:question-id", where to go on for other calls
 
 
 @dataclass(frozen=True)
@@ -96,5 +97,6 @@ class Guide:
     summary: str
     start: str
     nodes: dict[str, Node] = field(default_factory=dict)
-    source: str = ""                        # file it was read from, for error messages
-    facts: tuple[tuple[str, Any], ...] = ()  # starting facts (defaults), overwritten by answers' `set`
+    source: str = ""  # file it was read from, for error messages
+    # starting facts (defaults), overwritten by answers' `set`
+    facts: tuple[tuple[str, Any], ...] = ()

@@ -1,5 +1,5 @@
-"""Guide services: the guides loaded once, a walk through one (computations run inline), guides as API
-data with citations resolved in the current rules, and the guides a new rules version affects.
+"""Guide services: the guides loaded once, a walk through one (computations run inline), guides as
+API data with citations resolved in the current rules, and the guides a new rules version affects.
 
 Computations met on a walk run synchronously through the engines (jobs.services.COMPUTATIONS:
 validate + run + resolve_citations; shuffle-check through services.check_shuffle), not as job rows:
@@ -35,7 +35,8 @@ class UnknownGuide(LookupError):
 
 
 class WalkError(ValueError):
-    """A walk that cannot go on: ``field`` names the answer ("answers[3]") or "answers" for the list."""
+    """A walk that cannot go on: ``field`` names the answer ("answers[3]") or "answers" for
+    the list."""
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
@@ -58,9 +59,10 @@ def get_guide(slug: str) -> Guide:
 
 
 def run_step(computation: str, request: Mapping[str, Any]) -> dict:
-    """One compute node's computation, run now, with citations resolved (InvalidRequest names the field)."""
+    """One compute node's computation, run now, with citations resolved (InvalidRequest names
+    the field)."""
     if computation == "shuffle-check":
-        return services.check_shuffle(dict(request))   # cheap and pure: not memoised
+        return services.check_shuffle(dict(request))  # cheap and pure: not memoised
     key = computation + json.dumps(request, sort_keys=True, default=str)
     if key not in _memo:
         parsed = services.validate_request(computation, dict(request))
@@ -83,13 +85,14 @@ def _answers(value: Any) -> list[Any]:
 
 
 class WalkRequest(Shape):
-    """POST /api/v1/guides/{slug}/walk: the answers given so far. Each answer is checked against the node it
-    is given at, as the walk reaches it (WalkError names it: "answers[3]")."""
+    """POST /api/v1/guides/{slug}/walk: the answers given so far. Each answer is checked against the
+    node it is given at, as the walk reaches it (WalkError names it: "answers[3]")."""
 
     not_object: ClassVar[str] = "must be a JSON object"
-    answers: Annotated[list[Annotated[Any, Field(description="an answer's index or label, or an input's value")]],
-                       BeforeValidator(_answers)] = Field(
-        default_factory=list, description="the answers given so far, in order")
+    answers: Annotated[
+        list[Annotated[Any, Field(description="an answer's index or label, or an input's value")]],
+        BeforeValidator(_answers),
+    ] = Field(default_factory=list, description="the answers given so far, in order")
 
 
 def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
@@ -104,7 +107,9 @@ def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
         except services.InvalidRequest as exc:
             # The request was built from the answers: the last answer given is the one to look at.
             field = f"answers[{consumed - 1}]" if consumed else "answers"
-            raise WalkError(field, f"{computation} refused the facts gathered: {exc.field}: {exc.message}") from None
+            raise WalkError(
+                field, f"{computation} refused the facts gathered: {exc.field}: {exc.message}"
+            ) from None
 
     state = runner.run_pending(guide, runner.start(guide), compute)
     for i, answer in enumerate(answers):
@@ -118,8 +123,8 @@ def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
 
 
 def walk(slug: str, answers: Any) -> dict:
-    """Where the answers lead: the current node (citations resolved), the path, the facts gathered and
-    the last computed result. Raises UnknownGuide or WalkError."""
+    """Where the answers lead: the current node (citations resolved), the path, the facts gathered
+    and the last computed result. Raises UnknownGuide or WalkError."""
     guide, state = replay(slug, answers)
     node = guide.nodes[state.node_id]
     facts = {k: v for k, v in state.facts.items() if k not in ("result", "results")}
@@ -135,7 +140,7 @@ def walk(slug: str, answers: Any) -> dict:
     }
 
 
-# --- guides as data (docs/API.md "Guides") -------------------------------------------------------------
+# --- guides as data (docs/API.md "Guides") --------------------------------------------------------
 
 
 def guide_list() -> list[dict]:
@@ -146,19 +151,27 @@ _guide_data: dict[tuple[str, tuple[int, ...]], dict] = {}
 
 
 def guide_data(slug: str) -> dict:
-    """The whole guide as data, citations resolved; kept per process until a rules version is published
-    or rolled back (the key holds the current versions)."""
+    """The whole guide as data, citations resolved; kept per process until a rules version is
+    published or rolled back (the key holds the current versions)."""
     from rulesref.models import Version
 
     guide = get_guide(slug)
-    key = (slug, tuple(Version.objects.filter(is_current=True).order_by("pk").values_list("pk", flat=True)))
+    key = (
+        slug,
+        tuple(Version.objects.filter(is_current=True).order_by("pk").values_list("pk", flat=True)),
+    )
     if key not in _guide_data:
         if len(_guide_data) > 64:
             _guide_data.clear()
-        _guide_data[key] = {"slug": guide.slug, "title": guide.title, "summary": guide.summary, "start": guide.start,
-                            # starting facts, so a client can run switch steps without the server (offline)
-                            "facts": json.loads(json.dumps(dict(guide.facts), default=str)),
-                            "nodes": {node_id: node_data(node) for node_id, node in guide.nodes.items()}}
+        _guide_data[key] = {
+            "slug": guide.slug,
+            "title": guide.title,
+            "summary": guide.summary,
+            "start": guide.start,
+            # starting facts, so a client can run switch steps without the server (offline)
+            "facts": json.loads(json.dumps(dict(guide.facts), default=str)),
+            "nodes": {node_id: node_data(node) for node_id, node in guide.nodes.items()},
+        }
     return json.loads(json.dumps(_guide_data[key]))
 
 
@@ -171,22 +184,43 @@ def node_data(node: Node, *, result: Mapping[str, Any] | None = None) -> dict:
     data["refs"] = list(node.refs)
     data["citations"] = citation_parts.with_parts(references.citations(list(node.refs)))
     if node.kind is NodeKind.QUESTION:
-        data["answers"] = [{"label": a.label, "next": a.next, **({"set": dict(a.set)} if a.set else {})} for a in node.answers]
+        data["answers"] = [
+            {"label": a.label, "next": a.next, **({"set": dict(a.set)} if a.set else {})}
+            for a in node.answers
+        ]
     elif node.kind is NodeKind.INPUT:
-        data.update(field=node.field, input=node.input, choices=list(node.choices), min=node.minimum,
-                    max=node.maximum, default=node.default, next=node.next)
+        data.update(
+            field=node.field,
+            input=node.input,
+            choices=list(node.choices),
+            min=node.minimum,
+            max=node.maximum,
+            default=node.default,
+            next=node.next,
+        )
     elif node.kind in (NodeKind.COMPUTE, NodeKind.SWITCH):
         if node.kind is NodeKind.COMPUTE:
             data.update(computation=node.computation, request=dict(node.request))
-        data.update(branch_on=node.branch_on, branches=[{"value": value, "next": target} for value, target in node.branches],
-                    next=node.next or None)
+        data.update(
+            branch_on=node.branch_on,
+            branches=[{"value": value, "next": target} for value, target in node.branches],
+            next=node.next or None,
+        )
     else:
         assert node.penalty is not None
-        data.update(ruling=node.ruling, fix=node.fix,
-                    penalty={"regular": node.penalty.regular, "competitive": node.penalty.competitive,
-                             "professional": node.penalty.professional},
-                    infraction=node.infraction, category=node.category, show_result=list(node.show_result),
-                    upgrades=list(node.upgrades))
+        data.update(
+            ruling=node.ruling,
+            fix=node.fix,
+            penalty={
+                "regular": node.penalty.regular,
+                "competitive": node.penalty.competitive,
+                "professional": node.penalty.professional,
+            },
+            infraction=node.infraction,
+            category=node.category,
+            show_result=list(node.show_result),
+            upgrades=list(node.upgrades),
+        )
         if node.see_also:
             data["see_also"] = hand_over(node.see_also)
         if result is not None and node.show_result:
@@ -201,19 +235,26 @@ def node_data(node: Node, *, result: Mapping[str, Any] | None = None) -> dict:
 
 
 def hand_over(target: str) -> dict:
-    """A conclusion's `see_also` ("infraction-finder:te") as a link: the guide, the question, and the answers
-    (indices) that reach it from the guide's start, so a page opens it at that question."""
+    """A conclusion's `see_also` ("infraction-finder:te") as a link: the guide, the question, and
+    the answers (indices) that reach it from the guide's start, so a page opens it at
+    that question."""
     slug, _, node_id = target.partition(":")
     other = get_guide(slug)
-    return {"guide": slug, "title": other.title, "node": node_id, "text": other.nodes[node_id].text,
-            "answers": links.path_to(other, node_id) or []}
+    return {
+        "guide": slug,
+        "title": other.title,
+        "node": node_id,
+        "text": other.nodes[node_id].text,
+        "answers": links.path_to(other, node_id) or [],
+    }
 
 
 # --- rules versions -------------------------------------------------------------------------------
 
 
 def reference_problems() -> list[str]:
-    """Every guide reference that does not resolve in the current rules (the system check's list)."""
+    """Every guide reference that does not resolve in the current rules (the system
+    check's list)."""
     problems: list[str] = []
     for guide in guides().values():
         problems += loader.validate_references(guide, references.resolve)
@@ -226,8 +267,9 @@ def cited_references() -> list[str]:
 
 
 def guides_affected(old_version, new_version) -> list[dict]:
-    """For the admin's review of a new version: the guides citing rules that moved or changed between
-    the two versions, each reference with its nodes and the old and new number and text side by side."""
+    """For the admin's review of a new version: the guides citing rules that moved or changed
+    between the two versions, each reference with its nodes and the old and new number and text side
+    by side."""
     affected = []
     for guide in guides().values():
         refs = loader.all_refs(guide)

@@ -26,7 +26,7 @@ class GuideListView(APIView):
 
 
 class GuideDetailView(APIView):
-    """GET /api/v1/guides/{slug}: {"slug", "title", "start", "nodes": {id: node}}, citations resolved."""
+    """GET /api/v1/guides/{slug}: {"slug", "title", "start", "nodes": {id: node}}, citations resolved."""  # noqa: E501
 
     def get(self, request, slug: str):
         _guide_or_404(slug)
@@ -34,7 +34,7 @@ class GuideDetailView(APIView):
 
 
 class GuideWalkView(APIView):
-    """POST /api/v1/guides/{slug}/walk (also /step) {"answers": [...]}: the node those answers lead to."""
+    """POST /api/v1/guides/{slug}/walk (also /step) {"answers": [...]}: the node those answers lead to."""  # noqa: E501
 
     def post(self, request, slug: str):
         _guide_or_404(slug)
@@ -42,8 +42,12 @@ class GuideWalkView(APIView):
             body = read(guide_services.WalkRequest, request.data)
         except RequestError as exc:
             message = "must be a JSON object with answers" if exc.field == "body" else exc.message
-            raise ApiError("invalid", f"{exc.field}: {message}", details={exc.field: exc.message}) from None
+            raise ApiError(
+                "invalid", f"{exc.field}: {message}", details={exc.field: exc.message}
+            ) from None
         try:
             return Response(guide_services.walk(slug, body.answers))
         except guide_services.WalkError as exc:
-            raise ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}) from None
+            raise ApiError(
+                "invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}
+            ) from None

@@ -1,4 +1,5 @@
-"""The jobs app: computations (loop, game, shuffle outcomes) that Celery workers run with the pure engines."""
+"""The jobs app: computations (loop, game, shuffle outcomes) that Celery workers run with the
+pure engines."""
 
 from django.apps import AppConfig
 
@@ -15,5 +16,8 @@ class JobsConfig(AppConfig):
         from jobs import tasks  # noqa: F401  (registers the tasks: jobs.dispatch sends run_job by name)
         from rulesref import citing
 
-        # The engines are pure: they hold their pinned references as constants; this app registers them.
-        citing.register_references("engines", citations.pinned_in(citations, shuffles, shuffle_records, shuffle_check))
+        # The engines are pure: they hold their pinned references as constants; this app
+        # registers them.
+        citing.register_references(
+            "engines", citations.pinned_in(citations, shuffles, shuffle_records, shuffle_check)
+        )

@@ -24,7 +24,10 @@ class Computation:
 def _loop() -> Computation:
     from engines import loops
 
-    return Computation(loops.validate_loop_request, lambda req: loops.resolve_loop(req, max_steps=settings.JUDGEAPP_LOOP_MAX_STEPS))
+    return Computation(
+        loops.validate_loop_request,
+        lambda req: loops.resolve_loop(req, max_steps=settings.JUDGEAPP_LOOP_MAX_STEPS),
+    )
 
 
 def _game() -> Computation:
@@ -39,7 +42,9 @@ def _shuffle() -> Computation:
     return Computation(
         shuffles.validate_shuffle_request,
         lambda req: shuffles.analyse_shuffle(
-            req, max_samples=settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES, threshold=settings.JUDGEAPP_SHUFFLE_THRESHOLD
+            req,
+            max_samples=settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES,
+            threshold=settings.JUDGEAPP_SHUFFLE_THRESHOLD,
         ),
     )
 

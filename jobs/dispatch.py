@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 # What a broker that is down or unreachable raises while publishing (kombu wraps most into
 # OperationalError; a refused or reset socket can surface as OSError).
 BROKER_ERRORS = (OperationalError, OSError, TimeoutError)
-RUN_JOB = "judgeapp.run_job"   # jobs.tasks.run_job
+RUN_JOB = "judgeapp.run_job"  # jobs.tasks.run_job
 
 
 def send_job(job_id: int) -> bool:
@@ -29,13 +29,18 @@ def send_job(job_id: int) -> bool:
     leaves the job queued and unsent for the re-send."""
     from celery import current_app
 
-    # Looked up by its registered name: jobs.tasks imports this module (the re-send task), not the reverse.
+    # Looked up by its registered name: jobs.tasks imports this module (the re-send task), not
+    # the reverse.
     run_job = current_app.tasks[RUN_JOB]
     try:
         run_job.apply_async(args=[job_id], retry=False)
     except BROKER_ERRORS as exc:
-        logger.warning("job %s not sent (broker: %s: %s); it stays queued and is sent again later",
-                       job_id, exc.__class__.__name__, exc)
+        logger.warning(
+            "job %s not sent (broker: %s: %s); it stays queued and is sent again later",
+            job_id,
+            exc.__class__.__name__,
+            exc,
+        )
         return False
     Job.objects.filter(pk=job_id).update(sent_at=timezone.now())
     return True
@@ -53,13 +58,16 @@ def jobs_to_resend(now: dt.datetime | None = None):
     now = now or timezone.now()
     unsent_before = now - dt.timedelta(seconds=settings.JUDGEAPP_RESEND_GRACE_SECONDS)
     stale_before = now - dt.timedelta(seconds=settings.JUDGEAPP_RESEND_STALE_SECONDS)
-    return Job.objects.filter(status=Job.Status.QUEUED).filter(
-        Q(sent_at__isnull=True, created_at__lt=unsent_before) | Q(sent_at__lt=stale_before)
-    ).order_by("created_at")
+    return (
+        Job.objects.filter(status=Job.Status.QUEUED)
+        .filter(Q(sent_at__isnull=True, created_at__lt=unsent_before) | Q(sent_at__lt=stale_before))
+        .order_by("created_at")
+    )
 
 
 def resend_unsent_jobs(*, limit: int = 500) -> tuple[int, int]:
-    """Send again what `jobs_to_resend` finds: (sent, still unsent). Stops at the first broker error."""
+    """Send again what `jobs_to_resend` finds: (sent, still unsent). Stops at the first
+    broker error."""
     ids = list(jobs_to_resend().values_list("pk", flat=True)[:limit])
     sent = 0
     for job_id in ids:

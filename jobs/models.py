@@ -21,11 +21,14 @@ class Job(models.Model):
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
 
-    # The id clients see (API and URLs): random, so one client cannot read another's input by counting.
+    # The id clients see (API and URLs): random, so one client cannot read another's input
+    # by counting.
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     input = models.JSONField(default=dict)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -35,10 +38,13 @@ class Job(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
 
     class Meta:
-        db_table = "judgeapp_job"   # the table kept its name when the model moved here (jobs/migrations/0001)
+        # the table kept its name when the model moved here (jobs/migrations/0001)
+        db_table = "judgeapp_job"
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:

@@ -1,4 +1,5 @@
-"""Judge-facing pages: the shuffle check (what happened at the table -> infraction, penalty, fix)."""
+"""Judge-facing pages: the shuffle check (what happened at the table -> infraction,
+penalty, fix)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,47 @@ from jobs import services
 
 RELS = [("regular", "Regular"), ("competitive", "Competitive"), ("professional", "Professional")]
 YES_NO_FACTS = [
-    ("presented_to_opponent", "Was the deck presented to the opponent for a final shuffle or cut?", True),
-    ("searched_without_shuffle", "Did the player search the library and not shuffle afterwards?", False),
-    ("found_cards_shuffled_in", "Were the cards found by a search shuffled into the library?", False),
-    ("card_seen_while_shuffling", "Was a card seen while shuffling, and the deck not shuffled again?", False),
-    ("shuffling_opponents_deck", "Was the card seen while the player was shuffling the opponent's deck?", False),
-    ("cards_could_be_known", "Do you believe a player could know the position or distribution of any card?", False),
-    ("prior_insufficient_shuffling_warning", "Competitive/Professional: has the player already received a Warning for Insufficient Shuffling today?", False),
-    ("arranged_before_shuffle", "Did the player arrange (weave, stack) the deck before shuffling?", False),
+    (
+        "presented_to_opponent",
+        "Was the deck presented to the opponent for a final shuffle or cut?",
+        True,
+    ),
+    (
+        "searched_without_shuffle",
+        "Did the player search the library and not shuffle afterwards?",
+        False,
+    ),
+    (
+        "found_cards_shuffled_in",
+        "Were the cards found by a search shuffled into the library?",
+        False,
+    ),
+    (
+        "card_seen_while_shuffling",
+        "Was a card seen while shuffling, and the deck not shuffled again?",
+        False,
+    ),
+    (
+        "shuffling_opponents_deck",
+        "Was the card seen while the player was shuffling the opponent's deck?",
+        False,
+    ),
+    (
+        "cards_could_be_known",
+        "Do you believe a player could know the position or distribution of any card?",
+        False,
+    ),
+    (
+        "prior_insufficient_shuffling_warning",
+        "Competitive/Professional: has the player already received a Warning for Insufficient "
+        "Shuffling today?",
+        False,
+    ),
+    (
+        "arranged_before_shuffle",
+        "Did the player arrange (weave, stack) the deck before shuffling?",
+        False,
+    ),
     ("pattern_seen", "Did a land/spell pattern look suspicious?", False),
     ("repeated_after_education", "Regular REL: was the player already told how to shuffle?", False),
 ]
@@ -36,7 +70,11 @@ def _facts_from_form(data) -> dict:
         times = _count(data.get(method))
         if times:
             procedure.append({"method": method, "times": times})
-    facts = {"rel": data.get("rel", ""), "deck_size": _count(data.get("deck_size")), "procedure": procedure}
+    facts = {
+        "rel": data.get("rel", ""),
+        "deck_size": _count(data.get("deck_size")),
+        "procedure": procedure,
+    }
     for name, _, default in YES_NO_FACTS:
         facts[name] = data.get(name, "yes" if default else "no") == "yes"
     return facts
@@ -45,14 +83,19 @@ def _facts_from_form(data) -> dict:
 def shuffle_check(request):
     """GET: the questions. POST: the ruling with its citations, or the field that is wrong."""
     form = request.POST or {"rel": "competitive", "deck_size": "60"}
-    questions = [(name, text, form.get(name, "yes" if default else "no") == "yes") for name, text, default in YES_NO_FACTS]
+    questions = [
+        (name, text, form.get(name, "yes" if default else "no") == "yes")
+        for name, text, default in YES_NO_FACTS
+    ]
     context = {"rels": RELS, "questions": questions, "form": form}
     if request.method == "POST":
         facts = _facts_from_form(request.POST)
         pattern = request.POST.get("pattern", "").strip().upper()
         try:
             if pattern:
-                facts["analysis"] = services.pattern_finding(facts["deck_size"], pattern, _count(request.POST.get("lands")))
+                facts["analysis"] = services.pattern_finding(
+                    facts["deck_size"], pattern, _count(request.POST.get("lands"))
+                )
                 facts["pattern_seen"] = True
             context["ruling"] = services.check_shuffle(facts)
         except services.InvalidRequest as exc:

@@ -25,11 +25,19 @@ def claim_job(job_id: int, *, worker: str = "") -> Job | None:
     claimed = (
         Job.objects.filter(pk=job_id, attempts__lt=MAX_CLAIMS)
         .filter(Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING))
-        .update(status=Job.Status.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1, worker=worker[:200])
+        .update(
+            status=Job.Status.RUNNING,
+            started_at=timezone.now(),
+            attempts=F("attempts") + 1,
+            worker=worker[:200],
+        )
     )
     if not claimed:
-        Job.objects.filter(pk=job_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING], attempts__gte=MAX_CLAIMS).update(
-            status=Job.Status.FAILED, error=f"gave up after {MAX_CLAIMS} attempts (workers died while running it)",
+        Job.objects.filter(
+            pk=job_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING], attempts__gte=MAX_CLAIMS
+        ).update(
+            status=Job.Status.FAILED,
+            error=f"gave up after {MAX_CLAIMS} attempts (workers died while running it)",
             finished_at=timezone.now(),
         )
         return None
@@ -42,10 +50,14 @@ def run_claimed_job(job: Job) -> Job:
         computation = COMPUTATIONS[job.kind]()
         outcome = computation.run(computation.validate(job.input))
         result = resolve_citations(outcome_dict(outcome))
-    except Exception as exc:  # stored with the job: a failed job is never lost; the traceback goes to the log only
+    except Exception as exc:
+        # stored with the job: a failed job is never lost; the traceback goes to the log only
         field = getattr(exc, "field", None)
-        if field is not None:  # the engines' request errors name the field: input the engine refused
-            return finish_job(job, error=f"the input was refused: {field}: {getattr(exc, 'message', exc)}")
+        # the engines' request errors name the field: input the engine refused
+        if field is not None:
+            return finish_job(
+                job, error=f"the input was refused: {field}: {getattr(exc, 'message', exc)}"
+            )
         reference = uuid.uuid4().hex[:12]
         logger.exception("job %s (%s) failed [error id %s]", job.public_id, job.kind, reference)
         return finish_job(job, error=failure_message(job.kind, reference))
@@ -53,9 +65,12 @@ def run_claimed_job(job: Job) -> Job:
 
 
 def failure_message(kind: str, reference: str) -> str:
-    """What a judge reads on a job that broke: no traceback, no server paths; the id finds it in the log."""
-    return (f"The {kind.replace('-', ' ')} computation failed because of an error in the service, not in "
-            f"what you entered. Ask the organiser to check the server log for error id {reference}.")
+    """What a judge reads on a job that broke: no traceback, no server paths; the id finds it in
+    the log."""
+    return (
+        f"The {kind.replace('-', ' ')} computation failed because of an error in the service, not "
+        f"in what you entered. Ask the organiser to check the server log for error id {reference}."
+    )
 
 
 def finish_job(job: Job, *, result: dict | None = None, error: str = "") -> Job:

@@ -1,4 +1,5 @@
-"""Job services: validate a computation request, store it, enqueue it, wait for it; the shuffle check.
+"""Job services: validate a computation request, store it, enqueue it, wait for it; the
+shuffle check.
 
 Views call these. What a worker does with a job is jobs.running (tasks call it), the kinds of
 computation are jobs.computations; their public names are importable from here too.
@@ -28,8 +29,9 @@ from jobs.running import MAX_CLAIMS, claim_job, fail_job, finish_job, run_claime
 
 
 def start_job(kind: str, payload: Mapping[str, Any], *, owner=None) -> Job:
-    """Validate, store and enqueue a computation. The row is committed first and its message sent after
-    the commit (jobs.dispatch): when the broker is down the job stays queued and is re-sent later."""
+    """Validate, store and enqueue a computation. The row is committed first and its message sent
+    after the commit (jobs.dispatch): when the broker is down the job stays queued and is
+    re-sent later."""
     validate_request(kind, payload)
     user = owner if owner is not None and getattr(owner, "is_authenticated", False) else None
     with transaction.atomic():
@@ -67,7 +69,18 @@ def wait_for(job: Job, seconds: float) -> Job:
         deadline = start + seconds
         while job.status in (Job.Status.QUEUED, Job.Status.RUNNING) and time.monotonic() < deadline:
             time.sleep(0.005 if time.monotonic() - start < 1 else 0.05)
-            job.refresh_from_db(fields=["status", "result", "error", "sent_at", "started_at", "finished_at", "attempts", "worker"])
+            job.refresh_from_db(
+                fields=[
+                    "status",
+                    "result",
+                    "error",
+                    "sent_at",
+                    "started_at",
+                    "finished_at",
+                    "attempts",
+                    "worker",
+                ]
+            )
     finally:
         slots.release()
     return job
@@ -89,20 +102,35 @@ def check_shuffle(facts: Any) -> dict:
     try:
         parsed = shuffle_check.validate_shuffle_facts(facts)
     except ValueError as exc:
-        raise InvalidRequest(getattr(exc, "field", "body"), getattr(exc, "message", str(exc))) from None
+        raise InvalidRequest(
+            getattr(exc, "field", "body"), getattr(exc, "message", str(exc))
+        ) from None
     ruling = shuffle_check.check_shuffle(parsed, threshold=settings.JUDGEAPP_SHUFFLE_THRESHOLD)
     return resolve_citations(outcome_dict(ruling))
 
 
 def pattern_finding(deck_size: int, pattern: str, lands: int) -> dict:
-    """The exact test of a pattern seen at the top of a deck in both directions (too even, too clumped), as the
-    ``analysis`` a shuffle check reads: {"pattern_p_value", "pattern_direction"} (cheap: no Monte Carlo)."""
+    """The exact test of a pattern seen at the top of a deck in both directions (too even, too
+    clumped), as the ``analysis`` a shuffle check reads: {"pattern_p_value", "pattern_direction"}
+    (cheap: no Monte Carlo)."""
     from engines import shuffles
 
     try:
         request = shuffles.validate_shuffle_request(
-            {"deck_size": deck_size, "procedure": [], "observed": {"pattern": pattern, "lands": lands}})
+            {
+                "deck_size": deck_size,
+                "procedure": [],
+                "observed": {"pattern": pattern, "lands": lands},
+            }
+        )
     except ValueError as exc:
-        raise InvalidRequest(getattr(exc, "field", "observed"), getattr(exc, "message", str(exc))) from None
-    p_value, direction, _ = shuffles.pattern_finding(deck_size, lands, cast(shuffles.ObservedPattern, request.observed).pattern)
-    return {"pattern_p_value": float(p_value), "pattern_direction": None if direction is None else direction.value}
+        raise InvalidRequest(
+            getattr(exc, "field", "observed"), getattr(exc, "message", str(exc))
+        ) from None
+    p_value, direction, _ = shuffles.pattern_finding(
+        deck_size, lands, cast(shuffles.ObservedPattern, request.observed).pattern
+    )
+    return {
+        "pattern_p_value": float(p_value),
+        "pattern_direction": None if direction is None else direction.value,
+    }

@@ -1,4 +1,5 @@
-"""Celery tasks: thin wrappers that claim a job, run its engine and store the outcome; the re-send."""
+"""Celery tasks: thin wrappers that claim a job, run its engine and store the outcome;
+the re-send."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from celery.exceptions import SoftTimeLimitExceeded
 from jobs import dispatch, running
 
 
-@shared_task(name="judgeapp.run_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name="judgeapp.run_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True
+)
 def run_job(job_id: int) -> None:
     job = running.claim_job(job_id, worker=socket.gethostname())
     if job is None:

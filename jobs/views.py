@@ -22,9 +22,13 @@ def _wait_seconds(request) -> float:
     try:
         seconds = float(raw)
     except ValueError:
-        raise ApiError("invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw}) from None
+        raise ApiError(
+            "invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw}
+        ) from None
     if not 0 <= seconds <= MAX_WAIT_SECONDS:
-        raise ApiError("invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw})
+        raise ApiError(
+            "invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw}
+        )
     return seconds
 
 
@@ -36,7 +40,9 @@ class JobCreateView(APIView):
         try:
             job = services.start_job(self.kind, request.data, owner=request.user)
         except services.InvalidRequest as exc:
-            raise ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}) from None
+            raise ApiError(
+                "invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}
+            ) from None
         if wait:
             job = services.wait_for(job, wait)
         else:
@@ -55,16 +61,21 @@ class JobDetailView(APIView):
 
 
 def create_view(kind: str):
-    view = cast(type[JobCreateView], type(f"{kind.title().replace('-', '')}CreateView", (JobCreateView,), {"kind": kind}))
+    view = cast(
+        type[JobCreateView],
+        type(f"{kind.title().replace('-', '')}CreateView", (JobCreateView,), {"kind": kind}),
+    )
     return view.as_view()
 
 
 class ShuffleCheckView(APIView):
-    """POST /api/v1/shuffle-check: the judge's shuffle check, answered at once (it is cheap and pure)."""
+    """POST /api/v1/shuffle-check: the judge's shuffle check, answered at once (it is cheap and pure)."""  # noqa: E501
 
     def post(self, request):
         try:
             ruling = services.check_shuffle(request.data)
         except services.InvalidRequest as exc:
-            raise ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}) from None
+            raise ApiError(
+                "invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}
+            ) from None
         return Response(ruling)

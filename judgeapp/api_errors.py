@@ -1,4 +1,5 @@
-"""One JSON error shape for the whole API: {"error": {"code", "message", "details"}} (docs/API.md)."""
+"""One JSON error shape for the whole API: {"error": {"code", "message", "details"}}
+(docs/API.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from rest_framework.views import exception_handler
 class ApiError(exceptions.APIException):
     """Raise from a view to answer with a specific code, message and details."""
 
-    def __init__(self, code: str, message: str, *, status_code: int = 400, details: dict | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, *, status_code: int = 400, details: dict | None = None
+    ) -> None:
         super().__init__(detail=message, code=code)
         self.status_code = status_code
         self.error_code = code
@@ -36,9 +39,13 @@ def _first_message(detail: Any) -> str:
 
 def handle_api_exception(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ApiError):
-        return Response(error_body(exc.error_code, exc.message, exc.details), status=exc.status_code)
+        return Response(
+            error_body(exc.error_code, exc.message, exc.details), status=exc.status_code
+        )
     if isinstance(exc, Http404):
-        return Response(error_body("not_found", str(exc) or "Not found."), status=status.HTTP_404_NOT_FOUND)
+        return Response(
+            error_body("not_found", str(exc) or "Not found."), status=status.HTTP_404_NOT_FOUND
+        )
     response = exception_handler(exc, context)
     if response is None:
         return None

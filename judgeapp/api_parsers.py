@@ -1,6 +1,6 @@
 """Request parsers for the API (REST_FRAMEWORK's DEFAULT_PARSER_CLASSES): JSON with a size cap and a
-nesting limit, and form and multipart bodies, all refusing NUL and unpaired surrogates with 400 naming
-the field, instead of a RecursionError or a database error (500)."""
+nesting limit, and form and multipart bodies, all refusing NUL and unpaired surrogates with 400
+naming the field, instead of a RecursionError or a database error (500)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rest_framework import parsers
 
 from judgeapp.text_checks import bad_text_reason, depth_of, find_bad_text
 
-MAX_DEPTH = 32   # the deepest real request (a loop's iteration effects) nests 5 levels
+MAX_DEPTH = 32  # the deepest real request (a loop's iteration effects) nests 5 levels
 
 
 def ApiError(*args, **kwargs):  # noqa: N802  (imported late: api_errors imports DRF's views, which read these settings)
@@ -36,18 +36,30 @@ class GuardedJSONParser(parsers.JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read(limit + 1)
         if len(raw) > limit:
-            raise ApiError("too_large", f"the request body is too large (at most {limit} bytes)", status_code=413)
+            raise ApiError(
+                "too_large",
+                f"the request body is too large (at most {limit} bytes)",
+                status_code=413,
+            )
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             data = json.loads(raw.decode(encoding), parse_constant=_reject_constant)
         except RecursionError:
-            raise ApiError("invalid", f"body: JSON nested too deeply (at most {MAX_DEPTH} levels)",
-                           details={"body": ["nested too deeply"]}) from None
+            raise ApiError(
+                "invalid",
+                f"body: JSON nested too deeply (at most {MAX_DEPTH} levels)",
+                details={"body": ["nested too deeply"]},
+            ) from None
         except (UnicodeDecodeError, ValueError) as exc:
-            raise ApiError("parse_error", f"body: not valid JSON ({exc})", details={"body": ["not valid JSON"]}) from None
+            raise ApiError(
+                "parse_error", f"body: not valid JSON ({exc})", details={"body": ["not valid JSON"]}
+            ) from None
         if depth_of(data) > MAX_DEPTH:
-            raise ApiError("invalid", f"body: JSON nested too deeply (at most {MAX_DEPTH} levels)",
-                           details={"body": ["nested too deeply"]})
+            raise ApiError(
+                "invalid",
+                f"body: JSON nested too deeply (at most {MAX_DEPTH} levels)",
+                details={"body": ["nested too deeply"]},
+            )
         _refuse_bad_text(data)
         return data
 

@@ -1,9 +1,9 @@
 """GET /api/v1/health: database and broker reachability for load balancers and compose.
 
 The broker is asked on one Redis connection per process, kept and reused (a new connection per call
-cost up to seconds under load), with short timeouts, and at most once a second (calls in between share
-the last answer): health answers within about half a second even when Redis accepts TCP and never
-answers. Only GET and HEAD: another method is 405, not a CSRF 403.
+cost up to seconds under load), with short timeouts, and at most once a second (calls in between
+share the last answer): health answers within about half a second even when Redis accepts TCP and
+never answers. Only GET and HEAD: another method is 405, not a CSRF 403.
 """
 
 from __future__ import annotations
@@ -17,17 +17,19 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-BROKER_TIMEOUT = 0.5   # seconds: connecting, and the PING's answer
-BROKER_STATUS_SECONDS = 1.0   # a process asks the broker at most once a second; calls between share the answer
+BROKER_TIMEOUT = 0.5  # seconds: connecting, and the PING's answer
+# a process asks the broker at most once a second; calls between share the answer
+BROKER_STATUS_SECONDS = 1.0
 _status_lock = threading.Lock()
-_status: tuple[float, str, str] | None = None   # (when, url, status)
+_status: tuple[float, str, str] | None = None  # (when, url, status)
 _client_lock = threading.Lock()
-_client = None   # (url, redis.Redis) on one pooled connection
+_client = None  # (url, redis.Redis) on one pooled connection
 
 
 def _redis_client(url: str):
-    """The process's Redis client for health: a pool of ONE connection, reused by every call (redis-py
-    makes a fresh pool in a forked child). A thread that finds it busy waits at most BROKER_TIMEOUT."""
+    """The process's Redis client for health: a pool of ONE connection, reused by every call
+    (redis-py makes a fresh pool in a forked child). A thread that finds it busy waits at most
+    BROKER_TIMEOUT."""
     global _client
     with _client_lock:
         if _client is None or _client[0] != url:
@@ -36,9 +38,12 @@ def _redis_client(url: str):
             from redis.retry import Retry
 
             pool = redis.BlockingConnectionPool.from_url(
-                url, max_connections=1, timeout=BROKER_TIMEOUT,
-                socket_connect_timeout=BROKER_TIMEOUT, socket_timeout=BROKER_TIMEOUT,
-                retry=Retry(NoBackoff(), 0),   # one try: redis-py's default retries take seconds
+                url,
+                max_connections=1,
+                timeout=BROKER_TIMEOUT,
+                socket_connect_timeout=BROKER_TIMEOUT,
+                socket_timeout=BROKER_TIMEOUT,
+                retry=Retry(NoBackoff(), 0),  # one try: redis-py's default retries take seconds
             )
             _client = (url, redis.Redis(connection_pool=pool))
         return _client[1]
@@ -59,7 +64,8 @@ def _broker_status() -> str:
         return "eager"
     if url.startswith(("redis://", "rediss://")):
         global _status
-        with _status_lock:   # one thread asks; the others wait for its answer (at most BROKER_TIMEOUT)
+        # one thread asks; the others wait for its answer (at most BROKER_TIMEOUT)
+        with _status_lock:
             now = time.monotonic()
             if _status is None or _status[1] != url or now - _status[0] >= BROKER_STATUS_SECONDS:
                 try:
@@ -77,7 +83,11 @@ def _broker_status() -> str:
 def health(request):
     database = _database_status()
     broker = _broker_status()
-    body = {"status": "ok" if database == "ok" else "unavailable", "database": database, "broker": broker}
+    body = {
+        "status": "ok" if database == "ok" else "unavailable",
+        "database": database,
+        "broker": broker,
+    }
     response = JsonResponse(body, status=200 if database == "ok" else 503)
     if database != "ok":
         response["Retry-After"] = str(settings.JUDGEAPP_RETRY_AFTER)

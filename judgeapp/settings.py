@@ -1,4 +1,5 @@
-"""Settings: the embedded default (SQLite, eager Celery) unless the environment names the real stack.
+"""Settings: the embedded default (SQLite, eager Celery) unless the environment names the
+real stack.
 
 Only this module reads os.environ. Every variable is explained in docker/.env.example.
 """
@@ -28,7 +29,9 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean (use 1/0, true/false, yes/no, on/off)"
+    )
 
 
 def env_int(name: str, default: int) -> int:
@@ -52,19 +55,24 @@ def env_float(name: str, default: float) -> float:
 
 
 def database_from_url(url: str, sqlite_path: Path) -> dict:
-    """Django DATABASES entry from a postgres:// or sqlite:// URL; empty means the embedded SQLite file."""
+    """Django DATABASES entry from a postgres:// or sqlite:// URL; empty means the embedded
+    SQLite file."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
     parts = urlparse(url)
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
         # Every wait on PostgreSQL is bounded (issue 29): connecting (libpq's connect_timeout, at
-        # least 2 s), a statement on the server (statement_timeout: the generous one here, for workers
-        # and imports; web requests set the shorter JUDGEAPP_DB_REQUEST_TIMEOUT on their connections),
-        # a peer gone silent (keepalives, tcp_user_timeout), and a server that accepts TCP but never
-        # answers (the watchdog of judgeapp.db_guard, the ENGINE). The URL's own query wins.
+        # least 2 s), a statement on the server (statement_timeout: the generous one here, for
+        # workers and imports; web requests set the shorter JUDGEAPP_DB_REQUEST_TIMEOUT on their
+        # connections), a peer gone silent (keepalives, tcp_user_timeout), and a server that accepts
+        # TCP but never answers (the watchdog of judgeapp.db_guard, the ENGINE). The URL's own
+        # query wins.
         options = {
             "connect_timeout": str(env_int("JUDGEAPP_DB_CONNECT_TIMEOUT", 3)),
-            "options": f"-c statement_timeout={int(env_float('JUDGEAPP_DB_STATEMENT_TIMEOUT', 120) * 1000)}",
+            "options": (
+                "-c "
+                f"statement_timeout={int(env_float('JUDGEAPP_DB_STATEMENT_TIMEOUT', 120) * 1000)}"
+            ),
             "keepalives": "1",
             "keepalives_idle": "30",
             "keepalives_interval": "5",
@@ -81,14 +89,19 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
             "PORT": str(parts.port or ""),
             "OPTIONS": options,
             "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
-            # A persistent connection the server dropped (a restart, pg_terminate_backend) is checked
-            # before a request uses it and replaced, instead of failing that request.
+            # A persistent connection the server dropped (a restart, pg_terminate_backend) is
+            # checked before a request uses it and replaced, instead of failing that request.
             "CONN_HEALTH_CHECKS": True,
             "TEST": {"NAME": env_str("DATABASE_TEST_NAME", "") or None},
         }
     if parts.scheme == "sqlite":
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path) or str(sqlite_path)}
-    raise ImproperlyConfigured(f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)")
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": unquote(parts.path) or str(sqlite_path),
+        }
+    raise ImproperlyConfigured(
+        f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)"
+    )
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -96,7 +109,9 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET)
 if not DEBUG and SECRET_KEY == DEV_SECRET:
     raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
 ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "*").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -107,8 +122,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
-    "drf_spectacular_sidecar",   # Swagger UI's files, served from the project's own static files
-    "axes",                      # login throttling: session login, admin, basic auth
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from the project's own static files
+    "axes",  # login throttling: session login, admin, basic auth
     "rulesref",
     "search.apps.SearchConfig",
     "judgeapp.apps.JudgeAppConfig",
@@ -120,9 +135,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "judgeapp.db_guard.WebRequestMiddleware",   # a web request's queries get the shorter time limit
+    "judgeapp.db_guard.WebRequestMiddleware",  # a web request's queries get the shorter time limit
     "django.middleware.security.SecurityMiddleware",
-    "judgeapp.api_guard.ApiGuardMiddleware",   # every answer under /api/v1/ is JSON
+    "judgeapp.api_guard.ApiGuardMiddleware",  # every answer under /api/v1/ is JSON
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",  # big section pages shrink about tenfold
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -131,7 +146,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",   # last (django-axes): answers a locked-out login
+    "axes.middleware.AxesMiddleware",  # last (django-axes): answers a locked-out login
 ]
 
 ROOT_URLCONF = "judgeapp.urls"
@@ -165,35 +180,47 @@ JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
 JUDGEAPP_RETRY_AFTER = env_int("JUDGEAPP_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-CSRF_FAILURE_VIEW = "judgeapp.api_guard.csrf_failure"   # JSON under /api/v1/
-# Login throttling (django-axes) for every way in: the sign-in page, the admin and the API's basic auth.
-# After JUDGEAPP_LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that pair is
-# locked out for JUDGEAPP_LOGIN_COOLOFF_MINUTES, the right password included.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+CSRF_FAILURE_VIEW = "judgeapp.api_guard.csrf_failure"  # JSON under /api/v1/
+# Login throttling (django-axes) for every way in: the sign-in page, the admin and the API's basic
+# auth. After JUDGEAPP_LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, that
+# pair is locked out for JUDGEAPP_LOGIN_COOLOFF_MINUTES, the right password included.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AXES_ENABLED = env_bool("JUDGEAPP_LOGIN_THROTTLING", True)
 AXES_FAILURE_LIMIT = env_int("JUDGEAPP_LOGIN_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60   # hours
+AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
-AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None   # proxies in front that add X-Forwarded-For
+# proxies in front that add X-Forwarded-For
+AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None
 
-# HTTPS, each settable from the environment (off by default for `make run`; on in docker/.env.example,
-# where `manage.py check --deploy` is then clean).
+# HTTPS, each settable from the environment (off by default for `make run`; on in
+# docker/.env.example, where `manage.py check --deploy` is then clean).
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
-SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]   # compose's health check asks over plain HTTP inside the network
+# compose's health check asks over plain HTTP inside the network
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
 CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
-# Behind a proxy that ends TLS: trust its X-Forwarded-Proto header (only then: a client could send it).
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False) else None
+# Behind a proxy that ends TLS: trust its X-Forwarded-Proto header (only then: a client could
+# send it).
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https")
+    if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False)
+    else None
+)
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/events/"
 
@@ -221,7 +248,8 @@ MEDIA_ROOT = Path(env_str("JUDGEAPP_MEDIA_ROOT", str(BASE_DIR / "media")))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "judgeapp.api_auth.LockableBasicAuthentication",   # django-axes sees its failures and lockouts
+        # django-axes sees its failures and lockouts
+        "judgeapp.api_auth.LockableBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -238,8 +266,10 @@ REST_FRAMEWORK = {
 # The OpenAPI schema (judgeapp/openapi/): /api/v1/schema/ and the docs page /api/v1/docs/.
 SPECTACULAR_SETTINGS = {
     "TITLE": "judgeapp API",
-    "DESCRIPTION": "Rules reference, computations and the call log for Magic: The Gathering judges. "
-                   'Every error is {"error": {"code", "message", "details"}}.',
+    "DESCRIPTION": (
+        "Rules reference, computations and the call log for Magic: The Gathering judges. "
+        'Every error is {"error": {"code", "message", "details"}}.'
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -248,7 +278,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "PREPROCESSING_HOOKS": ["judgeapp.openapi.hooks.api_only"],
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "judgeapp.openapi.hooks.add_default_errors"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "judgeapp.openapi.hooks.add_default_errors",
+    ],
 }
 
 # Celery: memory:// (the default) runs every task in-process, eagerly.
@@ -278,7 +311,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "interval_step": 0.1,
     # A job whose worker died unacknowledged goes back to the queue after this many seconds.
     "visibility_timeout": env_int("JUDGEAPP_VISIBILITY_TIMEOUT", 300),
-    # How often (seconds) a worker looks for such jobs; kombu scans on the first look, then every tenth.
+    # How often (seconds) a worker looks for such jobs; kombu scans on the first look, then
+    # every tenth.
     "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
 }
 
@@ -286,15 +320,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # about five times the largest real one (the 2025 CR, 0.94 MB).
 JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
 # A PDF is refused past this many pages (the longest real one, the MTR, has under 100) and when one
-# of its compressed streams inflates past this many bytes (a "PDF bomb"; real streams are under 1 MB).
+# of its compressed streams inflates past this many bytes (a "PDF bomb"; real streams are under
+# 1 MB).
 JUDGEAPP_PDF_MAX_PAGES = env_int("JUDGEAPP_PDF_MAX_PAGES", 500)
 JUDGEAPP_PDF_MAX_STREAM_BYTES = env_int("JUDGEAPP_PDF_MAX_STREAM_BYTES", 32 * 1024 * 1024)
 # A parsed rule longer than this many characters is refused (the longest real one is under 10,000).
 JUDGEAPP_MAX_RULE_CHARS = env_int("JUDGEAPP_MAX_RULE_CHARS", 50_000)
-# Where the rules documents live (tests, benchmarks and `setup` read them from here): every version in
-# the shared rules folder beside the repository when it is there, else the current ones shipped in rules/.
+# Where the rules documents live (tests, benchmarks and `setup` read them from here): every version
+# in the shared rules folder beside the repository when it is there, else the current ones shipped
+# in rules/.
 _HISTORY_RULES_DIR = BASE_DIR.parent / "shared" / "rules"
-JUDGEAPP_RULES_DIR = Path(env_str("JUDGEAPP_RULES_DIR", str(_HISTORY_RULES_DIR if _HISTORY_RULES_DIR.is_dir() else BASE_DIR / "rules")))
+JUDGEAPP_RULES_DIR = Path(
+    env_str(
+        "JUDGEAPP_RULES_DIR",
+        str(_HISTORY_RULES_DIR if _HISTORY_RULES_DIR.is_dir() else BASE_DIR / "rules"),
+    )
+)
 # Budgets for engines that search (STYLE 2): an eager task has no time limit of its own.
 JUDGEAPP_LOOP_MAX_STEPS = env_int("JUDGEAPP_LOOP_MAX_STEPS", 10_000)
 JUDGEAPP_SHUFFLE_MAX_SAMPLES = env_int("JUDGEAPP_SHUFFLE_MAX_SAMPLES", 200_000)
@@ -306,12 +347,25 @@ SEARCH_VECTORS = env_bool("JUDGEAPP_SEARCH_VECTORS", True)
 SEARCH_SHIPPED_VECTORS = env_bool("JUDGEAPP_SEARCH_SHIPPED_VECTORS", True)
 SEARCH_INDEX_CACHE = env_str("JUDGEAPP_SEARCH_INDEX_CACHE", str(BASE_DIR / ".cache" / "search"))
 # sync_rules: official document URLs, comma-separated.
-JUDGEAPP_SYNC_URLS = [u.strip() for u in env_str("JUDGEAPP_SYNC_URLS", "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt").split(",") if u.strip()]
+JUDGEAPP_SYNC_URLS = [
+    u.strip()
+    for u in env_str(
+        "JUDGEAPP_SYNC_URLS",
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020250207.txt",
+    ).split(",")
+    if u.strip()
+]
 # Pages whose links sync_rules follows to the MTR, IPG and JAR PDFs (rulesref.sync_pages).
-JUDGEAPP_SYNC_PAGES = [u.strip() for u in env_str("JUDGEAPP_SYNC_PAGES", "https://magic.wizards.com/en/rules").split(",") if u.strip()]
+JUDGEAPP_SYNC_PAGES = [
+    u.strip()
+    for u in env_str("JUDGEAPP_SYNC_PAGES", "https://magic.wizards.com/en/rules").split(",")
+    if u.strip()
+]
 
 # Cards: Scryfall's bulk-data list (sync_cards and the daily task read it; tests serve their own).
-JUDGEAPP_SCRYFALL_BULK_URL = env_str("JUDGEAPP_SCRYFALL_BULK_URL", "https://api.scryfall.com/bulk-data")
+JUDGEAPP_SCRYFALL_BULK_URL = env_str(
+    "JUDGEAPP_SCRYFALL_BULK_URL", "https://api.scryfall.com/bulk-data"
+)
 JUDGEAPP_CARDS_TIMEOUT = env_int("JUDGEAPP_CARDS_TIMEOUT", 60)
 # Jobs: ?wait=N holds a request thread; at most this many per web process wait at once, the others
 # answer 202 at once (jobs.services.wait_for), so the health check is never starved.
@@ -324,7 +378,10 @@ JUDGEAPP_RESEND_STALE_SECONDS = env_int("JUDGEAPP_RESEND_STALE_SECONDS", 900)
 # Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync and the
 # re-send of jobs that could not be sent. One schedule; add entries here.
 CELERY_BEAT_SCHEDULE = {
-    "sync-cards-daily": {"task": "cards.sync_cards", "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600)},
+    "sync-cards-daily": {
+        "task": "cards.sync_cards",
+        "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600),
+    },
     "resend-unsent-jobs": {"task": "jobs.resend_unsent_jobs", "schedule": JUDGEAPP_RESEND_SECONDS},
 }
 

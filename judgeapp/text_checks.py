@@ -1,5 +1,6 @@
 """Text the database cannot hold alike everywhere: NUL (PostgreSQL refuses it, SQLite keeps it) and
-unpaired UTF-16 surrogates (not valid Unicode text; neither driver encodes them). Refused with 400."""
+unpaired UTF-16 surrogates (not valid Unicode text; neither driver encodes them). Refused
+with 400."""
 
 from __future__ import annotations
 
@@ -14,12 +15,16 @@ def bad_text_reason(text: str) -> str | None:
     found = _BAD.search(text)
     if found is None:
         return None
-    return "holds a NUL character" if found.group() == "\x00" else "holds an unpaired surrogate character"
+    return (
+        "holds a NUL character"
+        if found.group() == "\x00"
+        else "holds an unpaired surrogate character"
+    )
 
 
 def find_bad_text(value: Any, path: str = "body") -> tuple[str, str] | None:
-    """(field path, reason) of the first bad string in parsed JSON (keys included), or None. Iterative:
-    the depth was limited by the parser, but no recursion is needed."""
+    """(field path, reason) of the first bad string in parsed JSON (keys included), or None.
+    Iterative: the depth was limited by the parser, but no recursion is needed."""
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         item, where = stack.pop()

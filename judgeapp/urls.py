@@ -10,14 +10,18 @@ from jobs.models import Job
 from judgeapp import health
 from judgeapp.openapi import views as openapi_views
 
-handler500 = "judgeapp.api_guard.handler500"   # a dependency that is down answers 503, never 500
+handler500 = "judgeapp.api_guard.handler500"  # a dependency that is down answers 503, never 500
 
 api = [
     path("health", health.health, name="health"),
     path("", include(openapi_views.urlpatterns)),
     path("jobs/loop-outcome", views.create_view(Job.Kind.LOOP_OUTCOME), name="api-loop-outcome"),
     path("jobs/game-outcome", views.create_view(Job.Kind.GAME_OUTCOME), name="api-game-outcome"),
-    path("jobs/shuffle-analysis", views.create_view(Job.Kind.SHUFFLE_ANALYSIS), name="api-shuffle-analysis"),
+    path(
+        "jobs/shuffle-analysis",
+        views.create_view(Job.Kind.SHUFFLE_ANALYSIS),
+        name="api-shuffle-analysis",
+    ),
     path("shuffle-check", views.ShuffleCheckView.as_view(), name="api-shuffle-check"),
     path("jobs/<uuid:job_id>", views.JobDetailView.as_view(), name="api-job"),
     path("", include("rulesref.urls")),

@@ -1,4 +1,5 @@
-"""The rules reference app: documents, versions, rules, diffs, curation, pages (search: the search app)."""
+"""The rules reference app: documents, versions, rules, diffs, curation, pages (search: the
+search app)."""
 
 from django.apps import AppConfig
 

@@ -25,8 +25,11 @@ def records_for(version: Version) -> dict[str, diffing.DiffRule]:
     """The differ's records of a stored version, in document order (chapters left out)."""
     if version.pk in _records:
         return _records[version.pk]
-    rows = list(Rule.objects.filter(version=version).order_by("position").values_list(
-        "number", "kind", "title", "text", "parent", "examples"))
+    rows = list(
+        Rule.objects.filter(version=version)
+        .order_by("position")
+        .values_list("number", "kind", "title", "text", "parent", "examples")
+    )
     kinds = {number: (kind, title, parent) for number, kind, title, _, parent, _ in rows}
     structural = (RuleKind.SECTION.value, RuleKind.APPENDIX.value)
     records: dict[str, diffing.DiffRule] = {}
@@ -40,8 +43,12 @@ def records_for(version: Version) -> dict[str, diffing.DiffRule]:
             section = None
         parent_is_rule = parent in kinds and kinds[parent][0] != RuleKind.CHAPTER.value
         records[number] = diffing.DiffRule(
-            number=number, text=text, title=title, section=section,
-            section_title=kinds[section][1] if section else "", parent=parent if parent_is_rule else None,
+            number=number,
+            text=text,
+            title=title,
+            section=section,
+            section_title=kinds[section][1] if section else "",
+            parent=parent if parent_is_rule else None,
             examples=tuple(examples),
         )
     if len(_records) > 64:
@@ -51,7 +58,8 @@ def records_for(version: Version) -> dict[str, diffing.DiffRule]:
 
 
 def pairing(old: Version, new: Version) -> VersionPairing:
-    """The stored pairing of two versions, computed (with the full diff) the first time it is asked for."""
+    """The stored pairing of two versions, computed (with the full diff) the first time it is
+    asked for."""
     found = VersionPairing.objects.filter(old=old, new=new).first()
     if found is not None:
         return found
@@ -64,11 +72,16 @@ def pairing(old: Version, new: Version) -> VersionPairing:
 
 
 def _dates(old: Version, new: Version) -> dict:
-    return {"doc": new.document.slug, "from": old.effective_date.isoformat(), "to": new.effective_date.isoformat()}
+    return {
+        "doc": new.document.slug,
+        "from": old.effective_date.isoformat(),
+        "to": new.effective_date.isoformat(),
+    }
 
 
 def diff_versions(old: Version, new: Version) -> dict:
-    """docs/API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], "counts", "doc", "from", "to"}."""
+    """docs/API.md diff: {"added", "removed", "changed", "moved": [{"from", "to"}], "counts", "doc",
+    "from", "to"}."""
     if old.document_id != new.document_id:
         raise ValueError("a diff compares two versions of one document")
     return {**_dates(old, new), **pairing(old, new).diff}
@@ -83,7 +96,11 @@ def follow(old: Version, new: Version, number: str) -> str | None:
 
 def follow_from_pinned(pinned, version: Version) -> str | None:
     """The number in `version` of the rule a PinnedRef names, or None when it is not there."""
-    pinned_version = Version.objects.filter(document=version.document, effective_date=pinned.pinned_date).filter(LIVE).first()
+    pinned_version = (
+        Version.objects.filter(document=version.document, effective_date=pinned.pinned_date)
+        .filter(LIVE)
+        .first()
+    )
     if pinned_version is None:
         return pinned.number if version.rules.filter(number=pinned.number).exists() else None
     rule = pinned_version.rules.filter(number=pinned.number).first()
@@ -96,11 +113,14 @@ def follow_from_pinned(pinned, version: Version) -> str | None:
 
 def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
     """Rule numbers of `old` -> their numbers in `new`, from pairings already stored (never computed
-    here, so it is safe on a request path): the direct pairing, else the consecutive pairings between
-    them composed (inverted when `new` is the older). None when a pairing it needs is not stored yet."""
+    here, so it is safe on a request path): the direct pairing, else the consecutive pairings
+    between them composed (inverted when `new` is the older). None when a pairing it needs is not
+    stored yet."""
     if old.pk == new.pk:
         return {number: number for number in old.rules.values_list("number", flat=True)}
-    direct = VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
+    direct = (
+        VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
+    )
     if direct is not None:
         return dict(direct)
     versions = stored_versions(new)
@@ -108,10 +128,14 @@ def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
     if old.pk not in ids:
         return None
     start, end = ids.index(old.pk), ids.index(new.pk)
-    path = ids[start:end + 1] if start < end else ids[end:start + 1][::-1]
+    path = ids[start : end + 1] if start < end else ids[end : start + 1][::-1]
     steps = list(zip(path, path[1:]))
-    stored = {(o, n): m for o, n, m in VersionPairing.objects.filter(
-        old_id__in=ids, new_id__in=ids).values_list("old_id", "new_id", "mapping")}
+    stored = {
+        (o, n): m
+        for o, n, m in VersionPairing.objects.filter(old_id__in=ids, new_id__in=ids).values_list(
+            "old_id", "new_id", "mapping"
+        )
+    }
     mapping: dict[str, str] | None = None
     for a, b in steps:
         forward = stored.get((a, b))
@@ -120,14 +144,20 @@ def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
             if backward is None:
                 return None
             forward = {n: o for o, n in backward.items()}
-        mapping = dict(forward) if mapping is None else {o: forward[m] for o, m in mapping.items() if m in forward}
+        mapping = (
+            dict(forward)
+            if mapping is None
+            else {o: forward[m] for o, m in mapping.items() if m in forward}
+        )
     return mapping
 
 
 def stored_versions(version: Version, *, include_pending: bool = True) -> list[Version]:
     """Every readable version of the same document, oldest first (without pending ones when asked:
     what the public reads; the version asked about is always in)."""
-    readable = Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)
+    readable = (
+        Version.objects.filter(document=version.document).filter(LIVE).exclude(effective_date=None)
+    )
     if not include_pending:
         readable = readable.filter(Q(status=Version.Status.PUBLISHED) | Q(pk=version.pk))
     return list(readable.select_related("document").order_by("effective_date"))
@@ -153,10 +183,17 @@ def trace(version: Version, number: str, *, include_pending: bool = True) -> lis
     for v, n in zip(versions, numbers):
         if n is not None:
             wanted |= Q(version=v, number=n)
-    texts = {(r.version_id, r.number): r.text for r in Rule.objects.filter(wanted).only("version_id", "number", "text")}
+    texts = {
+        (r.version_id, r.number): r.text
+        for r in Rule.objects.filter(wanted).only("version_id", "number", "text")
+    }
     return [
-        {"effective_date": v.effective_date.isoformat(), "number": n, "text": texts.get((v.pk, n)) if n else None,
-         "current": v.is_current}
+        {
+            "effective_date": v.effective_date.isoformat(),
+            "number": n,
+            "text": texts.get((v.pk, n)) if n else None,
+            "current": v.is_current,
+        }
         for v, n in zip(versions, numbers)
     ]
 
@@ -176,28 +213,53 @@ def rule_history(version: Version, number: str) -> dict:
         if previous is None:
             added_in = step["effective_date"]
         else:
-            if diffing.normalize_typography(previous["text"] or "") != diffing.normalize_typography(step["text"] or ""):
+            if diffing.normalize_typography(previous["text"] or "") != diffing.normalize_typography(
+                step["text"] or ""
+            ):
                 changed_in.append(step["effective_date"])
             if previous["number"] != step["number"]:
-                was.append({"number": previous["number"], "effective_date": previous["effective_date"],
-                            "until": step["effective_date"]})
+                was.append(
+                    {
+                        "number": previous["number"],
+                        "effective_date": previous["effective_date"],
+                        "until": step["effective_date"],
+                    }
+                )
         previous = step
     first = next((s for s in steps if s["number"] is not None), None)
-    return {"changed_in": changed_in, "was": was, "added_in": added_in if first and added_in != first["effective_date"] else None}
+    return {
+        "changed_in": changed_in,
+        "was": was,
+        "added_in": added_in if first and added_in != first["effective_date"] else None,
+    }
 
 
 def previous_version(version: Version) -> Version | None:
     """The stored version just before this one (what a "what changed" page compares with)."""
-    return (Version.objects.filter(document=version.document, effective_date__lt=version.effective_date)
-            .filter(LIVE).order_by("-effective_date").first())
+    return (
+        Version.objects.filter(document=version.document, effective_date__lt=version.effective_date)
+        .filter(LIVE)
+        .order_by("-effective_date")
+        .first()
+    )
 
 
 def release_notes(old: Version, new: Version) -> list[dict]:
     """Readable items for admins and the "what changed" page, in new-document order:
     [{"kind", "number", "old_number", "title", "summary", "html"}]."""
     data = diff_versions(old, new)
-    new_rules = {r.number: r for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only("version", "number", "title", "text")}
-    old_rules = {r.number: r for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only("version", "number", "title", "text")}
+    new_rules = {
+        r.number: r
+        for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only(
+            "version", "number", "title", "text"
+        )
+    }
+    old_rules = {
+        r.number: r
+        for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only(
+            "version", "number", "title", "text"
+        )
+    }
     notes: list[dict] = []
 
     def ops_html(item: dict) -> str:
@@ -206,21 +268,59 @@ def release_notes(old: Version, new: Version) -> list[dict]:
 
     for number in data["added"]:
         rule = new_rules.get(number)
-        notes.append({"kind": "added", "number": number, "old_number": None, "title": rule.title if rule else "",
-                      "summary": f"New rule {number}.", "text": rule.text if rule else "", "html": ""})
+        notes.append(
+            {
+                "kind": "added",
+                "number": number,
+                "old_number": None,
+                "title": rule.title if rule else "",
+                "summary": f"New rule {number}.",
+                "text": rule.text if rule else "",
+                "html": "",
+            }
+        )
     for item in data["changed"]:
         rule = new_rules.get(item["to"])
-        notes.append({"kind": "changed", "number": item["to"], "old_number": item["from"], "title": rule.title if rule else "",
-                      "summary": f"{item['to']} was reworded.", "text": rule.text if rule else "", "html": ops_html(item)})
+        notes.append(
+            {
+                "kind": "changed",
+                "number": item["to"],
+                "old_number": item["from"],
+                "title": rule.title if rule else "",
+                "summary": f"{item['to']} was reworded.",
+                "text": rule.text if rule else "",
+                "html": ops_html(item),
+            }
+        )
     for item in data["moved"]:
         rule = new_rules.get(item["to"])
-        summary = f"{item['from']} is now {item['to']}" + (" and was reworded." if item.get("changed") else ".")
-        notes.append({"kind": "moved", "number": item["to"], "old_number": item["from"], "title": rule.title if rule else "",
-                      "summary": summary, "text": rule.text if rule else "", "html": ops_html(item)})
+        summary = f"{item['from']} is now {item['to']}" + (
+            " and was reworded." if item.get("changed") else "."
+        )
+        notes.append(
+            {
+                "kind": "moved",
+                "number": item["to"],
+                "old_number": item["from"],
+                "title": rule.title if rule else "",
+                "summary": summary,
+                "text": rule.text if rule else "",
+                "html": ops_html(item),
+            }
+        )
     for number in data["removed"]:
         rule = old_rules.get(number)
-        notes.append({"kind": "removed", "number": None, "old_number": number, "title": rule.title if rule else "",
-                      "summary": f"{number} was removed.", "text": rule.text if rule else "", "html": ""})
+        notes.append(
+            {
+                "kind": "removed",
+                "number": None,
+                "old_number": number,
+                "title": rule.title if rule else "",
+                "summary": f"{number} was removed.",
+                "text": rule.text if rule else "",
+                "html": "",
+            }
+        )
     # New-document order; a removed rule stands after the new place of the old rule before it.
     position: dict[str, float] = {n: float(i) for i, n in enumerate(new_rules)}
     mapping = pairing(old, new).mapping
@@ -231,16 +331,27 @@ def release_notes(old: Version, new: Version) -> list[dict]:
             last = position[mapping[number]]
         else:
             removed_at[number] = last + 0.5
-    notes.sort(key=lambda n: position[n["number"]] if n["number"] in position else removed_at.get(n["old_number"], -1.0))
+    notes.sort(
+        key=lambda n: (
+            position[n["number"]]
+            if n["number"] in position
+            else removed_at.get(n["old_number"], -1.0)
+        )
+    )
     return notes
 
 
 def pair_document(document_id: int) -> int:
     """Compute and store every pairing that pages and references need for one document: each pair of
-    consecutive stored versions, and each version that a pinned reference names with the current one.
-    Returns how many pairings were computed (stored ones are skipped)."""
-    versions = list(Version.objects.filter(document_id=document_id).filter(LIVE).exclude(effective_date=None)
-                    .select_related("document").order_by("effective_date"))
+    consecutive stored versions, and each version that a pinned reference names with the current
+    one. Returns how many pairings were computed (stored ones are skipped)."""
+    versions = list(
+        Version.objects.filter(document_id=document_id)
+        .filter(LIVE)
+        .exclude(effective_date=None)
+        .select_related("document")
+        .order_by("effective_date")
+    )
     if not versions:
         return 0
     wanted = list(zip(versions, versions[1:]))
@@ -248,8 +359,14 @@ def pair_document(document_id: int) -> int:
     if current is not None:
         slug = current.document.slug
         pinned_dates = citing.pinned_dates(slug)
-        wanted += [(v, current) for v in versions if v.effective_date in pinned_dates and v.pk != current.pk]
-    stored = set(VersionPairing.objects.filter(old__document_id=document_id).values_list("old_id", "new_id"))
+        wanted += [
+            (v, current)
+            for v in versions
+            if v.effective_date in pinned_dates and v.pk != current.pk
+        ]
+    stored = set(
+        VersionPairing.objects.filter(old__document_id=document_id).values_list("old_id", "new_id")
+    )
     computed = 0
     for old, new in wanted:
         if (old.pk, new.pk) not in stored:
@@ -259,7 +376,7 @@ def pair_document(document_id: int) -> int:
     return computed
 
 
-PAIR_VERSIONS = "rulesref.pair_versions"   # rulesref.tasks.pair_versions
+PAIR_VERSIONS = "rulesref.pair_versions"  # rulesref.tasks.pair_versions
 
 
 def schedule_pairings(document_id: int) -> None:
@@ -267,6 +384,6 @@ def schedule_pairings(document_id: int) -> None:
     from celery import current_app
     from django.db import transaction
 
-    # Sent by its registered name, as jobs.dispatch sends its jobs: rulesref.tasks imports this module,
-    # not the reverse (rulesref/apps.py registers the tasks at start-up).
+    # Sent by its registered name, as jobs.dispatch sends its jobs: rulesref.tasks imports this
+    # module, not the reverse (rulesref/apps.py registers the tasks at start-up).
     transaction.on_commit(lambda: current_app.tasks[PAIR_VERSIONS].delay(document_id))

@@ -1,4 +1,5 @@
-"""Staff API for rules curation (mounted under /api/v1/admin/): upload, follow, publish, discard, roll back.
+"""Staff API for rules curation (mounted under /api/v1/admin/): upload, follow, publish, discard,
+roll back.
 
 Every view needs an authenticated staff user; reading the rules stays public in rulesref.views.
 """
@@ -19,13 +20,20 @@ from rulesref.models import Version, VersionEvent
 
 
 class UploadRequestSerializer(serializers.Serializer):
-    file = serializers.FileField(allow_empty_file=True, help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML")
-    document = serializers.ChoiceField(choices=list(services.DOC_TITLES), required=False,
-                                       help_text="which document it is (default: read from the file)")
+    file = serializers.FileField(
+        allow_empty_file=True, help_text="the document: CR as TXT; MTR, IPG, JAR as PDF or HTML"
+    )
+    document = serializers.ChoiceField(
+        choices=list(services.DOC_TITLES),
+        required=False,
+        help_text="which document it is (default: read from the file)",
+    )
 
 
 class RollbackRequestSerializer(serializers.Serializer):
-    to = serializers.DateField(required=False, help_text="effective date of the version to make current again")
+    to = serializers.DateField(
+        required=False, help_text="effective date of the version to make current again"
+    )
 
 
 def version_body(version: Version, request) -> dict:
@@ -40,7 +48,11 @@ def version_body(version: Version, request) -> dict:
         "progress": version.progress,
         "error": version.error,
         "source": version.source_name,
-        "counts": {"rules": version.rule_count, "examples": version.example_count, "glossary": version.glossary_count},
+        "counts": {
+            "rules": version.rule_count,
+            "examples": version.example_count,
+            "glossary": version.glossary_count,
+        },
         "uploaded_by": version.uploaded_by.get_username() if version.uploaded_by else None,
         "imported_at": version.imported_at.isoformat(),
         "published_at": version.published_at.isoformat() if version.published_at else None,
@@ -51,7 +63,12 @@ def event_body(event: VersionEvent) -> dict:
     def side(version: Version | None) -> dict | None:
         if version is None:
             return None
-        return {"id": version.pk, "effective_date": version.effective_date.isoformat() if version.effective_date else None}
+        return {
+            "id": version.pk,
+            "effective_date": version.effective_date.isoformat()
+            if version.effective_date
+            else None,
+        }
 
     return {
         "action": event.action,
@@ -72,9 +89,15 @@ class StaffView(APIView):
 
     def handle_exception(self, exc):
         if isinstance(exc, services.RulesError):
-            status_code = (404 if isinstance(exc, services.NotFound)
-                           else 409 if isinstance(exc, (curation.DuplicateUpload, services.PublishError))
-                           else 413 if isinstance(exc, curation.DocumentTooLarge) else 400)
+            status_code = (
+                404
+                if isinstance(exc, services.NotFound)
+                else 409
+                if isinstance(exc, (curation.DuplicateUpload, services.PublishError))
+                else 413
+                if isinstance(exc, curation.DocumentTooLarge)
+                else 400
+            )
             exc = ApiError(exc.code, exc.message, status_code=status_code, details=exc.details)
         return super().handle_exception(exc)
 
@@ -83,7 +106,11 @@ class VersionUploadView(StaffView):
     def post(self, request):
         form = UploadRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        version = curation.start_upload(form.validated_data["file"], uploaded_by=request.user, document=form.validated_data.get("document"))
+        version = curation.start_upload(
+            form.validated_data["file"],
+            uploaded_by=request.user,
+            document=form.validated_data.get("document"),
+        )
         version.refresh_from_db()  # an eager task may already have parsed it
         body = version_body(version, request)
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
@@ -91,7 +118,9 @@ class VersionUploadView(StaffView):
 
 class VersionStatusView(StaffView):
     def get(self, request, version_id: int):
-        version = get_object_or_404(Version.objects.select_related("document", "uploaded_by"), pk=version_id)
+        version = get_object_or_404(
+            Version.objects.select_related("document", "uploaded_by"), pk=version_id
+        )
         return Response(version_body(version, request))
 
 
@@ -112,7 +141,9 @@ class VersionPublishView(StaffView):
 class VersionDiscardView(StaffView):
     def post(self, request, version_id: int):
         version = get_object_or_404(Version, pk=version_id)
-        return Response({"version": version_body(curation.discard_upload(version, actor=request.user), request)})
+        return Response(
+            {"version": version_body(curation.discard_upload(version, actor=request.user), request)}
+        )
 
 
 class DocumentRollbackView(StaffView):
@@ -121,4 +152,10 @@ class DocumentRollbackView(StaffView):
         form.is_valid(raise_exception=True)
         to = form.validated_data.get("to")
         event = curation.roll_back(doc, to_date=to.isoformat() if to else None, actor=request.user)
-        return Response({"event": event_body(event), "version": version_body(cast(Version, event.to_version), request)})   # a rollback has a version
+        # a rollback has a version
+        return Response(
+            {
+                "event": event_body(event),
+                "version": version_body(cast(Version, event.to_version), request),
+            }
+        )

@@ -1,4 +1,5 @@
-"""The rules app's errors: a request about rules that cannot be met, each with its API error code."""
+"""The rules app's errors: a request about rules that cannot be met, each with its API
+error code."""
 
 from __future__ import annotations
 

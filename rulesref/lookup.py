@@ -1,5 +1,6 @@
 """Looking rules up: versions by date or as of a day, the current version of each document (the hot
-path of every lookup), rules by number with the nearest numbers when one is missing, glossary terms."""
+path of every lookup), rules by number with the nearest numbers when one is missing,
+glossary terms."""
 
 from __future__ import annotations
 
@@ -25,27 +26,48 @@ def parse_date(raw: str, field: str) -> dt.date:
     try:
         return dt.date.fromisoformat(raw)
     except ValueError:
-        raise RulesError(f"{field} must be a date as YYYY-MM-DD, not {raw!r}", details={field: raw}) from None
+        raise RulesError(
+            f"{field} must be a date as YYYY-MM-DD, not {raw!r}", details={field: raw}
+        ) from None
 
 
-def get_version(doc: str, *, version: str | None = None, as_of: str | None = None, include_pending: bool = False) -> Version:
-    """The current version of a document, or the one with that effective date, or the one in effect on a day.
-    A pending (unreviewed) version is found by its date only with include_pending (staff, commands)."""
+def get_version(
+    doc: str, *, version: str | None = None, as_of: str | None = None, include_pending: bool = False
+) -> Version:
+    """The current version of a document, or the one with that effective date, or the one in effect
+    on a day. A pending (unreviewed) version is found by its date only with include_pending
+    (staff, commands)."""
     doc = doc.lower()
     if doc not in DOC_TITLES:
-        raise NotFound(f"unknown document {doc!r}; use one of {', '.join(DOC_TITLES)}", details={"doc": doc})
+        raise NotFound(
+            f"unknown document {doc!r}; use one of {', '.join(DOC_TITLES)}", details={"doc": doc}
+        )
     stored = Version.objects.select_related("document").filter(document__slug=doc)
     if version:
         date = parse_date(version, "version")
-        hidden = ["failed", "discarded"] if include_pending else ["failed", "discarded", "pending", "parsing"]
+        hidden = (
+            ["failed", "discarded"]
+            if include_pending
+            else ["failed", "discarded", "pending", "parsing"]
+        )
         found = stored.filter(effective_date=date).exclude(status__in=hidden).first()
         if found is None:
-            dates = [d.isoformat() for d in stored.filter(status="published").values_list("effective_date", flat=True)]
-            raise NotFound(f"no {doc.upper()} version effective {date.isoformat()}", details={"versions": dates})
+            dates = [
+                d.isoformat()
+                for d in stored.filter(status="published").values_list("effective_date", flat=True)
+            ]
+            raise NotFound(
+                f"no {doc.upper()} version effective {date.isoformat()}",
+                details={"versions": dates},
+            )
         return found
     if as_of:
         date = parse_date(as_of, "as_of")
-        found = stored.filter(status="published", effective_date__lte=date).order_by("-effective_date").first()
+        found = (
+            stored.filter(status="published", effective_date__lte=date)
+            .order_by("-effective_date")
+            .first()
+        )
         if found is None:
             raise NotFound(f"no {doc.upper()} version was in effect on {date.isoformat()}")
         return found
@@ -76,8 +98,8 @@ def current_version_id(doc: str) -> int | None:
     if known is not None and now - known[0] < CURRENT_ID_TTL:
         return known[1]
     sql = (
-        f"SELECT v.id FROM {Version._meta.db_table} v JOIN {Document._meta.db_table} d ON d.id = v.document_id "
-        "WHERE d.slug = %s AND v.is_current"
+        f"SELECT v.id FROM {Version._meta.db_table} v JOIN {Document._meta.db_table} d ON d.id = "
+        "v.document_id WHERE d.slug = %s AND v.is_current"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [doc.lower()])
@@ -102,12 +124,23 @@ def find_rule(version: Version, raw_number: str) -> Rule:
             rule = version.rules.filter(number__iexact=number).first()
     if rule is None and doc != "cr":
         needle = raw_number.strip()
-        rule = next((r for r in version.rules.exclude(aliases=[]) if needle.casefold() in (a.casefold() for a in r.aliases)), None)
+        rule = next(
+            (
+                r
+                for r in version.rules.exclude(aliases=[])
+                if needle.casefold() in (a.casefold() for a in r.aliases)
+            ),
+            None,
+        )
     if rule is None:
         now = where_now(version, number or raw_number)  # an old number: where that rule is now
         raise NotFound(
-            f"{doc.upper()} {version.effective_date} has no rule {raw_number!r}" + (f"; {sentence(doc, now)}" if now else ""),
-            details={"suggestions": nearest_numbers(version, number or raw_number), **({"now": now} if now else {})},
+            f"{doc.upper()} {version.effective_date} has no rule {raw_number!r}"
+            + (f"; {sentence(doc, now)}" if now else ""),
+            details={
+                "suggestions": nearest_numbers(version, number or raw_number),
+                **({"now": now} if now else {}),
+            },
         )
     return rule
 
@@ -117,8 +150,11 @@ def _number_parts(number: str) -> list[str]:
 
 
 def nearest_numbers(version: Version, number: str, *, limit: int = 5) -> list[str]:
-    """Real numbers close to an unknown one: siblings under the deepest existing parent, then neighbours."""
-    numbers = list(version.rules.exclude(kind=RuleKind.CHAPTER.value).values_list("number", flat=True))
+    """Real numbers close to an unknown one: siblings under the deepest existing parent,
+    then neighbours."""
+    numbers = list(
+        version.rules.exclude(kind=RuleKind.CHAPTER.value).values_list("number", flat=True)
+    )
     target = _number_parts(number)
 
     def distance(candidate: str) -> tuple:
@@ -131,7 +167,9 @@ def nearest_numbers(version: Version, number: str, *, limit: int = 5) -> list[st
         tail = 0
         if common < len(parts) and common < len(target):
             a, b = parts[common], target[common]
-            tail = abs(int(a) - int(b)) if a.isdigit() and b.isdigit() else abs(ord(a[0]) - ord(b[0]))
+            tail = (
+                abs(int(a) - int(b)) if a.isdigit() and b.isdigit() else abs(ord(a[0]) - ord(b[0]))
+            )
         return (-common, tail, abs(len(parts) - len(target)), candidate)
 
     return sorted(numbers, key=distance)[:limit]
@@ -146,14 +184,28 @@ def find_glossary_term(version: Version, raw_term: str) -> GlossaryTerm:
     key = " ".join(raw_term.split()).casefold()
     term = version.glossary.filter(key=key).first()
     if term is None or term.definition.startswith("See "):
-        main = next((t for t in version.glossary.exclude(aliases=[]) if key in (a.casefold() for a in t.aliases)), None)
+        main = next(
+            (
+                t
+                for t in version.glossary.exclude(aliases=[])
+                if key in (a.casefold() for a in t.aliases)
+            ),
+            None,
+        )
         if main is None and term is not None:
             target = term.definition[4:].split(".")[0].strip().casefold()
             main = version.glossary.filter(key=target).first()
         term = main or term
     if term is None:
-        close = [t.term for t in version.glossary.filter(Q(key__contains=key) | Q(key__startswith=key[:4]))[:5]]
-        raise NotFound(f"no glossary term {raw_term!r} in {version.document.slug.upper()} {version.effective_date}", details={"suggestions": close})
+        close = [
+            t.term
+            for t in version.glossary.filter(Q(key__contains=key) | Q(key__startswith=key[:4]))[:5]
+        ]
+        raise NotFound(
+            f"no glossary term {raw_term!r} in {version.document.slug.upper()} "
+            f"{version.effective_date}",
+            details={"suggestions": close},
+        )
     return term
 
 

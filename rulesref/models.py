@@ -1,4 +1,5 @@
-"""Rules documents stored in every version: Document, Version (pending/published), Rule, GlossaryTerm."""
+"""Rules documents stored in every version: Document, Version (pending/published), Rule,
+GlossaryTerm."""
 
 from __future__ import annotations
 
@@ -37,10 +38,12 @@ class Version(models.Model):
         DISCARDED = "discarded", "Discarded"
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="versions")
-    # Typed as a date: only an upload still parsing (or failed) has none, and the code that reads dates reads
-    # them from versions that were parsed; a null shows there as the error it is, at run time.
+    # Typed as a date: only an upload still parsing (or failed) has none, and the code that reads
+    # dates reads them from versions that were parsed; a null shows there as the error it is, at
+    # run time.
     effective_date: models.DateField[dt.date | None, dt.date] = models.DateField(  # type: ignore[misc]  # nullable: see above
-        null=True, blank=True)
+        null=True, blank=True
+    )
     title = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     is_current = models.BooleanField(default=False)
@@ -51,7 +54,7 @@ class Version(models.Model):
     example_count = models.PositiveIntegerField(default=0)
     glossary_count = models.PositiveIntegerField(default=0)
     progress = models.PositiveSmallIntegerField(default=0)  # percent, while a task parses an upload
-    error = models.TextField(blank=True)                   # parser message (file, line) of a failed upload
+    error = models.TextField(blank=True)  # parser message (file, line) of a failed upload
     notes = models.TextField(blank=True)
     imported_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -62,15 +65,22 @@ class Version(models.Model):
     class Meta:
         ordering = ["document__slug", "-effective_date", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["document"], condition=Q(is_current=True), name="one_current_version"),
             models.UniqueConstraint(
-                fields=["document", "content_hash"], condition=~Q(content_hash=""), name="unique_version_content"
+                fields=["document"], condition=Q(is_current=True), name="one_current_version"
+            ),
+            models.UniqueConstraint(
+                fields=["document", "content_hash"],
+                condition=~Q(content_hash=""),
+                name="unique_version_content",
             ),
         ]
 
     def __str__(self) -> str:
         date = self.effective_date.isoformat() if self.effective_date else "undated"
-        return f"{self.document.slug.upper()} {date} ({self.get_status_display()}{', current' if self.is_current else ''})"
+        return (
+            f"{self.document.slug.upper()} {date} "
+            f"({self.get_status_display()}{', current' if self.is_current else ''})"
+        )
 
 
 class Rule(models.Model):
@@ -91,7 +101,9 @@ class Rule(models.Model):
 
     class Meta:
         ordering = ["version", "position"]
-        constraints = [models.UniqueConstraint(fields=["version", "number"], name="unique_rule_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "number"], name="unique_rule_number")
+        ]
 
     def __str__(self) -> str:
         return f"{self.number} {self.title}".strip()
@@ -124,9 +136,15 @@ class VersionEvent(models.Model):
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(max_length=10, choices=Action.choices)
-    from_version = models.ForeignKey(Version, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    to_version = models.ForeignKey(Version, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    from_version = models.ForeignKey(
+        Version, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    to_version = models.ForeignKey(
+        Version, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     at = models.DateTimeField(auto_now_add=True)
     note = models.TextField(blank=True)
 
@@ -135,12 +153,14 @@ class VersionEvent(models.Model):
 
 
 class VersionPairing(models.Model):
-    """Cached result of matching two versions' rules: old number -> new number, plus the full diff."""
+    """Cached result of matching two versions' rules: old number -> new number, plus the
+    full diff."""
 
     old = models.ForeignKey(Version, on_delete=models.CASCADE, related_name="+")
     new = models.ForeignKey(Version, on_delete=models.CASCADE, related_name="+")
-    mapping = models.JSONField(default=dict)  # old number -> new number, for every rule that survived
-    diff = models.JSONField(default=dict)     # RulesDiff.to_dict()
+    # old number -> new number, for every rule that survived
+    mapping = models.JSONField(default=dict)
+    diff = models.JSONField(default=dict)  # RulesDiff.to_dict()
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -1,15 +1,15 @@
 """How a rule is named where a judge reads it: pages, search results, citations, the offline reader.
 
-The CR, MTR and IPG print their numbers ("CR 729.3", "IPG 2.5"). The JAR prints none: the numbers the
-parser gives its sections by heading order ("1.3") are keys for addresses and the API (/rules/jar/1.3/,
-{"doc": "jar", "number": "1.3"}), never shown; a JAR section is named by its situation, its heading ("A player
-accidentally draws or has more cards than they were supposed to"). Pure: no Django.
-static/judgeapp/offline-reader.js follows the same rule (its UNNUMBERED).
+The CR, MTR and IPG print their numbers ("CR 729.3", "IPG 2.5"). The JAR prints none: the numbers
+the parser gives its sections by heading order ("1.3") are keys for addresses and the API
+(/rules/jar/1.3/, {"doc": "jar", "number": "1.3"}), never shown; a JAR section is named by its
+situation, its heading ("A player accidentally draws or has more cards than they were supposed to").
+Pure: no Django. static/judgeapp/offline-reader.js follows the same rule (its UNNUMBERED).
 """
 
 from __future__ import annotations
 
-UNNUMBERED = frozenset({"jar"})   # documents that print no numbers
+UNNUMBERED = frozenset({"jar"})  # documents that print no numbers
 
 
 def prints_numbers(doc: str) -> bool:
@@ -30,9 +30,9 @@ def rule_name(doc: str, number: str | None, title: str) -> str:
 
 
 def citation_label(doc: str, number: str | None, title: str) -> str:
-    """How a citation is shown to people: "CR 729.4", "IPG 2.5"; a JAR citation is its own heading: "JAR: A
-    player accidentally draws or has more cards than they were supposed to"; its opening text (stored as
-    "0", titled "Introduction" by the parser) is "JAR: the opening paragraphs"."""
+    """How a citation is shown to people: "CR 729.4", "IPG 2.5"; a JAR citation is its own heading:
+    "JAR: A player accidentally draws or has more cards than they were supposed to"; its opening
+    text (stored as "0", titled "Introduction" by the parser) is "JAR: the opening paragraphs"."""
     if not prints_numbers(doc):
         if number == "0":
             return f"{doc.upper()}: the opening paragraphs"

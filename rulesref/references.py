@@ -35,23 +35,30 @@ class PinnedRef:
 class ResolvedRef:
     ref: str
     doc: str
-    number: str | None         # number in the current version; None when the rule is gone
+    number: str | None  # number in the current version; None when the rule is gone
     title: str
     text: str
-    version: str               # effective date of the current version
+    version: str  # effective date of the current version
     pinned_number: str
     pinned_version: str
-    status: str                # "same", "moved", "changed", "moved_changed", "removed", "unverified"
+    status: str  # "same", "moved", "changed", "moved_changed", "removed", "unverified"
 
     @property
     def found(self) -> bool:
         return self.number is not None
 
     def citation(self) -> dict:
-        """The API's citation shape: {"doc", "number"} plus title and text for readers, and `label`, the
-        citation as a judge says it (see citation_label)."""
-        return {"doc": self.doc, "number": self.number, "title": self.title, "text": self.text, "ref": self.ref,
-                "status": self.status, "label": citation_label(self.doc, self.number, self.title)}
+        """The API's citation shape: {"doc", "number"} plus title and text for readers, and `label`,
+        the citation as a judge says it (see citation_label)."""
+        return {
+            "doc": self.doc,
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "ref": self.ref,
+            "status": self.status,
+            "label": citation_label(self.doc, self.number, self.title),
+        }
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -59,8 +66,15 @@ class ResolvedRef:
 
 def labelled(citations: list[dict]) -> list[dict]:
     """Stored citations (a call saved before citations had labels) with their `label` filled in."""
-    return [c if c.get("label") else {**c, "label": citation_label(str(c.get("doc", "")), c.get("number"), c.get("title") or "")}
-            for c in citations]
+    return [
+        c
+        if c.get("label")
+        else {
+            **c,
+            "label": citation_label(str(c.get("doc", "")), c.get("number"), c.get("title") or ""),
+        }
+        for c in citations
+    ]
 
 
 def parse_ref(ref: str) -> PinnedRef:
@@ -84,9 +98,15 @@ def resolve(ref: str) -> ResolvedRef:
     from rulesref.models import Version
 
     pinned = parse_ref(ref)
-    current = Version.objects.select_related("document").filter(document__slug=pinned.doc, is_current=True).first()
+    current = (
+        Version.objects.select_related("document")
+        .filter(document__slug=pinned.doc, is_current=True)
+        .first()
+    )
     if current is None:
-        raise ReferenceError(f"no {pinned.doc.upper()} version is current, so {ref} cannot be resolved")
+        raise ReferenceError(
+            f"no {pinned.doc.upper()} version is current, so {ref} cannot be resolved"
+        )
     key = (str(pinned), current.pk)
     if key not in _cache:
         _cache[key] = _resolve_against(pinned, current)
@@ -107,8 +127,17 @@ def citations(refs: list[str]) -> list[dict]:
         except ReferenceError as exc:
             # A document not imported here must not sink the whole answer: say what is missing.
             pinned = parse_ref(ref)
-            out.append({"doc": pinned.doc, "number": None, "ref": ref, "status": "unresolved", "text": str(exc), "title": "",
-                        "label": citation_label(pinned.doc, None, "")})
+            out.append(
+                {
+                    "doc": pinned.doc,
+                    "number": None,
+                    "ref": ref,
+                    "status": "unresolved",
+                    "text": str(exc),
+                    "title": "",
+                    "label": citation_label(pinned.doc, None, ""),
+                }
+            )
             continue
         key = f"{resolved.doc}:{resolved.number}"
         if key not in seen:
@@ -121,32 +150,54 @@ def _resolve_against(pinned: PinnedRef, current) -> ResolvedRef:
     from rulesref import changes
     from rulesref.models import Version
 
-    base = dict(ref=str(pinned), doc=pinned.doc, version=current.effective_date.isoformat(),
-                pinned_number=pinned.number, pinned_version=pinned.pinned_date.isoformat())
+    base = dict(
+        ref=str(pinned),
+        doc=pinned.doc,
+        version=current.effective_date.isoformat(),
+        pinned_number=pinned.number,
+        pinned_version=pinned.pinned_date.isoformat(),
+    )
     old_version = (
         Version.objects.filter(document=current.document, effective_date=pinned.pinned_date)
-        .exclude(status__in=["failed", "discarded"]).first()
+        .exclude(status__in=["failed", "discarded"])
+        .first()
     )
     if old_version is None:
         # The pinned version is not stored here: trust the number only if it still exists.
         rule = current.rules.filter(number=pinned.number).first()
         if rule is None:
             return ResolvedRef(number=None, title="", text="", status="removed", **base)
-        return ResolvedRef(number=rule.number, title=rule.title, text=rule.text, status="unverified", **base)
+        return ResolvedRef(
+            number=rule.number, title=rule.title, text=rule.text, status="unverified", **base
+        )
     old_rule = old_version.rules.filter(number=pinned.number).first()
     if old_rule is None:
-        old_rule = old_version.rules.filter(title__iexact=pinned.number).order_by("position").first()
+        old_rule = (
+            old_version.rules.filter(title__iexact=pinned.number).order_by("position").first()
+        )
     if old_rule is None:
-        raise ReferenceError(f"{pinned} names no rule: {pinned.doc.upper()} {pinned.pinned_date} has no {pinned.number}")
+        raise ReferenceError(
+            f"{pinned} names no rule: {pinned.doc.upper()} {pinned.pinned_date} has no "
+            f"{pinned.number}"
+        )
     if old_version.pk == current.pk:
-        return ResolvedRef(number=old_rule.number, title=old_rule.title, text=old_rule.text, status="same", **base)
+        return ResolvedRef(
+            number=old_rule.number, title=old_rule.title, text=old_rule.text, status="same", **base
+        )
     new_number = changes.follow(old_version, current, old_rule.number)
     if new_number is None:
-        return ResolvedRef(number=None, title=old_rule.title, text=old_rule.text, status="removed", **base)
+        return ResolvedRef(
+            number=None, title=old_rule.title, text=old_rule.text, status="removed", **base
+        )
     rule = current.rules.get(number=new_number)
     moved = new_number != pinned.number
     edited = " ".join(rule.text.split()) != " ".join(old_rule.text.split())
-    status = {(False, False): "same", (True, False): "moved", (False, True): "changed", (True, True): "moved_changed"}[(moved, edited)]
+    status = {
+        (False, False): "same",
+        (True, False): "moved",
+        (False, True): "changed",
+        (True, True): "moved_changed",
+    }[(moved, edited)]
     return ResolvedRef(number=rule.number, title=rule.title, text=rule.text, status=status, **base)
 
 
@@ -166,5 +217,13 @@ def review_changes(refs: list[str], old_version, new_version) -> list[dict]:
         old_text = old_rule.text if old_rule else ""
         new_text = new_rule.text if new_rule else ""
         if old_number != new_number or " ".join(old_text.split()) != " ".join(new_text.split()):
-            rows.append({"ref": ref, "old_number": old_number, "new_number": new_number, "old_text": old_text, "new_text": new_text})
+            rows.append(
+                {
+                    "ref": ref,
+                    "old_number": old_number,
+                    "new_number": new_number,
+                    "old_text": old_text,
+                    "new_text": new_text,
+                }
+            )
     return rows

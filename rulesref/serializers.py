@@ -1,4 +1,5 @@
-"""Shapes of the rules API's answers (docs/API.md). Plain functions: the output is not a table row."""
+"""Shapes of the rules API's answers (docs/API.md). Plain functions: the output is not a
+table row."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ def version_summary(version: Version) -> dict:
         "current": version.is_current,
         "status": version.status,
         "title": version.title,
-        "counts": {"rules": version.rule_count, "examples": version.example_count, "glossary": version.glossary_count},
+        "counts": {
+            "rules": version.rule_count,
+            "examples": version.example_count,
+            "glossary": version.glossary_count,
+        },
     }
 
 
@@ -27,7 +32,10 @@ def rule_detail(rule: Rule, *, children: list[str], section_title: str = "") -> 
         "parent": rule.parent or None,
         "children": children,
         "section_title": section_title,
-        "version": {"effective_date": version.effective_date.isoformat(), "current": version.is_current},
+        "version": {
+            "effective_date": version.effective_date.isoformat(),
+            "current": version.is_current,
+        },
         "references": list(rule.references),
     }
     if rule.aliases:
@@ -49,10 +57,18 @@ def glossary_detail(term: GlossaryTerm) -> dict:
 
 def document_listing(document: Document, *, include_pending: bool = False) -> dict:
     """Published versions; pending (unreviewed) ones too for staff."""
-    shown = (Version.Status.PUBLISHED, Version.Status.PENDING) if include_pending else (Version.Status.PUBLISHED,)
+    shown = (
+        (Version.Status.PUBLISHED, Version.Status.PENDING)
+        if include_pending
+        else (Version.Status.PUBLISHED,)
+    )
     versions = sorted(
         (v for v in document.versions.all() if v.status in shown),
         key=lambda v: v.effective_date,
         reverse=True,
     )
-    return {"doc": document.slug, "title": document.title, "versions": [version_summary(v) for v in versions]}
+    return {
+        "doc": document.slug,
+        "title": document.title,
+        "versions": [version_summary(v) for v in versions],
+    }

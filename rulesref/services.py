@@ -1,5 +1,5 @@
-"""Rules services: import, publish, roll back; looking up is rulesref.lookup, whose names are importable
-from here too, and so are the errors (rulesref.errors).
+"""Rules services: import, publish, roll back; looking up is rulesref.lookup, whose names are
+importable from here too, and so are the errors (rulesref.errors).
 
 The only rules code that mixes models, transactions and the pure parsers.
 """
@@ -38,8 +38,6 @@ from rulesref.parsing.records import ParsedDocument, ParseError
 RULES_SUFFIXES = {".txt", ".html", ".htm", ".pdf"}
 
 
-
-
 @dataclass(frozen=True)
 class ImportOutcome:
     doc: str
@@ -63,12 +61,21 @@ class ImportOutcome:
 
 
 def expand_rules_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named directly, plus every rules file (.txt/.html) below a named folder, in name order."""
+    """Files named directly, plus every rules file (.txt/.html) below a named folder, in
+    name order."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in RULES_SUFFIXES and p.name.lower() != "readme.md"))
+            files.extend(
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file()
+                    and p.suffix.lower() in RULES_SUFFIXES
+                    and p.name.lower() != "readme.md"
+                )
+            )
         elif path.is_file():
             files.append(path)
         else:
@@ -86,15 +93,21 @@ def parse_file(path: Path) -> tuple[ParsedDocument, str]:
     limit = settings.JUDGEAPP_MAX_DOCUMENT_BYTES
     try:
         size = path.stat().st_size
-        if size > limit:   # refused before it is read or parsed: a padded file could take gigabytes
-            raise ParseError(f"the file is {size / 1e6:.1f} MB, more than the {limit / 1e6:.1f} MB a rules document may be "
-                             "(JUDGEAPP_MAX_DOCUMENT_BYTES)", source=str(path))
+        if size > limit:  # refused before it is read or parsed: a padded file could take gigabytes
+            raise ParseError(
+                f"the file is {size / 1e6:.1f} MB, more than the {limit / 1e6:.1f} MB a rules "
+                "document may be (JUDGEAPP_MAX_DOCUMENT_BYTES)",
+                source=str(path),
+            )
         raw = path.read_bytes()
     except OSError as exc:
         raise ParseError(f"cannot read the file: {exc.strerror}", source=str(path)) from exc
     from rulesref.parsing.pdf import PdfLimits
 
-    limits = PdfLimits(max_pages=settings.JUDGEAPP_PDF_MAX_PAGES, max_stream_bytes=settings.JUDGEAPP_PDF_MAX_STREAM_BYTES)
+    limits = PdfLimits(
+        max_pages=settings.JUDGEAPP_PDF_MAX_PAGES,
+        max_stream_bytes=settings.JUDGEAPP_PDF_MAX_STREAM_BYTES,
+    )
     return parse_document(raw, str(path), limits), content_hash(raw)
 
 
@@ -141,57 +154,81 @@ def store_parsed(
     uploaded_by=None,
     into: Version | None = None,
 ) -> tuple[Version, bool]:
-    """Store a parsed document as a pending version (one transaction). Same content twice is a no-op.
+    """Store a parsed document as a pending version (one transaction). Same content twice is
+    a no-op.
 
-    `into` fills an existing placeholder version (an admin upload being parsed) instead of creating one.
-    Two identical imports at once: the one that loses the race on the unique content hash finds the
-    other's version and reports it as already stored.
+    `into` fills an existing placeholder version (an admin upload being parsed) instead of creating
+    one. Two identical imports at once: the one that loses the race on the unique content hash finds
+    the other's version and reports it as already stored.
     """
     check_rule_sizes(parsed, source)
     try:
-        return _store_parsed(parsed, digest=digest, source=source, uploaded_by=uploaded_by, into=into)
+        return _store_parsed(
+            parsed, digest=digest, source=source, uploaded_by=uploaded_by, into=into
+        )
     except IntegrityError:
-        existing = Version.objects.filter(document__slug=parsed.doc.value, content_hash=digest).first()
+        existing = Version.objects.filter(
+            document__slug=parsed.doc.value, content_hash=digest
+        ).first()
         if existing is None:
             raise
         return existing, False
 
 
 def check_rule_sizes(parsed: ParsedDocument, source: str) -> None:
-    """ParseError naming a section number given twice (both lines), or the first rule longer than settings.JUDGEAPP_MAX_RULE_CHARS (a broken file
-    whose text ran into one rule, or a padded one): nothing is stored."""
+    """ParseError naming a section number given twice (both lines), or the first rule longer than
+    settings.JUDGEAPP_MAX_RULE_CHARS (a broken file whose text ran into one rule, or a padded one):
+    nothing is stored."""
     from django.conf import settings
 
     seen: dict[str, int] = {}
-    for rule in parsed.rules:  # the store's unique (version, number): a clear error, never an IntegrityError
+    # the store's unique (version, number): a clear error, never an IntegrityError
+    for rule in parsed.rules:
         if rule.number in seen:
-            raise ParseError(f"section {rule.number} appears twice: at line {seen[rule.number]} and at line {rule.line}",
-                             source=source, line=rule.line)
+            raise ParseError(
+                f"section {rule.number} appears twice: at line {seen[rule.number]} and at line "
+                f"{rule.line}",
+                source=source,
+                line=rule.line,
+            )
         seen[rule.number] = rule.line
     limit = settings.JUDGEAPP_MAX_RULE_CHARS
     for rule in parsed.rules:
         size = len(rule.text) + sum(len(example) for example in rule.examples)
         if size > limit:
-            raise ParseError(f"rule {rule.number} is {size:,} characters long, more than the {limit:,} a rule may have "
-                             "(JUDGEAPP_MAX_RULE_CHARS)", source=source, line=rule.line)
+            raise ParseError(
+                f"rule {rule.number} is {size:,} characters long, more than the {limit:,} a rule "
+                "may have (JUDGEAPP_MAX_RULE_CHARS)",
+                source=source,
+                line=rule.line,
+            )
 
 
 def _same_rules(version: Version, parsed: ParsedDocument) -> bool:
     """The stored version holds the parsed document's rules (numbers, titles, texts, examples) and
     glossary: the same content in other bytes (another encoding, other line ends)."""
-    stored = list(version.rules.order_by("position").values_list("number", "title", "text", "examples"))
+    stored = list(
+        version.rules.order_by("position").values_list("number", "title", "text", "examples")
+    )
     if stored != [(r.number, r.title, r.text, list(r.examples)) for r in parsed.rules]:
         return False
     terms = list(version.glossary.order_by("position").values_list("term", "definition"))
     return [tuple(t) for t in terms] == [(e.term, e.definition) for e in parsed.glossary]
 
 
-def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_by, into: Version | None) -> tuple[Version, bool]:
+def _store_parsed(
+    parsed: ParsedDocument, *, digest: str, source: str, uploaded_by, into: Version | None
+) -> tuple[Version, bool]:
     with transaction.atomic():
         document, _ = Document.objects.get_or_create(
-            slug=parsed.doc.value, defaults={"title": DOC_TITLES.get(parsed.doc.value, parsed.title)}
+            slug=parsed.doc.value,
+            defaults={"title": DOC_TITLES.get(parsed.doc.value, parsed.title)},
         )
-        existing = document.versions.filter(content_hash=digest).exclude(pk=getattr(into, "pk", None)).first()  # type: ignore[misc]  # pk=None excludes nothing
+        existing = (
+            document.versions.filter(content_hash=digest)
+            .exclude(pk=getattr(into, "pk", None))  # type: ignore[misc]  # pk=None excludes nothing
+            .first()
+        )
         if existing is not None:
             return existing, False
         clash = (
@@ -201,11 +238,13 @@ def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_
             .first()
         )
         if clash is not None and _same_rules(clash, parsed):
-            return clash, False  # the same text in other bytes (e.g. the CR re-encoded in Windows-1252)
+            # the same text in other bytes (e.g. the CR re-encoded in Windows-1252)
+            return clash, False
         if clash is not None:
             raise ParseError(
-                f"{document.slug.upper()} version {parsed.effective_date.isoformat()} is already stored "
-                f"with different content (version #{clash.pk}); discard it first to replace it",
+                f"{document.slug.upper()} version {parsed.effective_date.isoformat()} is already "
+                f"stored with different content (version #{clash.pk}); discard it first to replace "
+                "it",
                 source=source,
             )
         version = into or Version(document=document)
@@ -227,18 +266,26 @@ def _store_parsed(parsed: ParsedDocument, *, digest: str, source: str, uploaded_
         Rule.objects.bulk_create(_rule_rows(version, parsed), batch_size=1000)
         GlossaryTerm.objects.bulk_create(_glossary_rows(version, parsed), batch_size=1000)
         VersionEvent.objects.create(
-            document=document, action=VersionEvent.Action.IMPORT, to_version=version, actor=uploaded_by, note=source
+            document=document,
+            action=VersionEvent.Action.IMPORT,
+            to_version=version,
+            actor=uploaded_by,
+            note=source,
         )
         changes.schedule_pairings(document.pk)
     return version, True
 
 
-def import_paths(paths: Sequence[str | Path], *, publish: bool = False, actor=None) -> list[ImportOutcome]:
+def import_paths(
+    paths: Sequence[str | Path], *, publish: bool = False, actor=None
+) -> list[ImportOutcome]:
     """Import rules files and folders. Every file is parsed before anything is written, so one bad
     file leaves the database as it was; each file is then stored in its own transaction."""
     parsed_files = [(path, *parse_file(path)) for path in expand_rules_paths(paths)]
     if not parsed_files:
-        raise ParseError("no rules files found (expected .txt or .html files)", source=", ".join(map(str, paths)))
+        raise ParseError(
+            "no rules files found (expected .txt or .html files)", source=", ".join(map(str, paths))
+        )
     outcomes: list[ImportOutcome] = []
     for path, parsed, digest in parsed_files:
         version, created = store_parsed(parsed, digest=digest, source=path.name, uploaded_by=actor)
@@ -257,12 +304,15 @@ def import_paths(paths: Sequence[str | Path], *, publish: bool = False, actor=No
     if publish:
         # The older versions of a published batch were in effect in their day: they become published
         # (not current), so ?as_of= finds them. The newest of each document becomes current.
-        Version.objects.filter(pk__in=[o.version_id for o in outcomes], status=Version.Status.PENDING).update(
-            status=Version.Status.PUBLISHED
-        )
+        Version.objects.filter(
+            pk__in=[o.version_id for o in outcomes], status=Version.Status.PENDING
+        ).update(status=Version.Status.PUBLISHED)
         newest: dict[str, ImportOutcome] = {}
         for outcome in outcomes:
-            if outcome.doc not in newest or outcome.effective_date > newest[outcome.doc].effective_date:
+            if (
+                outcome.doc not in newest
+                or outcome.effective_date > newest[outcome.doc].effective_date
+            ):
                 newest[outcome.doc] = outcome
         for outcome in newest.values():
             version = Version.objects.get(pk=outcome.version_id)
@@ -274,18 +324,29 @@ def import_paths(paths: Sequence[str | Path], *, publish: bool = False, actor=No
 # ---------------------------------------------------------------- publishing
 
 
-def publish_version(version: Version, *, actor=None, note: str = "", action: str | None = None) -> VersionEvent:
+def publish_version(
+    version: Version, *, actor=None, note: str = "", action: str | None = None
+) -> VersionEvent:
     """Make a stored version the current one of its document, in one transaction.
 
-    `action` is recorded in the audit trail; by default a version that was current before is a roll-back."""
+    `action` is recorded in the audit trail; by default a version that was current before is
+    a roll-back."""
     with transaction.atomic():
-        # The document row first: publishes of one document run one after another, so the second sees
-        # the first's outcome (already current: 409) instead of racing it to the one-current constraint.
+        # The document row first: publishes of one document run one after another, so the second
+        # sees the first's outcome (already current: 409) instead of racing it to the
+        # one-current constraint.
         Document.objects.select_for_update().get(pk=version.document_id)
         version = Version.objects.select_for_update().get(pk=version.pk)
         if version.status not in (Version.Status.PENDING, Version.Status.PUBLISHED):
-            raise PublishError(f"version #{version.pk} is {version.get_status_display().lower()} and cannot be published")
-        previous = Version.objects.select_for_update().filter(document=version.document, is_current=True).first()
+            raise PublishError(
+                f"version #{version.pk} is {version.get_status_display().lower()} and cannot be "
+                "published"
+            )
+        previous = (
+            Version.objects.select_for_update()
+            .filter(document=version.document, is_current=True)
+            .first()
+        )
         if previous is not None and previous.pk == version.pk:
             raise PublishError(f"{version} is already current")
         was_current_before = version.published_at is not None
@@ -296,41 +357,70 @@ def publish_version(version: Version, *, actor=None, note: str = "", action: str
         version.published_at = version.published_at or timezone.now()
         version.save(update_fields=["is_current", "status", "published_at"])
         if action is None:
-            action = VersionEvent.Action.ROLLBACK if was_current_before and previous is not None else VersionEvent.Action.PUBLISH
+            action = (
+                VersionEvent.Action.ROLLBACK
+                if was_current_before and previous is not None
+                else VersionEvent.Action.PUBLISH
+            )
         event = VersionEvent.objects.create(
-            document=version.document, action=action, from_version=previous, to_version=version, actor=actor, note=note
+            document=version.document,
+            action=action,
+            from_version=previous,
+            to_version=version,
+            actor=actor,
+            note=note,
         )
         forget_current_versions()
         changes.schedule_pairings(version.document_id)
-        published.announce_published(version)  # search: hybrid once the version's vectors exist (search/apps.py)
+        # search: hybrid once the version's vectors exist (search/apps.py)
+        published.announce_published(version)
         transaction.on_commit(references.forget_resolutions)
         transaction.on_commit(forget_current_versions)
     return event
 
 
-def rollback_document(document: Document, *, to_version: Version | None = None, actor=None) -> VersionEvent:
-    """Make an earlier published version current again (default: the one current before this one)."""
+def rollback_document(
+    document: Document, *, to_version: Version | None = None, actor=None
+) -> VersionEvent:
+    """Make an earlier published version current again (default: the one current before
+    this one)."""
     current = document.current_version
     if to_version is None:
         last = (
-            document.events.filter(action__in=[VersionEvent.Action.PUBLISH, VersionEvent.Action.ROLLBACK], to_version=current)
+            document.events.filter(
+                action__in=[VersionEvent.Action.PUBLISH, VersionEvent.Action.ROLLBACK],
+                to_version=current,
+            )
             .exclude(from_version=None)
             .first()
         )
         if last is None or last.from_version is None:
-            raise PublishError(f"{document.slug.upper()} has no earlier published version to roll back to")
+            raise PublishError(
+                f"{document.slug.upper()} has no earlier published version to roll back to"
+            )
         to_version = last.from_version
     if to_version.status != Version.Status.PUBLISHED:
-        raise PublishError("only a version that was published before can be made current again by a roll-back")
-    return publish_version(to_version, actor=actor, note="roll back", action=VersionEvent.Action.ROLLBACK)
+        raise PublishError(
+            "only a version that was published before can be made current again by a roll-back"
+        )
+    return publish_version(
+        to_version, actor=actor, note="roll back", action=VersionEvent.Action.ROLLBACK
+    )
 
 
 def discard_version(version: Version, *, actor=None) -> None:
     if version.is_current:
-        raise PublishError("the current version cannot be discarded; publish or roll back to another first")
+        raise PublishError(
+            "the current version cannot be discarded; publish or roll back to another first"
+        )
     with transaction.atomic():
         # Kept for the record, but its content hash is freed so the same file can be uploaded again.
         version.status = Version.Status.DISCARDED
         version.content_hash = ""
         version.save(update_fields=["status", "content_hash"])
-        VersionEvent.objects.create(document=version.document, action=VersionEvent.Action.DISCARD, to_version=version, actor=actor)
+        VersionEvent.objects.create(
+            document=version.document,
+            action=VersionEvent.Action.DISCARD,
+            to_version=version,
+            actor=actor,
+        )

@@ -1,4 +1,5 @@
-"""sync_rules beyond the CR: the MTR, IPG and JAR PDFs linked from the official rules-documents page.
+"""sync_rules beyond the CR: the MTR, IPG and JAR PDFs linked from the official
+rules-documents page.
 
 Wizards publishes the policy documents only as PDF, linked from one page
 (settings.JUDGEAPP_SYNC_PAGES). `document_links` reads that page's links and keeps the ones to
@@ -58,7 +59,8 @@ class _Links(HTMLParser):
 
 
 def document_links(page: str, base_url: str) -> list[str]:
-    """Absolute URLs of the rules documents a page links to (PDF, or the CR's TXT), in page order."""
+    """Absolute URLs of the rules documents a page links to (PDF, or the CR's TXT), in
+    page order."""
     reader = _Links()
     reader.feed(page)
     found: dict[str, None] = {}
@@ -66,51 +68,91 @@ def document_links(page: str, base_url: str) -> list[str]:
         url = urllib.parse.urljoin(base_url, href.strip())
         path = urllib.parse.unquote(urllib.parse.urlparse(url).path)
         suffix = Path(path).suffix.lower()
-        if suffix not in (".pdf", ".txt") or urllib.parse.urlparse(url).scheme not in ("http", "https"):
+        if suffix not in (".pdf", ".txt") or urllib.parse.urlparse(url).scheme not in (
+            "http",
+            "https",
+        ):
             continue
         if _WANTED.search(Path(path).name) or _WANTED.search(text):
             found.setdefault(url, None)
     return list(found)
 
 
-def sync_with_pages(urls: Sequence[str], pages: Sequence[str], *, timeout: float = 20.0, actor=None) -> list[curation.SyncOutcome]:
+def sync_with_pages(
+    urls: Sequence[str], pages: Sequence[str], *, timeout: float = 20.0, actor=None
+) -> list[curation.SyncOutcome]:
     """Fetch `urls` and the rules documents linked from `pages`; store the new ones as pending.
 
     Every fetch and parse happens before anything is written: one that fails raises SyncError
     naming its URL and changes nothing.
     """
     if not urls and not pages:
-        raise curation.SyncError("no URLs to fetch: set JUDGEAPP_SYNC_URLS / JUDGEAPP_SYNC_PAGES or pass --url / --page")
+        raise curation.SyncError(
+            "no URLs to fetch: set JUDGEAPP_SYNC_URLS / JUDGEAPP_SYNC_PAGES or pass --url / --page"
+        )
     fetched = [(url, curation.fetch_document(url, timeout=timeout), False) for url in urls]
     linked: list[str] = []
     for page_url in pages:
         raw = curation.fetch_document(page_url, timeout=timeout)
         links = document_links(raw.decode("utf-8", errors="replace"), page_url)
         if not links:
-            raise curation.SyncError(f"{page_url} links to no rules document (has the page changed?)", details={"url": page_url})
+            raise curation.SyncError(
+                f"{page_url} links to no rules document (has the page changed?)",
+                details={"url": page_url},
+            )
         linked.extend(link for link in links if link not in urls and link not in linked)
     fetched.extend((url, curation.fetch_document(url, timeout=timeout), True) for url in linked)
     parsed = []
     for url, raw, from_page in fetched:
         source = urllib.parse.unquote(Path(urllib.parse.urlparse(url).path).name) or url
         try:
-            parsed.append((url, source, parse_document(raw, source), services.content_hash(raw), from_page))
+            parsed.append(
+                (url, source, parse_document(raw, source), services.content_hash(raw), from_page)
+            )
         except ParseError as exc:
-            raise curation.SyncError(f"{url} is not a rules document the parser accepts: {exc}", details={"url": url}) from None
+            raise curation.SyncError(
+                f"{url} is not a rules document the parser accepts: {exc}", details={"url": url}
+            ) from None
     outcomes = []
     with transaction.atomic():
         for url, source, document, digest, from_page in parsed:
-            same_date = (Version.objects.filter(document__slug=document.doc.value, effective_date=document.effective_date)
-                         .exclude(status__in=[Version.Status.FAILED, Version.Status.DISCARDED]).exclude(content_hash=digest).first())
+            same_date = (
+                Version.objects.filter(
+                    document__slug=document.doc.value, effective_date=document.effective_date
+                )
+                .exclude(status__in=[Version.Status.FAILED, Version.Status.DISCARDED])
+                .exclude(content_hash=digest)
+                .first()
+            )
             if from_page and same_date is not None:
-                outcomes.append(curation.SyncOutcome(url, document.doc.value, document.effective_date.isoformat(),
-                                                     same_date.pk, False, same_date.rule_count))
+                outcomes.append(
+                    curation.SyncOutcome(
+                        url,
+                        document.doc.value,
+                        document.effective_date.isoformat(),
+                        same_date.pk,
+                        False,
+                        same_date.rule_count,
+                    )
+                )
                 continue
             try:
-                version, created = services.store_parsed(document, digest=digest, source=source,
-                                                         uploaded_by=curation._user_or_none(actor))
+                version, created = services.store_parsed(
+                    document,
+                    digest=digest,
+                    source=source,
+                    uploaded_by=curation._user_or_none(actor),
+                )
             except ParseError as exc:
                 raise curation.SyncError(f"{url}: {exc}", details={"url": url}) from None
-            outcomes.append(curation.SyncOutcome(url, document.doc.value, version.effective_date.isoformat(), version.pk,
-                                                 created, version.rule_count))
+            outcomes.append(
+                curation.SyncOutcome(
+                    url,
+                    document.doc.value,
+                    version.effective_date.isoformat(),
+                    version.pk,
+                    created,
+                    version.rule_count,
+                )
+            )
     return outcomes

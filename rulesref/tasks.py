@@ -12,7 +12,9 @@ from rulesref import curation
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="rulesref.parse_upload", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name="rulesref.parse_upload", ignore_result=True, acks_late=True, reject_on_worker_lost=True
+)
 def parse_upload(version_id: int) -> None:
     version = curation.claim_upload(version_id)
     if version is None:
@@ -20,7 +22,10 @@ def parse_upload(version_id: int) -> None:
     try:
         curation.parse_claimed_upload(version)
     except SoftTimeLimitExceeded:
-        curation.fail_upload(version_id, f"{version.source_name}: parsing took longer than its time limit and was stopped")
+        curation.fail_upload(
+            version_id,
+            f"{version.source_name}: parsing took longer than its time limit and was stopped",
+        )
     except Exception as exc:
         # An upload must never stay "parsing" for ever: the admin sees what went wrong.
         # Logged, not raised: an eager run happens inside the upload request, which did its part.
@@ -30,7 +35,8 @@ def parse_upload(version_id: int) -> None:
 
 @shared_task(name="rulesref.pair_versions", ignore_result=True, acks_late=True)
 def pair_versions(document_id: int) -> None:
-    """Store the pairings that traces, rule histories and stable references read (see changes.py)."""
+    """Store the pairings that traces, rule histories and stable references read
+    (see changes.py)."""
     from rulesref import changes
 
     try:

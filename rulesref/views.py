@@ -1,4 +1,5 @@
-"""Rules API (docs/API.md "Rules reference"): thin views over rulesref.services and changes (search: search/views.py)."""
+"""Rules API (docs/API.md "Rules reference"): thin views over rulesref.services and changes (search:
+search/views.py)."""
 
 from __future__ import annotations
 
@@ -30,13 +31,18 @@ class RulesView(APIView):
         return super().handle_exception(exc)
 
     def version(self, request, doc: str):
-        return services.get_version(doc, version=request.query_params.get("version"), as_of=request.query_params.get("as_of"),
-                                    include_pending=request.user.is_staff)
+        return services.get_version(
+            doc,
+            version=request.query_params.get("version"),
+            as_of=request.query_params.get("as_of"),
+            include_pending=request.user.is_staff,
+        )
 
 
 def rule_detail(request, doc: str, number: str):
     """GET /api/v1/rules/{doc}/{number}. The hot path (the current version, a rule asked for before)
-    answers from encoded bytes after one small query; everything else goes through RuleDetailView."""
+    answers from encoded bytes after one small query; everything else goes through
+    RuleDetailView."""
     if request.method == "GET" and not request.GET.get("version") and not request.GET.get("as_of"):
         encoded = _current_rule_bytes.get((services.current_version_id(doc), number))
         if encoded is not None:
@@ -53,7 +59,9 @@ class RuleDetailView(RulesView):
         if body is None:
             rule = services.find_rule(version, number)
             section = services.section_title(rule)
-            body = serializers.rule_detail(rule, children=services.children_of(rule), section_title=section)
+            body = serializers.rule_detail(
+                rule, children=services.children_of(rule), section_title=section
+            )
             if len(_rule_cache) >= _RULE_CACHE_SIZE:
                 _rule_cache.pop(next(iter(_rule_cache)))
             _rule_cache[key] = body
@@ -82,7 +90,12 @@ class GlossaryView(RulesView):
 class DocumentsView(RulesView):
     def get(self, request):
         staff = request.user.is_staff
-        return Response([serializers.document_listing(d, include_pending=staff) for d in services.list_documents()])
+        return Response(
+            [
+                serializers.document_listing(d, include_pending=staff)
+                for d in services.list_documents()
+            ]
+        )
 
 
 class DiffView(RulesView):
@@ -90,9 +103,14 @@ class DiffView(RulesView):
         params = request.query_params
         missing = [name for name in ("from", "to") if not params.get(name)]
         if missing:
-            raise ApiError("invalid", f"{missing[0]} is required: a version's effective date as YYYY-MM-DD",
-                           details={name: "required" for name in missing})
-        old = services.get_version(doc, version=params["from"], include_pending=request.user.is_staff)
+            raise ApiError(
+                "invalid",
+                f"{missing[0]} is required: a version's effective date as YYYY-MM-DD",
+                details={name: "required" for name in missing},
+            )
+        old = services.get_version(
+            doc, version=params["from"], include_pending=request.user.is_staff
+        )
         new = services.get_version(doc, version=params["to"], include_pending=request.user.is_staff)
         return Response(changes.diff_versions(old, new))
 

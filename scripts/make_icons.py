@@ -18,10 +18,20 @@ LINE = (0x35, 0x3A, 0x43)
 
 
 def png(size: int, pixel) -> bytes:
-    rows = b"".join(b"\x00" + bytes(c for x in range(size) for c in pixel(x / size, y / size)) for y in range(size))
-    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))  # noqa: E731
+    rows = b"".join(
+        b"\x00" + bytes(c for x in range(size) for c in pixel(x / size, y / size))
+        for y in range(size)
+    )
+    chunk = lambda kind, data: (  # noqa: E731
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    )
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def book(u: float, v: float, scale: float) -> tuple[int, int, int] | None:
@@ -32,7 +42,12 @@ def book(u: float, v: float, scale: float) -> tuple[int, int, int] | None:
     if abs(x) < 0.02:
         return ACCENT
     inner = abs(x) - 0.02
-    if 0.05 < inner < 0.29 and -0.17 < y < 0.17 and (int((y + 0.17) / 0.068) % 1 == 0) and ((y + 0.17) % 0.068) < 0.022:
+    if (
+        0.05 < inner < 0.29
+        and -0.17 < y < 0.17
+        and (int((y + 0.17) / 0.068) % 1 == 0)
+        and ((y + 0.17) % 0.068) < 0.022
+    ):
         return LINE
     return PAGE
 
@@ -49,13 +64,18 @@ def icon(maskable: bool):
             disc = (u - 0.5) ** 2 + (v - 0.5) ** 2 < (0.34 if maskable else 0.42) ** 2
             colour = ACCENT if disc else BG
         return (*colour, 255)
+
     return pixel
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, size, maskable in (("icon-192.png", 192, False), ("icon-512.png", 512, False),
-                                 ("maskable-512.png", 512, True), ("apple-touch-icon.png", 180, True)):
+    for name, size, maskable in (
+        ("icon-192.png", 192, False),
+        ("icon-512.png", 512, False),
+        ("maskable-512.png", 512, True),
+        ("apple-touch-icon.png", 180, True),
+    ):
         (OUT / name).write_bytes(png(size, icon(maskable)))
         print(OUT / name)
 

@@ -60,21 +60,28 @@ def _line_of(raw: str, key: str) -> int:
 
 
 def parse_asked(raw: str, source: str) -> AskedSet:
-    """One questions file's text -> AskedSet; AskedError naming `source` and the line on bad input."""
+    """One questions file's text -> AskedSet; AskedError naming `source` and the line on
+    bad input."""
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
         raise AskedError(f"{source}: not valid TOML: {exc}") from None
     doc = data.get("doc")
     if doc not in DOCS:
-        raise AskedError(f"{source}:{_line_of(raw, 'doc')}: doc must be one of {', '.join(DOCS)}, not {doc!r}")
+        raise AskedError(
+            f"{source}:{_line_of(raw, 'doc')}: doc must be one of {', '.join(DOCS)}, not {doc!r}"
+        )
     try:
         version = dt.date.fromisoformat(str(data.get("version", "")))
     except ValueError:
-        raise AskedError(f"{source}:{_line_of(raw, 'version')}: version must be a date like 2025-02-07") from None
+        raise AskedError(
+            f"{source}:{_line_of(raw, 'version')}: version must be a date like 2025-02-07"
+        ) from None
     unknown = set(data) - {"doc", "version", "questions"}
     if unknown:
-        raise AskedError(f"{source}: unknown keys {', '.join(sorted(unknown))} (doc, version, questions)")
+        raise AskedError(
+            f"{source}: unknown keys {', '.join(sorted(unknown))} (doc, version, questions)"
+        )
     table = data.get("questions")
     if not isinstance(table, dict) or not table:
         raise AskedError(f"{source}: a [questions] table of rule number = [questions] is required")
@@ -87,7 +94,9 @@ def parse_asked(raw: str, source: str) -> AskedSet:
             raise AskedError(f"{where}: {number} needs a list of 1 to {MAX_PER_RULE} questions")
         for question in listed:
             if not isinstance(question, str) or not question.strip() or len(question) > MAX_CHARS:
-                raise AskedError(f"{where}: {number} has an empty or over-long question: {question!r}")
+                raise AskedError(
+                    f"{where}: {number} has an empty or over-long question: {question!r}"
+                )
         questions[number] = tuple(" ".join(q.split()) for q in listed)
     return AskedSet(doc=doc, version=version, questions=questions, sources=(source,))
 
@@ -116,12 +125,19 @@ def load_asked(directory: Path = QUESTIONS_DIR) -> dict[tuple[str, dt.date], Ask
 
 def newest_for(doc: str, sets: Mapping[tuple[str, dt.date], AskedSet]) -> list[AskedSet]:
     """The sets of one document, newest version first (the first that applies wins for a rule)."""
-    return sorted((s for (d, _), s in sets.items() if d == doc), key=lambda s: s.version, reverse=True)
+    return sorted(
+        (s for (d, _), s in sets.items() if d == doc), key=lambda s: s.version, reverse=True
+    )
 
 
-def attach(entries: Iterable[SearchEntry], questions: Mapping[str, tuple[str, ...]]) -> list[SearchEntry]:
+def attach(
+    entries: Iterable[SearchEntry], questions: Mapping[str, tuple[str, ...]]
+) -> list[SearchEntry]:
     """`entries` with the questions asked about each (by its number in the entries' own version)."""
-    return [replace(e, questions=questions[e.number]) if e.number in questions and not e.part else e for e in entries]
+    return [
+        replace(e, questions=questions[e.number]) if e.number in questions and not e.part else e
+        for e in entries
+    ]
 
 
 def held_out(question: str) -> bool:

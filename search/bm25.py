@@ -27,23 +27,26 @@ B = 0.75
 
 @dataclass(frozen=True)
 class Packed:
-    """Postings lists end to end: stem -> (start, stop) in `ids` (entry or question index), `tf` (term
-    frequency) and `norm` (that document's BM25 length factor, repeated per posting). For questions,
-    `runs` is (first question of each entry's run, run per question, entry per run): an entry's
-    questions are consecutive."""
+    """Postings lists end to end: stem -> (start, stop) in `ids` (entry or question index), `tf`
+    (term frequency) and `norm` (that document's BM25 length factor, repeated per posting). For
+    questions, `runs` is (first question of each entry's run, run per question, entry per run): an
+    entry's questions are consecutive."""
 
     spans: dict[str, tuple[int, int]]
     ids: Any
     tf: Any
     norm: Any
-    size: int                     # how many documents (entries or questions) there are
+    size: int  # how many documents (entries or questions) there are
     runs: tuple[Any, Any, Any] | None = None
 
 
-def pack(postings: Mapping[str, Sequence[tuple[int, float]]], norms: Sequence[float],
-         owner: Sequence[int] | None = None) -> Packed | None:
-    """`postings` laid out flat for `sums` (with `owner`, question -> entry, for `best_by_question`);
-    None without numpy."""
+def pack(
+    postings: Mapping[str, Sequence[tuple[int, float]]],
+    norms: Sequence[float],
+    owner: Sequence[int] | None = None,
+) -> Packed | None:
+    """`postings` laid out flat for `sums` (with `owner`, question -> entry, for
+    `best_by_question`); None without numpy."""
     if np is None:
         return None
     spans: dict[str, tuple[int, int]] = {}
@@ -55,9 +58,14 @@ def pack(postings: Mapping[str, Sequence[tuple[int, float]]], norms: Sequence[fl
             ids.append(i)
             tf.append(f)
     index = np.asarray(ids, dtype=np.int64)
-    return Packed(spans=spans, ids=index, tf=np.asarray(tf, dtype=np.float64),
-                  norm=np.asarray(norms, dtype=np.float64)[index], size=len(norms),
-                  runs=question_runs(owner) if owner else None)
+    return Packed(
+        spans=spans,
+        ids=index,
+        tf=np.asarray(tf, dtype=np.float64),
+        norm=np.asarray(norms, dtype=np.float64)[index],
+        size=len(norms),
+        runs=question_runs(owner) if owner else None,
+    )
 
 
 def question_runs(owner: Sequence[int]) -> tuple[Any, Any, Any]:
@@ -66,7 +74,11 @@ def question_runs(owner: Sequence[int]) -> tuple[Any, Any, Any]:
     Also what search.vectors takes the soft maximum of an entry's questions over."""
     owners = np.asarray(owner, dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
-    return starts, np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owners)])), owners[starts]
+    return (
+        starts,
+        np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(owners)])),
+        owners[starts],
+    )
 
 
 def sums(
@@ -120,14 +132,19 @@ def best_by_question(
     if not len(positive):
         return {}
     runs = run_of[positive]
-    first = np.unique(runs, return_index=True)[1]   # each entry where its first positive question was posted
+    # each entry where its first positive question was posted
+    first = np.unique(runs, return_index=True)[1]
     runs = runs[np.sort(first)]
-    top = np.maximum.reduceat(totals, starts)[runs]   # a run is one entry's questions; untouched ones are 0
+    # a run is one entry's questions; untouched ones are 0
+    top = np.maximum.reduceat(totals, starts)[runs]
     return dict(zip(run_owner[runs].tolist(), top.tolist(), strict=True))
 
 
-def _gather(weights: Mapping[str, float], idf: Mapping[str, float], packed: Packed) -> tuple[Any, Any] | None:
-    """(sum per document, as an array of packed.size; the documents posted to, in first-posted order)."""
+def _gather(
+    weights: Mapping[str, float], idf: Mapping[str, float], packed: Packed
+) -> tuple[Any, Any] | None:
+    """(sum per document, as an array of packed.size; the documents posted to, in
+    first-posted order)."""
     chosen = [(packed.spans[s], weight * idf[s]) for s, weight in weights.items() if s in idf]
     if not chosen:
         return None
@@ -135,10 +152,13 @@ def _gather(weights: Mapping[str, float], idf: Mapping[str, float], packed: Pack
     ids = np.concatenate([packed.ids[part] for part in slices])
     tf = np.concatenate([packed.tf[part] for part in slices])
     norm = np.concatenate([packed.norm[part] for part in slices])
-    coefficient = np.repeat(np.array([c for _, c in chosen], dtype=np.float64), [stop - start for (start, stop), _ in chosen])
+    coefficient = np.repeat(
+        np.array([c for _, c in chosen], dtype=np.float64),
+        [stop - start for (start, stop), _ in chosen],
+    )
     # The loop's weight * idf * tf * (K1 + 1) / (tf + norm), left to right, summed in posting order.
     totals = np.bincount(ids, coefficient * tf * (K1 + 1) / (tf + norm), minlength=packed.size)
-    if len(chosen) == 1:   # one list: each document once, already in posting order
+    if len(chosen) == 1:  # one list: each document once, already in posting order
         return totals, ids
     first = np.unique(ids, return_index=True)[1]
     return totals, ids[np.sort(first)]

@@ -3,8 +3,9 @@ hand-written cards.toml (search.vocabulary.card_descriptions chooses).
 
 rulesref imports none of the judge apps, so the cards app registers a provider here at start-up
 (cards/apps.py), as the features that cite rules register with rulesref/citing.py. A provider is
-two callables: `stamp()`, cheap, "" while its table holds no cards and otherwise a value that changes
-whenever the cards change (an import); and `descriptions()`, card name -> what the card does.
+two callables: `stamp()`, cheap, "" while its table holds no cards and otherwise a value that
+changes whenever the cards change (an import); and `descriptions()`, card name -> what the
+card does.
 
 Everything that depends on the cards (the built index, its file in the index cache, the asked-as
 questions' embedded texts, the offline pack) is keyed by `card_stamp()`. The stamp is read again at
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 RECHECK_SECONDS = 5.0
-SHIPPED = "shipped"   # the stamp while no table holds cards: the hand-written list is read
+SHIPPED = "shipped"  # the stamp while no table holds cards: the hand-written list is read
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class CardProvider:
 _providers: dict[str, CardProvider] = {}
 _lock = threading.Lock()
 _seen: dict[str, object] = {"stamp": None, "at": float("-inf")}
-_read: dict[str, dict[str, str]] = {}     # stamp -> descriptions read under it (one at a time)
+_read: dict[str, dict[str, str]] = {}  # stamp -> descriptions read under it (one at a time)
 
 
 def card_key(name: str) -> str:
@@ -44,7 +45,9 @@ def card_key(name: str) -> str:
     return " ".join(str(name).lower().replace("’", "'").split())
 
 
-def register_card_provider(owner: str, *, stamp: Callable[[], str], descriptions: Callable[[], Mapping[str, str]]) -> None:
+def register_card_provider(
+    owner: str, *, stamp: Callable[[], str], descriptions: Callable[[], Mapping[str, str]]
+) -> None:
     """Record where `owner`'s cards come from (re-registering an owner replaces its provider)."""
     _providers[owner] = CardProvider(stamp=stamp, descriptions=descriptions)
     forget_cards()
@@ -66,8 +69,12 @@ def _table_stamp() -> tuple[str, CardProvider | None]:
     for owner, provider in list(_providers.items()):
         try:
             found = provider.stamp()
-        except Exception:   # an unreadable table (not migrated, no database here) is no table: the hand-written list
-            log.debug("card provider %s unreadable; reading the hand-written cards", owner, exc_info=True)
+        except Exception:
+            # an unreadable table (not migrated, no database here) is no table: the
+            # hand-written list
+            log.debug(
+                "card provider %s unreadable; reading the hand-written cards", owner, exc_info=True
+            )
             continue
         if found:
             return f"{owner}:{found}", provider
@@ -75,10 +82,11 @@ def _table_stamp() -> tuple[str, CardProvider | None]:
 
 
 def card_stamp() -> str:
-    """"shipped" while no registered table holds cards, else "<owner>:<its stamp>"; cached RECHECK_SECONDS."""
+    """ "shipped" while no registered table holds cards, else "<owner>:<its stamp>"; cached
+    RECHECK_SECONDS."""
     now = time.monotonic()
     stamp = _seen["stamp"]
-    if stamp is None or now - float(_seen["at"]) >= RECHECK_SECONDS:   # type: ignore[arg-type]
+    if stamp is None or now - float(_seen["at"]) >= RECHECK_SECONDS:  # type: ignore[arg-type]
         stamp, _ = _table_stamp()
         with _lock:
             _seen.update(stamp=stamp, at=now)
@@ -86,8 +94,8 @@ def card_stamp() -> str:
 
 
 def table_descriptions() -> dict[str, str] | None:
-    """Card name (card_key) -> description from the table that holds cards, read once per stamp; None when no
-    table holds cards (the caller then reads the hand-written list)."""
+    """Card name (card_key) -> description from the table that holds cards, read once per stamp;
+    None when no table holds cards (the caller then reads the hand-written list)."""
     stamp = card_stamp()
     if stamp == SHIPPED:
         return None
@@ -97,7 +105,11 @@ def table_descriptions() -> dict[str, str] | None:
         provider = _providers.get(owner)
         if provider is None:
             return None
-        found = {key: str(text) for name, text in provider.descriptions().items() if (key := card_key(name))}
+        found = {
+            key: str(text)
+            for name, text in provider.descriptions().items()
+            if (key := card_key(name))
+        }
         with _lock:
             _read.clear()
             _read[stamp] = found

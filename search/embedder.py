@@ -44,7 +44,7 @@ except ImportError:  # pragma: no cover - exercised only without numpy
 
 
 DIMENSIONS = 384
-_MAX_TOKENS = 256          # sentence_bert_config.json max_seq_length
+_MAX_TOKENS = 256  # sentence_bert_config.json max_seq_length
 _LAYERS = 6
 _HEADS = 12
 _EPS = 1e-12
@@ -57,7 +57,7 @@ def read_safetensors_raw(path: Path) -> dict[str, Any]:
     """The tensors of a safetensors file as stored (float32, float16, int8 or int64), by name."""
     raw = path.read_bytes()
     (size,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + size])
+    header = json.loads(raw[8 : 8 + size])
     base = 8 + size
     tensors = {}
     for name, meta in header.items():
@@ -65,7 +65,9 @@ def read_safetensors_raw(path: Path) -> dict[str, Any]:
             continue
         start, end = meta["data_offsets"]
         dtype = np.dtype(_DTYPES[meta["dtype"]])
-        found = np.frombuffer(raw, dtype=dtype, count=(end - start) // dtype.itemsize, offset=base + start)
+        found = np.frombuffer(
+            raw, dtype=dtype, count=(end - start) // dtype.itemsize, offset=base + start
+        )
         tensors[name] = found.reshape(meta["shape"])
     return tensors
 
@@ -73,8 +75,12 @@ def read_safetensors_raw(path: Path) -> dict[str, Any]:
 def _read_safetensors(path: Path) -> dict[str, Any]:
     """float32 tensors of a safetensors file: stored as float32, float16, or int8 rows with a
     float32 scale per row beside them ("name.scale", the judge-tuned model's compact form)."""
-    tensors = {name: found.astype(np.float32) for name, found in read_safetensors_raw(path).items()
-               if found.dtype != np.int64}   # int64 holds position ids, which the encoder does not read
+    # int64 holds position ids, which the encoder does not read
+    tensors = {
+        name: found.astype(np.float32)
+        for name, found in read_safetensors_raw(path).items()
+        if found.dtype != np.int64
+    }
     for name in [n for n in tensors if n.endswith(".scale")]:
         scale = tensors.pop(name)
         tensors[name.removesuffix(".scale")] *= scale[:, None]
@@ -82,10 +88,13 @@ def _read_safetensors(path: Path) -> dict[str, Any]:
 
 
 class _WordPiece:
-    """BERT uncased tokenisation: lower case, strip accents, split punctuation, greedy word pieces."""
+    """BERT uncased tokenisation: lower case, strip accents, split punctuation, greedy
+    word pieces."""
 
     def __init__(self, vocab_path: Path) -> None:
-        self.ids = {token: i for i, token in enumerate(vocab_path.read_text(encoding="utf-8").splitlines())}
+        self.ids = {
+            token: i for i, token in enumerate(vocab_path.read_text(encoding="utf-8").splitlines())
+        }
         self.unk = self.ids["[UNK]"]
         self.cls = self.ids["[CLS]"]
         self.sep = self.ids["[SEP]"]
@@ -134,7 +143,7 @@ class _WordPiece:
                 pieces.append(piece)
                 start = end
             ids.extend(pieces)
-        return ids[:_MAX_TOKENS - 1] + [self.sep]
+        return ids[: _MAX_TOKENS - 1] + [self.sep]
 
 
 def _is_punctuation(char: str) -> bool:
@@ -146,13 +155,14 @@ def _is_punctuation(char: str) -> bool:
 
 class _Tokens:
     """The `tokenizers` package over the model's tokenizer.json (onnx_encoder.write_tokenizer): the
-    same ids as _WordPiece (checked on every asked-as question and rule text), a hundred times faster."""
+    same ids as _WordPiece (checked on every asked-as question and rule text), a hundred
+    times faster."""
 
     def __init__(self, path: Path) -> None:
         from tokenizers import Tokenizer
 
         self._tokenizer = Tokenizer.from_file(str(path))
-        self._tokenizer.no_padding()   # one text at a time: a pad would count in the mean
+        self._tokenizer.no_padding()  # one text at a time: a pad would count in the mean
 
     def encode(self, text: str) -> list[int]:
         return list(self._tokenizer.encode(text).ids)
@@ -184,7 +194,7 @@ class Encoder:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.kind = onnx_encoder.shipped_kind(path)   # None: no graph exported for it, numpy float
+        self.kind = onnx_encoder.shipped_kind(path)  # None: no graph exported for it, numpy float
         self.tokenizer = load_tokenizer(path, exported=self.kind is not None)
         self._w: dict[str, Any] | None = None
         self._session: Any = None
@@ -214,7 +224,11 @@ class Encoder:
                     try:
                         self._session = onnx_encoder.load_session(self.path)
                     except Exception:  # numpy computes the same: slower
-                        log.warning("the search encoder's ONNX Runtime session could not be built; numpy encodes", exc_info=True)
+                        log.warning(
+                            "the search encoder's ONNX Runtime session could not be built; numpy "
+                            "encodes",
+                            exc_info=True,
+                        )
                         self._session = None
                     self._session_pid = os.getpid()
         return self._session
@@ -233,32 +247,41 @@ class Encoder:
         return self.encode([text])[0]
 
     def encode(self, texts: Sequence[str], *, batch: int = 32) -> Any:
-        """Unit vectors of `texts`, one float32 row each: what is stored and shipped (a vector's key,
-        model name and text, names exactly this computation) and what a question is scored with."""
+        """Unit vectors of `texts`, one float32 row each: what is stored and shipped (a vector's
+        key, model name and text, names exactly this computation) and what a question is
+        scored with."""
         ids = [self.tokenizer.encode(t) for t in texts]
         out = np.zeros((len(ids), DIMENSIONS), dtype=np.float32)
         session = self.session()
-        if session is not None or self.kind == "int8":   # one text at a time: int8 quantizes per text
+        # one text at a time: int8 quantizes per text
+        if session is not None or self.kind == "int8":
             for k, x in enumerate(ids):
-                out[k] = _unit(session(x)[None])[0] if session is not None else self._forward([x])[0]
+                out[k] = (
+                    _unit(session(x)[None])[0] if session is not None else self._forward([x])[0]
+                )
             return out
-        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))   # similar lengths pad less
+        order = sorted(range(len(ids)), key=lambda k: len(ids[k]))  # similar lengths pad less
         for k in range(0, len(order), batch):
-            chosen = order[k:k + batch]
+            chosen = order[k : k + batch]
             out[chosen] = self._forward([ids[j] for j in chosen])
         return out
 
     def _dense(self, x: Any, name: str) -> Any:
-        """x @ W + b of a dense layer: float32, or for kind int8 as the graph's MatMulInteger does it
-        (activations to uint8 per text, integer products, both scales multiplied back)."""
+        """x @ W + b of a dense layer: float32, or for kind int8 as the graph's MatMulInteger does
+        it (activations to uint8 per text, integer products, both scales multiplied back)."""
         w = self.w
         if self.kind != "int8":
             return x @ w[name + ".weight"] + w[name + ".bias"]
         low, high = min(float(x.min()), 0.0), max(float(x.max()), 0.0)
-        scale = np.float32(1.0) if high == low else (np.float32(high) - np.float32(low)) / np.float32(255)
+        scale = (
+            np.float32(1.0)
+            if high == low
+            else (np.float32(high) - np.float32(low)) / np.float32(255)
+        )
         zero = np.rint(np.clip(np.float32(0) - np.float32(low) / scale, 0, 255)).astype(np.float32)
         levels = np.clip(np.rint(x / scale) + zero, 0, 255)
-        product = (levels.astype(np.float64) - zero) @ w[name + ".levels"]   # integers, exact in float64
+        # integers, exact in float64
+        product = (levels.astype(np.float64) - zero) @ w[name + ".levels"]
         return product.astype(np.float32) * (scale * w[name + ".scale"]) + w[name + ".bias"]
 
     def _forward(self, batch: list[list[int]]) -> Any:
@@ -268,11 +291,13 @@ class Encoder:
         tokens = np.zeros((count, length), dtype=np.int64)
         mask = np.zeros((count, length), dtype=np.float32)
         for row, x in enumerate(batch):
-            tokens[row, :len(x)] = x
-            mask[row, :len(x)] = 1.0
-        h = (w["embeddings.word_embeddings.weight"][tokens]
-             + w["embeddings.position_embeddings.weight"][:length][None]
-             + w["embeddings.token_type_embeddings.weight"][0][None, None]).reshape(count * length, DIMENSIONS)
+            tokens[row, : len(x)] = x
+            mask[row, : len(x)] = 1.0
+        h = (
+            w["embeddings.word_embeddings.weight"][tokens]
+            + w["embeddings.position_embeddings.weight"][:length][None]
+            + w["embeddings.token_type_embeddings.weight"][0][None, None]
+        ).reshape(count * length, DIMENSIONS)
         h = _norm(h, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
         padded = bool((mask == 0).any())
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :] if padded else None
@@ -280,18 +305,36 @@ class Encoder:
         for n in range(_LAYERS):
             p = f"encoder.layer.{n}."
             qkv = self._dense(h, p + "attention.self.qkv")
-            qkv = qkv.reshape(count, length, 3, _HEADS, size).transpose(2, 0, 3, 1, 4)  # (3, batch, heads, tokens, size)
+            # (3, batch, heads, tokens, size)
+            qkv = qkv.reshape(count, length, 3, _HEADS, size).transpose(2, 0, 3, 1, 4)
             att = qkv[0] @ qkv[1].transpose(0, 1, 3, 2)
             if bias is not None:
                 att += bias
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
             ctx = (att @ qkv[2]).transpose(0, 2, 1, 3).reshape(count * length, DIMENSIONS)
-            h = _norm(h + self._dense(ctx, p + "attention.output.dense"),
-                      w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"])
+            h = _norm(
+                h + self._dense(ctx, p + "attention.output.dense"),
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+            )
             mid = self._dense(h, p + "intermediate.dense")
-            mid = 0.5 * mid * (1.0 + np.tanh(np.float32(0.7978845608) * (mid + np.float32(0.044715) * mid * mid * mid)))  # GELU
-            h = _norm(h + self._dense(mid, p + "output.dense"), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
+            # GELU
+            mid = (
+                0.5
+                * mid
+                * (
+                    1.0
+                    + np.tanh(
+                        np.float32(0.7978845608) * (mid + np.float32(0.044715) * mid * mid * mid)
+                    )
+                )
+            )
+            h = _norm(
+                h + self._dense(mid, p + "output.dense"),
+                w[p + "output.LayerNorm.weight"],
+                w[p + "output.LayerNorm.bias"],
+            )
         h = h.reshape(count, length, DIMENSIONS)
         pooled = (h * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
         return _unit(pooled)
@@ -304,23 +347,35 @@ def _unit(pooled: Any) -> Any:
 def _numpy_weights(path: Path, *, int8: bool) -> dict[str, Any]:
     """The weights as Encoder.w holds them (see there)."""
     w = _read_safetensors(path / "model.safetensors")
-    for name in list(w):   # dense layers multiply as x @ W.T: transpose once, contiguously
+    for name in list(w):  # dense layers multiply as x @ W.T: transpose once, contiguously
         if name.startswith("encoder.") and name.endswith(".weight") and w[name].ndim == 2:
             w[name] = np.ascontiguousarray(w[name].T)
     for n in range(_LAYERS):
         # Query, key and value projections as one (384 x 1152) product: one BLAS call instead of
         # three, which matters for a short question where each call is mostly overhead.
         p = f"encoder.layer.{n}.attention.self."
-        w[p + "qkv.weight"] = np.ascontiguousarray(np.concatenate([w.pop(p + m + ".weight") for m in ("query", "key", "value")], axis=1))
-        w[p + "qkv.bias"] = np.concatenate([w.pop(p + m + ".bias") for m in ("query", "key", "value")])
-        w[p + "qkv.weight"][:, :DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)   # fold the 1/sqrt(d) scale into Q
+        w[p + "qkv.weight"] = np.ascontiguousarray(
+            np.concatenate([w.pop(p + m + ".weight") for m in ("query", "key", "value")], axis=1)
+        )
+        w[p + "qkv.bias"] = np.concatenate(
+            [w.pop(p + m + ".bias") for m in ("query", "key", "value")]
+        )
+        # fold the 1/sqrt(d) scale into Q
+        w[p + "qkv.weight"][:, :DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
         w[p + "qkv.bias"][:DIMENSIONS] /= math.sqrt(DIMENSIONS // _HEADS)
     if int8:
-        for name in [n.removesuffix(".weight") for n in w if n.startswith("encoder.") and n.endswith(".weight") and w[n].ndim == 2]:
+        for name in [
+            n.removesuffix(".weight")
+            for n in w
+            if n.startswith("encoder.") and n.endswith(".weight") and w[n].ndim == 2
+        ]:
             weight = w.pop(name + ".weight")
-            scale = np.abs(weight).max(axis=0) / np.float32(onnx_encoder.INT8_LEVELS)   # one per output column
+            # one per output column
+            scale = np.abs(weight).max(axis=0) / np.float32(onnx_encoder.INT8_LEVELS)
             scale[scale == 0] = 1.0
-            w[name + ".levels"] = np.clip(np.rint(weight / scale), -onnx_encoder.INT8_LEVELS, onnx_encoder.INT8_LEVELS).astype(np.float64)
+            w[name + ".levels"] = np.clip(
+                np.rint(weight / scale), -onnx_encoder.INT8_LEVELS, onnx_encoder.INT8_LEVELS
+            ).astype(np.float64)
             w[name + ".scale"] = scale
     return w
 

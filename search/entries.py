@@ -18,8 +18,11 @@ from search.records import SearchEntry
 
 def entries_for(version: Version) -> tuple[list[SearchEntry], list[GlossaryEntry]]:
     doc = version.document.slug
-    rows = list(Rule.objects.filter(version=version).order_by("position").values(
-        "number", "kind", "title", "text", "examples", "parent", "aliases", "fields"))
+    rows = list(
+        Rule.objects.filter(version=version)
+        .order_by("position")
+        .values("number", "kind", "title", "text", "examples", "parent", "aliases", "fields")
+    )
     titles = {r["number"]: (r["kind"], r["title"], r["parent"]) for r in rows}
 
     def section_of(row: Mapping[str, Any]) -> str:
@@ -41,13 +44,24 @@ def entries_for(version: Version) -> tuple[list[SearchEntry], list[GlossaryEntry
         if not has_own_text(RuleKind(r["kind"]), r["text"]):
             continue
         entry = SearchEntry(
-            doc=doc, number=r["number"], title=r["title"], text=r["text"], examples=tuple(r["examples"]),
-            section_title=section_of(r), aliases=tuple(r["aliases"]), questions=questions.get(r["number"], ()),
+            doc=doc,
+            number=r["number"],
+            title=r["title"],
+            text=r["text"],
+            examples=tuple(r["examples"]),
+            section_title=section_of(r),
+            aliases=tuple(r["aliases"]),
+            questions=questions.get(r["number"], ()),
         )
         entries.append(entry)
         entries.extend(part_entries(entry, r["fields"] or {}))
     glossary = [
-        GlossaryEntry(term=g.term, definition=g.definition, aliases=tuple(g.aliases), references=tuple(g.references))
+        GlossaryEntry(
+            term=g.term,
+            definition=g.definition,
+            aliases=tuple(g.aliases),
+            references=tuple(g.references),
+        )
         for g in GlossaryTerm.objects.filter(version=version)
     ]
     return entries, glossary
@@ -69,7 +83,11 @@ def asked_questions(version: Version) -> dict[str, tuple[str, ...]]:
     doc = version.document.slug
     out: dict[str, tuple[str, ...]] = {}
     for found in asked.newest_for(doc, _shipped_asked()):
-        pinned = Version.objects.filter(document=version.document, effective_date=found.version).filter(changes.LIVE).first()
+        pinned = (
+            Version.objects.filter(document=version.document, effective_date=found.version)
+            .filter(changes.LIVE)
+            .first()
+        )
         if pinned is None:
             continue
         mapping = changes.stored_mapping(pinned, version)
@@ -84,9 +102,12 @@ def asked_questions(version: Version) -> dict[str, tuple[str, ...]]:
 
 def _same_text_numbers(old: Version, new: Version) -> dict[str, str]:
     """Numbers whose rule has the same number and text in both versions (mapped to themselves)."""
+
     def texts(version: Version) -> dict[str, str]:
-        return {n: " ".join(t.split()) for n, t in Rule.objects.filter(version=version).values_list("number", "text")}
+        return {
+            n: " ".join(t.split())
+            for n, t in Rule.objects.filter(version=version).values_list("number", "text")
+        }
 
     before, after = texts(old), texts(new)
     return {n: n for n, t in before.items() if after.get(n) == t}
-

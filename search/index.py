@@ -32,29 +32,44 @@ _W_EXAMPLE = 0.3
 # A name shared by more entries than this names none of them ("General", "Definition").
 _NAME_MAX_ENTRIES = 3
 # Words of obsolete glossary definitions that say the term is obsolete, not what it means.
-_GLOSSARY_BOILERPLATE = frozenset((  # noqa: SIM905 - a word list reads better as prose
-    "obsolete term terms card cards printed errata oracle reference older received former version versions "
-    "previously rule rules text name called used see contain contained containing contains phrase phrases "
-    "like refer referred refers referring").split()
+_GLOSSARY_BOILERPLATE = frozenset(
+    (  # noqa: SIM905 - a word list reads better as prose
+        "obsolete term terms card cards printed errata oracle reference older received former "
+        "version versions previously rule rules text name called used see contain contained "
+        "containing contains phrase phrases like refer referred refers referring"
+    ).split()
 )
 
 
 # The parts of an IPG infraction that are searchable entries of their own, with their headings.
-PARTS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-         "additional_remedy": "Additional Remedy", "upgrade": "Upgrade", "downgrade": "Downgrade"}
+PARTS = {
+    "definition": "Definition",
+    "examples": "Examples",
+    "philosophy": "Philosophy",
+    "additional_remedy": "Additional Remedy",
+    "upgrade": "Upgrade",
+    "downgrade": "Downgrade",
+}
 
 
 def part_entries(entry: SearchEntry, fields: Mapping[str, object]) -> list[SearchEntry]:
-    """An infraction's parts (definition, examples, philosophy, additional remedy, upgrade, downgrade) as
-    entries of their own that lead to the infraction: a question about its philosophy meets that
-    part's words, not a long section where they are a tenth of the text."""
+    """An infraction's parts (definition, examples, philosophy, additional remedy, upgrade,
+    downgrade) as entries of their own that lead to the infraction: a question about its philosophy
+    meets that part's words, not a long section where they are a tenth of the text."""
     out = []
     for key, label in PARTS.items():
         value = fields.get(key)
         text = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value or "")
         if text.strip():
-            out.append(SearchEntry(doc=entry.doc, number=entry.number, text=f"{label}. {text}",
-                                   section_title=entry.title or entry.section_title, part=key))
+            out.append(
+                SearchEntry(
+                    doc=entry.doc,
+                    number=entry.number,
+                    text=f"{label}. {text}",
+                    section_title=entry.title or entry.section_title,
+                    part=key,
+                )
+            )
     return out
 
 
@@ -84,8 +99,14 @@ def entries_from_document(doc: ParsedDocument) -> list[SearchEntry]:
         if not has_own_text(r.kind, r.text):
             continue
         entry = SearchEntry(
-            doc=doc.doc.value, number=r.number, title=r.title, text=r.text, examples=r.examples,
-            section_title=r.title if r.kind in (RuleKind.SECTION, RuleKind.CHAPTER) else section_of(r.parent),
+            doc=doc.doc.value,
+            number=r.number,
+            title=r.title,
+            text=r.text,
+            examples=r.examples,
+            section_title=r.title
+            if r.kind in (RuleKind.SECTION, RuleKind.CHAPTER)
+            else section_of(r.parent),
             aliases=r.aliases,
         )
         out.append(entry)
@@ -94,7 +115,7 @@ def entries_from_document(doc: ParsedDocument) -> list[SearchEntry]:
 
 
 def parent_number(number: str) -> str | None:
-    """"702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; None at the top."""
+    """ "702.19b" -> "702.19" -> "702"; MTR "4.2" -> "4"; None at the top."""
     if re.fullmatch(r"\d+\.\d+[a-z]", number):
         return number[:-1]
     if "." in number:
@@ -104,7 +125,9 @@ def parent_number(number: str) -> str | None:
 
 def is_heading_text(text: str) -> bool:
     """A rule whose whole text is a name, like "702.19. Trample" or "701.20. Shuffle"."""
-    return bool(text) and len(text.split()) <= 5 and not text.rstrip().endswith((".", ":", "”", '"'))
+    return (
+        bool(text) and len(text.split()) <= 5 and not text.rstrip().endswith((".", ":", "”", '"'))
+    )
 
 
 def build_index(
@@ -184,12 +207,14 @@ def build_index(
     idf = {s: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) for s, docs in counts.items()}
     asked = _index_questions(entries, surface_count)
 
-    surface = {form: stem(form) for form in surface_count if form not in STOPWORDS and form.isalpha()}
+    surface = {
+        form: stem(form) for form in surface_count if form not in STOPWORDS and form.isalpha()
+    }
     deletes: dict[str, list[str]] = defaultdict(list)
     for form in surface:
         if len(form) >= 4:
             for k in range(len(form)):
-                deletes[form[:k] + form[k + 1:]].append(form)
+                deletes[form[:k] + form[k + 1 :]].append(form)
 
     gloss: dict[tuple[str, ...], tuple[str, ...]] = {}
     obsolete: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -209,37 +234,73 @@ def build_index(
                 obsolete[phrase_key(plain)] = tuple(dict.fromkeys(meaning))
 
     # Rule names: a question that names a rule ("hidden card error", "HCE", "taking shortcuts")
-    # lifts it, however long its text (a long IPG section is otherwise flattened by BM25's length norm).
+    # lifts it, however long its text (a long IPG section is otherwise flattened by BM25's
+    # length norm).
     names: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, e in enumerate(entries):
         if e.part:
             continue
         for name in {e.title, *e.aliases, *(e.title.split(" - ")[1:])}:
             key = tuple(terms(name))
-            if key and (len(key) > 1 or len(index_words := words(name)) == 1 and index_words[0] not in STOPWORDS):
+            if key and (
+                len(key) > 1
+                or len(index_words := words(name)) == 1
+                and index_words[0] not in STOPWORDS
+            ):
                 names[key].append(i)
 
-    card_text = card_descriptions() if cards is None else {" ".join(k.lower().split()): v for k, v in cards.items()}
-    spoken_words = load_spoken() if spoken is None else {" ".join(k.lower().split()): v for k, v in spoken.items()}
-    # With the shipped vocabulary, the spoken words count as judge phrases too where [phrases] has none.
+    card_text = (
+        card_descriptions()
+        if cards is None
+        else {" ".join(k.lower().split()): v for k, v in cards.items()}
+    )
+    spoken_words = (
+        load_spoken()
+        if spoken is None
+        else {" ".join(k.lower().split()): v for k, v in spoken.items()}
+    )
+    # With the shipped vocabulary, the spoken words count as judge phrases too where [phrases]
+    # has none.
     phrases = {**spoken_words, **load_vocabulary()} if vocabulary is None else dict(vocabulary)
     vocab = compile_vocabulary(phrases)
     return SearchIndex(
-        entries=entries, postings=postings, idf=idf, norms=norms, heading_only=heading_only,
-        text_stems=text_stems, by_number=by_number, children=dict(children), surface=surface,
-        deletes=dict(deletes), surface_count=dict(surface_count), glossary=gloss, obsolete=obsolete,
-        vocabulary=vocab, vocabulary_words=frozenset(s for key in vocab for s in key),
+        entries=entries,
+        postings=postings,
+        idf=idf,
+        norms=norms,
+        heading_only=heading_only,
+        text_stems=text_stems,
+        by_number=by_number,
+        children=dict(children),
+        surface=surface,
+        deletes=dict(deletes),
+        surface_count=dict(surface_count),
+        glossary=gloss,
+        obsolete=obsolete,
+        vocabulary=vocab,
+        vocabulary_words=frozenset(s for key in vocab for s in key),
         names={k: tuple(v) for k, v in names.items() if len(v) <= _NAME_MAX_ENTRIES},
         spoken=spoken_words,
         cards={phrase_key(k): tuple(terms(v)) for k, v in card_text.items() if phrase_key(k)},
         card_text=card_text,
-        doc_entries={d: [i for i, e in enumerate(entries) if e.doc == d] for d in dict.fromkeys(e.doc for e in entries)},
-        intent={key: w for w in (load_intent() if intent is None else intent) if (key := phrase_key(w))},
+        doc_entries={
+            d: [i for i, e in enumerate(entries) if e.doc == d]
+            for d in dict.fromkeys(e.doc for e in entries)
+        },
+        intent={
+            key: w for w in (load_intent() if intent is None else intent) if (key := phrase_key(w))
+        },
         remedy=frozenset(remedy_words),
         regular={key: w for w in regular_words if (key := phrase_key(w))},
-        competitive={key: w for w in (load_competitive() if competitive is None else competitive) if (key := phrase_key(w))},
+        competitive={
+            key: w
+            for w in (load_competitive() if competitive is None else competitive)
+            if (key := phrase_key(w))
+        },
         packed=bm25.pack(postings, norms),
-        question_packed=bm25.pack(asked["question_postings"], asked["question_norms"], asked["question_owner"]),
+        question_packed=bm25.pack(
+            asked["question_postings"], asked["question_norms"], asked["question_owner"]
+        ),
         **asked,
     )
 
@@ -268,8 +329,10 @@ def _index_questions(entries: Sequence[SearchEntry], surface_count: dict[str, in
     average = (sum(lengths) / n) or 1.0
     return {
         "question_postings": {s: sorted(found.items()) for s, found in counts.items()},
-        "question_idf": {s: math.log(1 + (n - len(found) + 0.5) / (len(found) + 0.5)) for s, found in counts.items()},
+        "question_idf": {
+            s: math.log(1 + (n - len(found) + 0.5) / (len(found) + 0.5))
+            for s, found in counts.items()
+        },
         "question_norms": [K1 * (1 - B + B * length / average) for length in lengths],
         "question_owner": owner,
     }
-

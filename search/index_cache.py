@@ -5,8 +5,9 @@ neighbourhoods) takes seconds; a new process loads the one built before from a p
 A file is named by everything the index is built from: the versions (id and content hash), the
 stored renumbering pairings (they carry asked-as questions into older versions), the search code
 and data files, the cards search reads (search.card_source.card_stamp: the hand-written list,
-or the card table as of its last import), and the model (vector keys). Anything changed gives another name, so a stale
-index is never read; files of old names are removed when a new one is written.
+or the card table as of its last import), and the model (vector keys). Anything changed gives
+another name, so a stale index is never read; files of old names are removed when a new one
+is written.
 
 SEARCH_INDEX_CACHE (setting; env JUDGEAPP_SEARCH_INDEX_CACHE) is the folder; empty turns it off.
 """
@@ -36,7 +37,9 @@ _PACKAGE = Path(__file__).resolve().parent
 def _code_digest() -> str:
     """The search code and its data files: a change to any of them builds the index again."""
     digest = hashlib.sha256()
-    for path in sorted([*_PACKAGE.glob("*.py"), *_PACKAGE.glob("*.toml"), *(_PACKAGE / "questions").glob("*.toml")]):
+    for path in sorted(
+        [*_PACKAGE.glob("*.py"), *_PACKAGE.glob("*.toml"), *(_PACKAGE / "questions").glob("*.toml")]
+    ):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
@@ -52,10 +55,17 @@ def name_for(versions: list[Version], *, cards: str) -> str | None:
     if _folder() is None or any(not v.content_hash for v in versions):
         return None
     pairing = VersionPairing.objects.aggregate(last=Max("pk"))["last"] or 0
-    digest = hashlib.sha256("\0".join([
-        _code_digest(), model.model_name() if model.model_dir() else "lexical", str(pairing), f"cards={cards}",
-        *(f"{v.pk}:{v.content_hash}" for v in sorted(versions, key=lambda v: v.pk)),
-    ]).encode()).hexdigest()
+    digest = hashlib.sha256(
+        "\0".join(
+            [
+                _code_digest(),
+                model.model_name() if model.model_dir() else "lexical",
+                str(pairing),
+                f"cards={cards}",
+                *(f"{v.pk}:{v.content_hash}" for v in sorted(versions, key=lambda v: v.pk)),
+            ]
+        ).encode()
+    ).hexdigest()
     return f"index-{digest[:32]}.pickle"
 
 
@@ -67,12 +77,17 @@ def load(name: str | None) -> Any | None:
         with (folder / name).open("rb") as handle:
             return pickle.load(handle)  # noqa: S301 - our own file, named by the content it was built from
     except Exception:  # a broken file is built again, never a failed search
-        log.warning("search index cache %s unreadable; building the index again", folder / name, exc_info=True)
+        log.warning(
+            "search index cache %s unreadable; building the index again",
+            folder / name,
+            exc_info=True,
+        )
         return None
 
 
 def save(name: str | None, value: Any, *, keep: int = 8) -> None:
-    """Write `value` atomically (another process may read the same name), keeping the newest `keep` files."""
+    """Write `value` atomically (another process may read the same name), keeping the newest
+    `keep` files."""
     folder = _folder()
     if name is None or folder is None:
         return
@@ -81,7 +96,9 @@ def save(name: str | None, value: Any, *, keep: int = 8) -> None:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".index-", delete=False) as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(handle.name, folder / name)
-        old = sorted(folder.glob("index-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)[keep:]
+        old = sorted(folder.glob("index-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)[
+            keep:
+        ]
         for path in old:
             path.unlink(missing_ok=True)
     except OSError:

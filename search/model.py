@@ -37,7 +37,9 @@ def package_model_dir() -> Path | None:
 
 def tuned_model_dir() -> Path | None:
     """The judge-tuned model shipped in the repository, or None when its files are absent."""
-    complete = all((TUNED_DIR / name).is_file() for name in ("model.safetensors", "vocab.txt", "model.json"))
+    complete = all(
+        (TUNED_DIR / name).is_file() for name in ("model.safetensors", "vocab.txt", "model.json")
+    )
     return TUNED_DIR if complete else None
 
 
@@ -54,7 +56,11 @@ def name_in(path: Path) -> str:
     info = json.loads((path / "model.json").read_text(encoding="utf-8"))
     name = str(info["name"])
     encoder = info.get("encoder") or {}
-    if encoder.get("kind") == "int8" and encoder.get("model") == name and (path / encoder.get("file", "")).is_file():
+    if (
+        encoder.get("kind") == "int8"
+        and encoder.get("model") == name
+        and (path / encoder.get("file", "")).is_file()
+    ):
         name += "/onnx-int8"
     return name
 

@@ -11,12 +11,14 @@ class SearchVector(models.Model):
     so a new version only computes vectors for rules whose text changed."""
 
     key = models.CharField(max_length=64, unique=True)
-    model = models.CharField(max_length=200)   # search.model.model_name(): a tuned model names its recipe and weights
-    vector = models.BinaryField()          # float32 little-endian, 384 values
+    # search.model.model_name(): a tuned model names its recipe and weights
+    model = models.CharField(max_length=200)
+    vector = models.BinaryField()  # float32 little-endian, 384 values
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        db_table = "rulesref_searchvector"   # the table it had in the rulesref app, kept with its rows
+        # the table it had in the rulesref app, kept with its rows
+        db_table = "rulesref_searchvector"
 
     def __str__(self) -> str:
         return f"{self.model} {self.key[:12]}"

@@ -22,7 +22,10 @@ from search.spoken import spoken_rewrite
 from search.text import terms
 from search.vocabulary import shipped_spoken
 
-SEARCH_UNAVAILABLE = "Search is not available yet. Type a rule number (such as 729.3 or mtr 4.2) to go straight to it."
+SEARCH_UNAVAILABLE = (
+    "Search is not available yet. Type a rule number (such as 729.3 or mtr 4.2) to go straight "
+    "to it."
+)
 
 
 def highlight(snippet: str, query: str) -> SafeString:
@@ -32,10 +35,10 @@ def highlight(snippet: str, query: str) -> SafeString:
     stems = set(terms(query)) | set(terms(spoken_rewrite(shipped_spoken(), query)))
     out, at = [], 0
     for match in re.finditer(r"[\w’'+/-]+", snippet):
-        found = terms(match.group(0))     # "+1/+1" is the term "p1/p1", "can't" is "cant"
+        found = terms(match.group(0))  # "+1/+1" is the term "p1/p1", "can't" is "cant"
         if not found or not stems.issuperset(found):
             continue
-        out.append(escape(snippet[at:match.start()]))
+        out.append(escape(snippet[at : match.start()]))
         out.append(format_html("<mark>{}</mark>", match.group(0)))
         at = match.end()
     out.append(escape(snippet[at:]))
@@ -43,23 +46,38 @@ def highlight(snippet: str, query: str) -> SafeString:
 
 
 def _glossary_match(query: str) -> dict | None:
-    """A query that is a glossary term ("trample", "APNAP order") gets its definition above the hits."""
+    """A query that is a glossary term ("trample", "APNAP order") gets its definition above
+    the hits."""
     if not re.fullmatch(r"[\w\s'\u2019\-,]{3,60}", query):
         return None
-    version = Version.objects.select_related("document").filter(document__slug="cr", is_current=True).first()
+    version = (
+        Version.objects.select_related("document")
+        .filter(document__slug="cr", is_current=True)
+        .first()
+    )
     if version is None:
         return None
     try:
         term = services.find_glossary_term(version, query)
     except services.NotFound:
         return None
-    return {"term": term.term, "definition": term.definition, "url": content.glossary_url(version, term.term)}
+    return {
+        "term": term.term,
+        "definition": term.definition,
+        "url": content.glossary_url(version, term.term),
+    }
 
 
 def search_context(query: str, *, doc: str | None, limit: int, compact: bool = False) -> dict:
     target = jump.resolve(query)
-    context: dict = {"query": query, "hits": [], "error": "", "jump": target, "compact": compact,
-                     "term": _glossary_match(query) if doc in (None, "cr") else None}
+    context: dict = {
+        "query": query,
+        "hits": [],
+        "error": "",
+        "jump": target,
+        "compact": compact,
+        "term": _glossary_match(query) if doc in (None, "cr") else None,
+    }
     try:
         from search import service as search_service
 
@@ -72,24 +90,35 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
     except services.RulesError as exc:
         context["error"] = exc.message
         return context
-    versions = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True)}
+    versions = {
+        v.document.slug: v
+        for v in Version.objects.select_related("document").filter(is_current=True)
+    }
     hits = []
     for hit in raw_hits:
         version = versions.get(hit["doc"])
         outline = outline_for(version) if version is not None else None
         section = outline.heading_of(hit["number"]) if outline is not None else None
         entry = outline.by_number.get(hit["number"]) if outline is not None else None
-        hits.append({
-            **hit,
-            # An infraction's part that matched opens the rule page at that part.
-            "url": content.rule_url(hit["doc"], hit["number"]) + (f"#r-{hit['number']}-{hit['part']}" if hit.get("part") else ""),
-            "part_label": PART_LABELS.get(hit.get("part", ""), ""),
-            # The hit's own title ("Trample" for a keyword's rule); the section is shown on its own line.
-            "title": "" if entry is None or (section is not None and entry.title == section.title) else entry.title,
-            "section": section,
-            "section_url": content.rule_url(hit["doc"], section.number) if section is not None else "",
-            "snippet_html": highlight(hit.get("snippet", ""), query),
-        })
+        hits.append(
+            {
+                **hit,
+                # An infraction's part that matched opens the rule page at that part.
+                "url": content.rule_url(hit["doc"], hit["number"])
+                + (f"#r-{hit['number']}-{hit['part']}" if hit.get("part") else ""),
+                "part_label": PART_LABELS.get(hit.get("part", ""), ""),
+                # The hit's own title ("Trample" for a keyword's rule); the section is shown on its
+                # own line.
+                "title": ""
+                if entry is None or (section is not None and entry.title == section.title)
+                else entry.title,
+                "section": section,
+                "section_url": content.rule_url(hit["doc"], section.number)
+                if section is not None
+                else "",
+                "snippet_html": highlight(hit.get("snippet", ""), query),
+            }
+        )
     context["hits"] = hits
     context["rel_notes"] = rel_notes(hits)
     return context
@@ -101,12 +130,19 @@ REL_NOTES = {
     "jar": "JAR applies at Regular REL",
     "mtr": "MTR applies at every REL",
 }
-PART_LABELS = {"definition": "Definition", "examples": "Examples", "philosophy": "Philosophy",
-               "additional_remedy": "Additional remedy", "upgrade": "Upgrade", "downgrade": "Downgrade"}
+PART_LABELS = {
+    "definition": "Definition",
+    "examples": "Examples",
+    "philosophy": "Philosophy",
+    "additional_remedy": "Additional remedy",
+    "upgrade": "Upgrade",
+    "downgrade": "Downgrade",
+}
 
 
 def rel_notes(hits: list[dict], *, top: int = 3) -> list[str]:
-    """When the best hit is tournament policy: which REL the policy among the best hits applies to."""
+    """When the best hit is tournament policy: which REL the policy among the best hits
+    applies to."""
     if not hits or hits[0]["doc"] not in REL_NOTES:
         return []
     docs = dict.fromkeys(h["doc"] for h in hits[:top] if h["doc"] in REL_NOTES)
@@ -118,7 +154,11 @@ def search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
     doc = (request.GET.get("doc") or "").lower() or None
     context = search_context(query, doc=doc, limit=40) if query else {"query": "", "hits": []}
-    return render(request, "rulesref/search.html", {**context, "doc": doc or "", "docs": list(services.DOC_TITLES)})
+    return render(
+        request,
+        "rulesref/search.html",
+        {**context, "doc": doc or "", "docs": list(services.DOC_TITLES)},
+    )
 
 
 @require_GET
@@ -128,4 +168,6 @@ def search_fragment(request: HttpRequest) -> HttpResponse:
     doc = (request.GET.get("doc") or "").lower() or None
     if len(query) < 2 and not re.fullmatch(r"\d", query):
         return HttpResponse("")
-    return render(request, "rulesref/_results.html", search_context(query, doc=doc, limit=8, compact=True))
+    return render(
+        request, "rulesref/_results.html", search_context(query, doc=doc, limit=8, compact=True)
+    )

@@ -7,7 +7,8 @@ line) with "player" there and with the spoken table's "creature" everywhere else
 A word is read as a player, in this order of evidence:
   1. after an owner ("my", "opp's", "their", ... up to three words back in the same clause) or a
      creature's kind or keyword ("hexproof guy"): a creature;
-  2. followed by what only a person does ("the dude fibbed", "guy keeps dropping f-bombs"): a player;
+  2. followed by what only a person does ("the dude fibbed", "guy keeps dropping f-bombs"):
+     a player;
   3. after a number or a power and toughness ("two dudes", "4/4 guy"): a creature;
   4. in a phrase that only names a person ("the other guy", "the guy who") or as someone's owner
      ("guy's pile", "dude's 3/3"): a player;
@@ -32,29 +33,35 @@ from search.vocabulary import VOCABULARY_PATH, load_intent, load_remedy
 _WORD = re.compile(r"[0-9A-Za-z]+(?:['’][A-Za-z]+)*")
 # What ends a clause: the words before it say nothing of the word after it.
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]\"“”]|\s[-–—]\s|\n")
-_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten both several many few all".split())
+_NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten both several many few all".split()
+)
 
 
 @dataclass(frozen=True)
 class People:
-    words: dict[str, str]                 # "guy" -> "player", "guys" -> "players"
-    owners: frozenset[str]                # "my", "opp's": a creature follows
-    person_phrases: tuple[tuple[str, ...], ...]  # ("the", "other", "*"), ("*", "who"): "*" is the word
-    acts: frozenset[str]                  # "said", "fibbed": what only a person does, right after the word
-    kinds: frozenset[str]                 # "hexproof", "pro": a creature follows
-    policy: tuple[tuple[str, ...], ...]   # words of a question of tournament policy
-    not_policy: frozenset[str]            # policy words that say nothing of who "guy" is ("judge")
+    words: dict[str, str]  # "guy" -> "player", "guys" -> "players"
+    owners: frozenset[str]  # "my", "opp's": a creature follows
+    # ("the", "other", "*"), ("*", "who"): "*" is the word
+    person_phrases: tuple[tuple[str, ...], ...]
+    acts: frozenset[str]  # "said", "fibbed": what only a person does, right after the word
+    kinds: frozenset[str]  # "hexproof", "pro": a creature follows
+    policy: tuple[tuple[str, ...], ...]  # words of a question of tournament policy
+    not_policy: frozenset[str]  # policy words that say nothing of who "guy" is ("judge")
 
 
 def load_people(path: Path = VOCABULARY_PATH) -> People:
-    """The [people] table, with the [intent] words (and those of Regular REL) as the policy words."""
+    """The [people] table, with the [intent] words (and those of Regular REL) as the
+    policy words."""
     with path.open("rb") as handle:
         table = tomllib.load(handle).get("people", {})
     policy = [*load_intent(path), *load_remedy(path)[1]]
     return People(
         words={str(k).lower(): str(v) for k, v in table.get("words", {}).items()},
         owners=frozenset(_folded(w) for w in table.get("owners", [])),
-        person_phrases=tuple(tuple(_folded(w) for w in p.split()) for p in table.get("person_phrases", [])),
+        person_phrases=tuple(
+            tuple(_folded(w) for w in p.split()) for p in table.get("person_phrases", [])
+        ),
         acts=frozenset(_folded(w) for w in table.get("acts", [])),
         kinds=frozenset(_folded(w) for w in table.get("kinds", [])),
         policy=tuple(t for p in policy if (t := tuple(_folded(w) for w in _WORD.findall(str(p))))),
@@ -68,14 +75,21 @@ def shipped_people() -> People:
 
 
 def people_table(people: People | None = None) -> dict:
-    """The table as plain JSON for the offline pack, whose engine (static/judgeapp/offline-search.js)
-    reads "guy" as this module does."""
+    """The table as plain JSON for the offline pack, whose engine
+    (static/judgeapp/offline-search.js) reads "guy" as this module does."""
     people = people or shipped_people()
     return {
-        "words": dict(sorted(people.words.items())), "owners": sorted(people.owners), "kinds": sorted(people.kinds),
-        "acts": sorted(people.acts), "person_phrases": [list(p) for p in people.person_phrases],
-        "policy": [list(p) for p in people.policy], "not_policy": sorted(people.not_policy),
-        "adverbs": sorted(_ADVERBS), "he": sorted(_HE), "it": sorted(_IT), "numbers": sorted(_NUMBER_WORDS),
+        "words": dict(sorted(people.words.items())),
+        "owners": sorted(people.owners),
+        "kinds": sorted(people.kinds),
+        "acts": sorted(people.acts),
+        "person_phrases": [list(p) for p in people.person_phrases],
+        "policy": [list(p) for p in people.policy],
+        "not_policy": sorted(people.not_policy),
+        "adverbs": sorted(_ADVERBS),
+        "he": sorted(_HE),
+        "it": sorted(_IT),
+        "numbers": sorted(_NUMBER_WORDS),
     }
 
 
@@ -113,7 +127,20 @@ def person_spans(query: str, people: People | None = None) -> list[tuple[int, in
             continue
         if _is_person(query, tokens, [word for word, _ in bares], k, possessive, policy, people):
             meaning = people.words[word]
-            found.append((begin, end, meaning + ("'s" if possessive and not meaning.endswith("s") else "'" if possessive else "")))
+            found.append(
+                (
+                    begin,
+                    end,
+                    meaning
+                    + (
+                        "'s"
+                        if possessive and not meaning.endswith("s")
+                        else "'"
+                        if possessive
+                        else ""
+                    ),
+                )
+            )
     return found
 
 
@@ -133,20 +160,31 @@ def _is_policy(forms: list[str], bares: list[str], people: People) -> bool:
         if len(phrase) == 1 and phrase[0] in people.not_policy:
             continue
         n = len(phrase)
-        if any(tuple(flat[k:k + n]) == phrase or tuple(forms[k:k + n]) == phrase for k in range(len(forms) - n + 1)):
+        if any(
+            tuple(flat[k : k + n]) == phrase or tuple(forms[k : k + n]) == phrase
+            for k in range(len(forms) - n + 1)
+        ):
             return True
     return False
 
 
-def _is_person(query: str, tokens: list[tuple[int, int, str]], bares: list[str], k: int, possessive: bool,
-               policy: bool, people: People) -> bool:
+def _is_person(
+    query: str,
+    tokens: list[tuple[int, int, str]],
+    bares: list[str],
+    k: int,
+    possessive: bool,
+    policy: bool,
+    people: People,
+) -> bool:
     clause_start = _clause_start(query, tokens, k)
     before = [tokens[j][2] for j in range(max(clause_start, k - 3), k)]
     # 1. someone's creature, or a kind of creature
     if any(w in people.owners or w in people.kinds for w in before):
         return False
-    # 2. what only a person does, right after the word or after an adverb ("the dude clearly fibbed")
-    after = [t[2] for t in tokens[k + 1:k + 4]]
+    # 2. what only a person does, right after the word or after an adverb ("the dude
+    #    clearly fibbed")
+    after = [t[2] for t in tokens[k + 1 : k + 4]]
     if after and after[0] in _ADVERBS:
         after = after[1:]
     if any(" ".join(after[:n]) in people.acts for n in (1, 2, 3)):
@@ -157,20 +195,27 @@ def _is_person(query: str, tokens: list[tuple[int, int, str]], bares: list[str],
     # 4. a phrase that names a person, or the word as someone's owner
     for phrase in people.person_phrases:
         start = k - phrase.index("*")
-        if start >= 0 and start + len(phrase) <= len(bares) and all(
-                p == "*" or p == bares[start + j] for j, p in enumerate(phrase)):
+        if (
+            start >= 0
+            and start + len(phrase) <= len(bares)
+            and all(p == "*" or p == bares[start + j] for j, p in enumerate(phrase))
+        ):
             return True
     if possessive:
         return True
     # 5. opening its clause and later called "he" or "she"
-    if k == clause_start and _called_a_person([t[2] for t in tokens[k + 1:]]):
+    if k == clause_start and _called_a_person([t[2] for t in tokens[k + 1 :]]):
         return True
     # 6. a question of tournament policy
     return policy
 
 
-_ADVERBS = frozenset("just then also still already clearly never always openly deliberately really".split())
-_HE = frozenset("he his him himself she her hers herself he's she's he'd she'd he'll she'll".split())
+_ADVERBS = frozenset(
+    "just then also still already clearly never always openly deliberately really".split()
+)
+_HE = frozenset(
+    "he his him himself she her hers herself he's she's he'd she'd he'll she'll".split()
+)
 _IT = frozenset("it its itself it's".split())
 
 
@@ -191,6 +236,6 @@ def _counts(word: str) -> bool:
 def _clause_start(query: str, tokens: list[tuple[int, int, str]], k: int) -> int:
     """The index of the first token of the clause holding token k."""
     j = k
-    while j > 0 and not _CLAUSE_END.search(query[tokens[j - 1][1]:tokens[j][0]]):
+    while j > 0 and not _CLAUSE_END.search(query[tokens[j - 1][1] : tokens[j][0]]):
         j -= 1
     return j

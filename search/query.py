@@ -35,16 +35,19 @@ _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
 
 @dataclass(frozen=True)
 class ParsedQuery:
-    weights: dict[str, float]            # stem -> weight
-    phrases: list[tuple[str, ...]]       # quoted phrases, stemmed
-    glossary: list[tuple[str, ...]]      # rule numbers cited by glossary terms found
-    shown: frozenset[str]                # stems to highlight in snippets
-    semantic_text: str = ""              # the question in the rules' words ([spoken]), for embeddings
-    named: tuple[int, ...] = ()          # entries whose title or alias the question names
-    asked: Mapping[str, float] = field(default_factory=dict)  # the judge's own words (typos fixed), for asked-as questions
-    intent: tuple[str, ...] = ()         # words that make it a question of tournament policy ([intent])
-    regular: bool = False                # it names Regular REL ("fnm", "casual"): the JAR answers its penalties and fixes
-    competitive: bool = False            # it names Competitive or Professional REL ("comp", "PTQ"): the JAR does not
+    weights: dict[str, float]  # stem -> weight
+    phrases: list[tuple[str, ...]]  # quoted phrases, stemmed
+    glossary: list[tuple[str, ...]]  # rule numbers cited by glossary terms found
+    shown: frozenset[str]  # stems to highlight in snippets
+    semantic_text: str = ""  # the question in the rules' words ([spoken]), for embeddings
+    named: tuple[int, ...] = ()  # entries whose title or alias the question names
+    # the judge's own words (typos fixed), for asked-as questions
+    asked: Mapping[str, float] = field(default_factory=dict)
+    intent: tuple[str, ...] = ()  # words that make it a question of tournament policy ([intent])
+    # it names Regular REL ("fnm", "casual"): the JAR answers its penalties and fixes
+    regular: bool = False
+    # it names Competitive or Professional REL ("comp", "PTQ"): the JAR does not
+    competitive: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -52,7 +55,8 @@ def english_words() -> frozenset[str]:
     """Whole English words known to the sentence model's WordPiece vocabulary (about 22,000), read
     once from the installed model package; empty without it. A word of the question that is real
     English ("hurt", "aimed", "thick") is left as it is, not "corrected" into a rule word one edit
-    away ("hunt", "timed", "think"): only words that are neither rule words nor English are typos."""
+    away ("hunt", "timed", "think"): only words that are neither rule words nor English
+    are typos."""
     path = model.model_dir()
     if path is None or not (path / "vocab.txt").is_file():
         return frozenset()
@@ -67,12 +71,14 @@ def _correct(index: SearchIndex, form: str) -> str | None:
         return None
     candidates: set[str] = set()
     candidates.update(index.deletes.get(form, ()))
-    variants = {form[:k] + form[k + 1:] for k in range(len(form))}
+    variants = {form[:k] + form[k + 1 :] for k in range(len(form))}
     for variant in variants:
         if variant in index.surface:
             candidates.add(variant)
         candidates.update(index.deletes.get(variant, ()))
-    candidates = {c for c in candidates if abs(len(c) - len(form)) <= 1 and _within_one_edit(form, c)}
+    candidates = {
+        c for c in candidates if abs(len(c) - len(form)) <= 1 and _within_one_edit(form, c)
+    }
     if not candidates:
         return None
     return max(sorted(candidates), key=lambda c: index.surface_count.get(c, 0))
@@ -83,19 +89,26 @@ def _within_one_edit(a: str, b: str) -> bool:
         return True
     if len(a) == len(b):
         diff = [k for k in range(len(a)) if a[k] != b[k]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
     if len(a) > len(b):
         a, b = b, a
-    return any(b[:k] + b[k + 1:] == a for k in range(len(b)))
+    return any(b[:k] + b[k + 1 :] == a for k in range(len(b)))
 
 
-def find_phrases(tokens: Sequence[str], table: Mapping[tuple[str, ...], _V], longest: int = 6) -> list[tuple[int, int, _V]]:
+def find_phrases(
+    tokens: Sequence[str], table: Mapping[tuple[str, ...], _V], longest: int = 6
+) -> list[tuple[int, int, _V]]:
     """Non-overlapping (start, end, value) matches of `table` keys in `tokens`, longest first."""
     found: list[tuple[int, int, _V]] = []
     k = 0
     while k < len(tokens):
         for size in range(min(longest, len(tokens) - k), 0, -1):
-            value = table.get(tuple(tokens[k:k + size]))
+            value = table.get(tuple(tokens[k : k + size]))
             if value is not None:
                 found.append((k, k + size, value))
                 k += size
@@ -119,7 +132,13 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     for form in words(query):
         s = stem(form)
         stop = form in STOPWORDS
-        known = stop or s in index.idf or s in index.vocabulary_words or s in index.question_idf or form in english_words()
+        known = (
+            stop
+            or s in index.idf
+            or s in index.vocabulary_words
+            or s in index.question_idf
+            or form in english_words()
+        )
         fixed = None if known else _correct(index, form)
         sequence.append(index.surface[fixed] if fixed else s)
         is_stop.append(stop)
@@ -139,7 +158,8 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     weight_at = [min(w, _W_CONTEXT) if k in context else w for k, w in enumerate(sequence_weight)]
 
     consumed: set[int] = set()
-    # A card's name stands for what the card does; its own words ("Blood", "Moon") say nothing of the rules.
+    # A card's name stands for what the card does; its own words ("Blood", "Moon") say nothing of
+    # the rules.
     for start, end, meaning in find_phrases(sequence, index.cards):
         consumed.update(range(start, end))
         add(meaning, _W_CARD)
@@ -161,14 +181,26 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
         if df <= max(1.0, _GLOSSARY_MAX_DF * n):
             cited.append(refs)
     phrases = [p for p in phrases if p]
-    shown = frozenset(s for p in phrases for s in p) if phrases else frozenset(weights) | frozenset(tokens)
+    shown = (
+        frozenset(s for p in phrases for s in p)
+        if phrases
+        else frozenset(weights) | frozenset(tokens)
+    )
     named = tuple(i for _, _, found in find_phrases(tokens, index.names or {}) for i in found)
     asked: dict[str, float] = {}
     for s, weight, stop in zip(sequence, weight_at, is_stop, strict=True):
         if not stop:
             asked[s] = max(asked.get(s, 0.0), weight)
     intent = tuple(word for _, _, word in find_phrases(sequence, index.intent))
-    return ParsedQuery(weights=weights, phrases=phrases, glossary=cited[:3], shown=shown, semantic_text=semantic_text,
-                       named=named, asked=asked, intent=intent, regular=bool(places),
-                       competitive=bool(index.competitive and find_phrases(sequence, index.competitive)))
-
+    return ParsedQuery(
+        weights=weights,
+        phrases=phrases,
+        glossary=cited[:3],
+        shown=shown,
+        semantic_text=semantic_text,
+        named=named,
+        asked=asked,
+        intent=intent,
+        regular=bool(places),
+        competitive=bool(index.competitive and find_phrases(sequence, index.competitive)),
+    )

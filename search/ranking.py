@@ -1,4 +1,5 @@
-"""Rules search: tokenise rules documents, build an in-memory index, rank rules for a judge's question.
+"""Rules search: tokenise rules documents, build an in-memory index, rank rules for a
+judge's question.
 
 Pure standard library, no database: the service builds one index per set of published versions
 from plain records and ranks in Python, so SQLite and PostgreSQL give the same answers.
@@ -8,11 +9,13 @@ Ranking, in order of application:
 2. Judge words are rewritten into rule words with the judge vocabulary (vocabulary.toml):
    "deck out" -> "draw card library no cards lose"; the judge's words a phrase consumed are dropped.
    Phrases match with every word, stopwords included: "on the draw" is not every "draw".
-3. Unknown words are corrected to the nearest index word (one edit: a typo such as "shorcut"), unless
-   they are English words the sentence model knows ("hurt" is not a typo of "hunt").
-4. BM25F over fields weighted title/aliases > enclosing headings > rule text > examples, with a small
-   suffix stemmer; rules whose whole text is a heading ("702.19. Trample") rank below their subrules.
-5. Glossary terms found in the query lift the rules their definitions cite, and those rules' subrules.
+3. Unknown words are corrected to the nearest index word (one edit: a typo such as "shorcut"),
+   unless they are English words the sentence model knows ("hurt" is not a typo of "hunt").
+4. BM25F over fields weighted title/aliases > enclosing headings > rule text > examples, with a
+   small suffix stemmer; rules whose whole text is a heading ("702.19. Trample") rank below
+   their subrules.
+5. Glossary terms found in the query lift the rules their definitions cite, and those
+   rules' subrules.
 6. A question naming a rule's title or alias ("Hidden Card Error", "HCE") lifts that rule; headings
    without text of their own are left to their subrules.
 7. Quoted phrases lift the rules whose text contains the exact word sequence.
@@ -73,7 +76,8 @@ _OTHER_REL_IPG = 0.8
 POLICY_DOCS = frozenset({"mtr", "ipg", "jar"})
 
 
-# Which document a bare number ("4.2") is looked up in first; a named one ("IPG 4.2") is that document's.
+# Which document a bare number ("4.2") is looked up in first; a named one ("IPG 4.2") is
+# that document's.
 _NUMBER_ORDER = ("cr", "mtr", "ipg", "jar")
 _NAMED_DOC = re.compile(r"^\s*(cr|mtr|ipg|jar)(?![a-z])", re.IGNORECASE)
 
@@ -109,7 +113,7 @@ def _descendants(index: SearchIndex, doc: str, number: str) -> list[int]:
 
 def _contains(seq: Sequence[str], phrase: Sequence[str]) -> bool:
     n = len(phrase)
-    return any(tuple(seq[k:k + n]) == tuple(phrase) for k in range(len(seq) - n + 1))
+    return any(tuple(seq[k : k + n]) == tuple(phrase) for k in range(len(seq) - n + 1))
 
 
 def search(
@@ -153,7 +157,9 @@ def search(
     return [_hit(index, i, scores[i], parsed.shown) for i in ranked]
 
 
-def _lift_policy(index: SearchIndex, scores: dict[int, float], *, remedy: str | None = None) -> None:
+def _lift_policy(
+    index: SearchIndex, scores: dict[int, float], *, remedy: str | None = None
+) -> None:
     """A question in tournament words ("penalty", "deck check") with no document chosen: the
     tournament documents' entries gain a share of the best score, so a CR rule that shares its game
     words does not bury the policy that answers it. One that asks for a penalty or a fix lifts the
@@ -165,7 +171,9 @@ def _lift_policy(index: SearchIndex, scores: dict[int, float], *, remedy: str | 
             scores[i] += (_INTENT + (_REMEDY if doc == remedy else 0.0)) * top
 
 
-def _competitive_beside_regular(index: SearchIndex, order: list[int], scores: dict[int, float]) -> list[int]:
+def _competitive_beside_regular(
+    index: SearchIndex, order: list[int], scores: dict[int, float]
+) -> list[int]:
     """A question that names no REL whose best hits include a JAR section (Regular REL) within the
     first _COUNTERPART rules, and no IPG entry above it: the best IPG infraction (an entry with
     parts; Competitive and Professional REL) comes right after it, so the judge sees both RELs'
@@ -180,15 +188,25 @@ def _competitive_beside_regular(index: SearchIndex, order: list[int], scores: di
         if e.doc == "jar":
             if any(index.entries[j].doc == "ipg" for j in order[:place]):
                 return order
-            infractions = {index.entries[k].number for k in index.doc_entries.get("ipg", ()) if index.entries[k].part}
-            best = next((j for j in order[place + 1:] if index.entries[j].doc == "ipg"
-                         and index.entries[j].number in infractions), None)
+            infractions = {
+                index.entries[k].number
+                for k in index.doc_entries.get("ipg", ())
+                if index.entries[k].part
+            }
+            best = next(
+                (
+                    j
+                    for j in order[place + 1 :]
+                    if index.entries[j].doc == "ipg" and index.entries[j].number in infractions
+                ),
+                None,
+            )
             if best is None:
                 return order
-            rest = [j for j in order[place + 1:] if j != best]
+            rest = [j for j in order[place + 1 :] if j != best]
             if rest:
                 scores[best] = max(scores[best], (scores[i] + scores[rest[0]]) / 2)
-            return [*order[:place + 1], best, *rest]
+            return [*order[: place + 1], best, *rest]
     return order
 
 
@@ -207,7 +225,9 @@ def _one_per_rule(index: SearchIndex, ranked: Sequence[int], limit: int) -> list
 
 
 def _lexical_scores(index: SearchIndex, parsed: ParsedQuery, doc: str | None) -> dict[int, float]:
-    scores: dict[int, float] = defaultdict(float, bm25.sums(parsed.weights, index.postings, index.idf, index.norms, index.packed))
+    scores: dict[int, float] = defaultdict(
+        float, bm25.sums(parsed.weights, index.postings, index.idf, index.norms, index.packed)
+    )
     for i, v in _question_scores(index, parsed.asked).items():
         scores[i] += _W_ASKED * v
     if doc is not None:
@@ -235,7 +255,8 @@ def _lexical_scores(index: SearchIndex, parsed: ParsedQuery, doc: str | None) ->
 
     if parsed.named and top > 0:
         for i in parsed.named:
-            # A heading with no text of its own ("729. Taking Shortcuts") is not lifted: its subrules answer.
+            # A heading with no text of its own ("729. Taking Shortcuts") is not lifted: its
+            # subrules answer.
             if (doc is None or index.entries[i].doc == doc) and not index.heading_only[i]:
                 scores[i] += _NAMED * top
 
@@ -248,11 +269,19 @@ def _lexical_scores(index: SearchIndex, parsed: ParsedQuery, doc: str | None) ->
 
 def _question_scores(index: SearchIndex, asked: Mapping[str, float]) -> dict[int, float]:
     """Entry index -> BM25 score of its best-matching asked-as question."""
-    return bm25.best_by_question(asked, index.question_postings, index.question_idf, index.question_norms,
-                                 index.question_owner, index.question_packed)
+    return bm25.best_by_question(
+        asked,
+        index.question_postings,
+        index.question_idf,
+        index.question_norms,
+        index.question_owner,
+        index.question_packed,
+    )
 
 
-def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None) -> dict[int, float]:
+def _blend(
+    index: SearchIndex, lexical: Mapping[int, float], similarity: Sequence[float], doc: str | None
+) -> dict[int, float]:
     """(1 - _SEMANTIC) x lexical score / best lexical score + _SEMANTIC x similarity rescaled to
     [0, 1] over the candidates (the best _CANDIDATES of each ranking)."""
     allowed = range(len(index.entries)) if doc is None else index.doc_entries.get(doc, [])
@@ -265,21 +294,33 @@ def _blend(index: SearchIndex, lexical: Mapping[int, float], similarity: Sequenc
     chosen = {i: float(similarity[i]) for i in candidates}
     low = min(chosen.values())
     span = (max(chosen.values()) - low) or 1.0
-    return {i: (1 - _SEMANTIC) * lexical.get(i, 0.0) / top + _SEMANTIC * (v - low) / span for i, v in chosen.items()}
+    return {
+        i: (1 - _SEMANTIC) * lexical.get(i, 0.0) / top + _SEMANTIC * (v - low) / span
+        for i, v in chosen.items()
+    }
 
 
 def _best(values: Sequence[float], allowed: Sequence[int], n: int) -> list[int]:
     """The `n` indexes of `allowed` with the largest `values`: a partial sort when `values` is a
     numpy array (what the semantic scorer gives), heapq otherwise; the engine imports no numpy."""
     if hasattr(values, "argpartition") and len(allowed) > n:
-        pool = values if isinstance(allowed, range) and len(allowed) == len(values) else cast(Any, values)[list(allowed)]
-        picked = pool.argpartition(len(pool) - n)[len(pool) - n:]
+        pool = (
+            values
+            if isinstance(allowed, range) and len(allowed) == len(values)
+            else cast(Any, values)[list(allowed)]
+        )
+        picked = pool.argpartition(len(pool) - n)[len(pool) - n :]
         return [allowed[k] for k in picked.tolist()]
     return heapq.nlargest(n, allowed, key=values.__getitem__)
 
 
 def _hit(index: SearchIndex, i: int, score: float, shown: frozenset[str]) -> SearchHit:
     e = index.entries[i]
-    return SearchHit(doc=e.doc, number=e.number, score=score, snippet=snippet(e, shown),
-                     title=e.title or e.section_title, part=e.part)
-
+    return SearchHit(
+        doc=e.doc,
+        number=e.number,
+        score=score,
+        snippet=snippet(e, shown),
+        title=e.title or e.section_title,
+        part=e.part,
+    )

@@ -35,14 +35,14 @@ log = logging.getLogger(__name__)
 
 _RECHECK_SECONDS = 5.0
 # Keys per IN (...) query: well under SQLite's and PostgreSQL's parameter limits.
-_SAMPLE = 64   # keys checked first when looking for a complete set of vectors
+_SAMPLE = 64  # keys checked first when looking for a complete set of vectors
 
 
 @dataclass
 class _Cached:
     index: SearchIndex
-    keys: list[str]                      # vector key per index entry; [] when no encoder
-    question_keys: list[str] = field(default_factory=list)   # vector key per asked-as question
+    keys: list[str]  # vector key per index entry; [] when no encoder
+    question_keys: list[str] = field(default_factory=list)  # vector key per asked-as question
     semantic: Callable[[str], Sequence[float]] | None = None
     checked_at: float = field(default=-1e9)
     # One thread looks for the vectors at a time; another asking meanwhile waits for its answer
@@ -50,12 +50,15 @@ class _Cached:
     attaching: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
 
-# (version ids, card stamp) -> index: the cards search reads are part of what an index is built from.
+# (version ids, card stamp) -> index: the cards search reads are part of what an index is
+# built from.
 _indexes: dict[tuple[tuple[int, ...], str], _Cached] = {}
 _lock = threading.Lock()
 
+
 def _attach_semantic(cached: _Cached) -> None:
-    """Switch a cached index to hybrid once all its vectors are stored (checked every few seconds)."""
+    """Switch a cached index to hybrid once all its vectors are stored (checked every
+    few seconds)."""
     if cached.semantic is not None or not cached.keys:
         return
     with cached.attaching:
@@ -81,8 +84,10 @@ def _look_for_vectors(cached: _Cached) -> None:
     if semantic is None:
         return
     cached.semantic = semantic.semantic_scorer(
-        cached.index, b"".join(vectors[k] for k in cached.keys),
-        question_vectors=b"".join(vectors[k] for k in cached.question_keys))
+        cached.index,
+        b"".join(vectors[k] for k in cached.keys),
+        question_vectors=b"".join(vectors[k] for k in cached.question_keys),
+    )
 
 
 def _cached_for(versions: list[Version]) -> _Cached:
@@ -94,7 +99,8 @@ def _cached_for(versions: list[Version]) -> _Cached:
             cached = _indexes.get(key)
             if cached is None:
                 cached = _load_or_build(versions, stamp)
-                for old in [k for k in _indexes if k[1] != stamp]:   # built with cards no longer in the table
+                # built with cards no longer in the table
+                for old in [k for k in _indexes if k[1] != stamp]:
                     del _indexes[old]
                 _indexes[key] = cached
     _attach_semantic(cached)
@@ -109,7 +115,8 @@ def _load_or_build(versions: list[Version], stamp: str) -> _Cached:
         index, keys, question_keys = found
         return _Cached(index=index, keys=keys, question_keys=question_keys)
     cached = _build(versions)
-    if card_source.card_stamp() == stamp:   # the cards did not change while it was built: the name is true
+    # the cards did not change while it was built: the name is true
+    if card_source.card_stamp() == stamp:
         index_cache.save(name, (cached.index, cached.keys, cached.question_keys))
     return cached
 
@@ -122,11 +129,13 @@ def _build(versions: list[Version]) -> _Cached:
     for version in sorted(versions, key=lambda v: v.pk):
         more_entries, more_glossary = entries_for(version)
         entries.extend(more_entries)
-        keys.extend(vector_keys(more_entries))   # per version: entry texts name their parents
+        keys.extend(vector_keys(more_entries))  # per version: entry texts name their parents
         question_keys.extend(vector_keys(more_entries, questions=True))
         if version.document.slug == "cr":
             glossary.extend(more_glossary)
-    return _Cached(index=build_index(entries, glossary=glossary), keys=keys, question_keys=question_keys)
+    return _Cached(
+        index=build_index(entries, glossary=glossary), keys=keys, question_keys=question_keys
+    )
 
 
 def index_for(versions: list[Version]) -> SearchIndex:
@@ -134,7 +143,7 @@ def index_for(versions: list[Version]) -> SearchIndex:
 
 
 def ranking_for(versions: list[Version]) -> str:
-    """"hybrid" when the search over `versions` uses embeddings, else "lexical"."""
+    """ "hybrid" when the search over `versions` uses embeddings, else "lexical"."""
     return "hybrid" if _cached_for(versions).semantic is not None else "lexical"
 
 
@@ -152,7 +161,8 @@ def _versions(doc: str | None, version: str | None, include_pending: bool = True
     return _current_versions()
 
 
-# (what the current versions' light query said, the Version objects it names), for _current_versions.
+# (what the current versions' light query said, the Version objects it names), for
+# _current_versions.
 _current: tuple[tuple[tuple, ...], list[Version]] = ((), [])
 
 
@@ -167,7 +177,11 @@ def _current_versions() -> list[Version]:
         stamp = tuple(tuple(row) for row in cursor.fetchall())
     seen, versions = _current
     if seen != stamp or not stamp:
-        versions = list(Version.objects.select_related("document").filter(pk__in=[row[0] for row in stamp]).order_by("pk"))
+        versions = list(
+            Version.objects.select_related("document")
+            .filter(pk__in=[row[0] for row in stamp])
+            .order_by("pk")
+        )
         _current = (stamp, versions)
     return list(versions)
 
@@ -178,41 +192,68 @@ def _current_sql() -> str:
     meta, quote = Version._meta, connection.ops.quote_name
 
     def column(name: str) -> str:
-        return quote(cast(str, cast(Any, meta.get_field(name)).column))   # concrete fields: a column each
+        # concrete fields: a column each
+        return quote(cast(str, cast(Any, meta.get_field(name)).column))
 
     columns = ", ".join(column(name) for name in ("id", "content_hash", "effective_date"))
-    return (f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {column('is_current')} "  # noqa: S608 - names from the model, no input
-            f"ORDER BY {column('id')}")
+    return (
+        f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {column('is_current')} "  # noqa: S608 - names from the model, no input
+        f"ORDER BY {column('id')}"
+    )
 
 
 def current_versions(doc: str | None) -> list[Version]:
-    """The versions a search with no version chosen reads: the current one of `doc`, or of every document."""
+    """The versions a search with no version chosen reads: the current one of `doc`, or of
+    every document."""
     return _versions(doc, None)
 
 
-def search_rules(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10) -> list[dict]:
-    """Best hits first, as docs/API.md's result dicts ({"doc", "number", "snippet", "score"} and more)."""
+def search_rules(
+    query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10
+) -> list[dict]:
+    """Best hits first, as docs/API.md's result dicts ({"doc", "number", "snippet", "score"}
+    and more)."""
     return search_answer(query, doc=doc, version=version, limit=limit)["results"]
 
 
-def search_answer(query: str, *, doc: str | None = None, version: str | None = None, limit: int = 10,
-                  include_pending: bool = True) -> dict:
+def search_answer(
+    query: str,
+    *,
+    doc: str | None = None,
+    version: str | None = None,
+    limit: int = 10,
+    include_pending: bool = True,
+) -> dict:
     """One search with all it says, from one look-up of the versions: {"results": hits best first
-    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were read}.
-    A pending version is searched by its date only with include_pending (the API: staff only)."""
+    (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were
+    read}. A pending version is searched by its date only with include_pending (the API:
+    staff only)."""
     versions = _versions(doc, version, include_pending)
     if not versions:
         return {"results": [], "ranking": "lexical", "understood": []}
     cached = _cached_for(versions)
     hits = ranking.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
-    dates = {v.document.slug: v.effective_date.isoformat() if v.effective_date else None for v in versions}
+    dates = {
+        v.document.slug: v.effective_date.isoformat() if v.effective_date else None
+        for v in versions
+    }
     results = [
-        {"doc": h.doc, "number": h.number, "snippet": h.snippet, "score": round(h.score, 4),
-         "title": h.title, "version": dates.get(h.doc), **({"part": h.part} if h.part else {})}
+        {
+            "doc": h.doc,
+            "number": h.number,
+            "snippet": h.snippet,
+            "score": round(h.score, 4),
+            "title": h.title,
+            "version": dates.get(h.doc),
+            **({"part": h.part} if h.part else {}),
+        }
         for h in hits
     ]
-    return {"results": results, "ranking": "hybrid" if cached.semantic is not None else "lexical",
-            "understood": understood(cached.index, query)}
+    return {
+        "results": results,
+        "ranking": "hybrid" if cached.semantic is not None else "lexical",
+        "understood": understood(cached.index, query),
+    }
 
 
 def preload() -> str | None:
@@ -220,15 +261,16 @@ def preload() -> str | None:
     current versions' index and vectors before the fork, so that every worker shares their pages
     instead of loading its own copy. Only read-only arrays and objects: no encoder session (ONNX
     Runtime's is built after the fork, in each worker, by `warm`) and no database connection left
-    open. The objects made so far are moved out of the garbage collector's sight (gc.freeze), so that
-    a collection in a worker does not write to their pages. Returns the ranking loaded, or None when
-    there was nothing to load or it failed (each worker then loads on its first search)."""
+    open. The objects made so far are moved out of the garbage collector's sight (gc.freeze), so
+    that a collection in a worker does not write to their pages. Returns the ranking loaded, or None
+    when there was nothing to load or it failed (each worker then loads on its first search)."""
     ranking = None
     try:
         versions = current_versions(None)
         if versions:
             ranking = "hybrid" if _cached_for(versions).semantic is not None else "lexical"
-    except Exception:  # a database not migrated yet, a broken cache file: each worker loads for itself
+    except Exception:
+        # a database not migrated yet, a broken cache file: each worker loads for itself
         log.warning("search not preloaded; each worker loads the index", exc_info=True)
     finally:
         connections.close_all()

@@ -30,7 +30,11 @@ def _load(path: Path = PATH):
     with np.load(path) as data:
         keys, rows, scales = data["keys"], data["rows"], data["scales"]
     # Keys are 32 raw bytes a row (uint8); a fixed-width bytes array would drop trailing zero bytes.
-    names = [bytes(k).hex() for k in keys] if keys.ndim == 2 else [k.hex().ljust(64, "0") for k in keys.tolist()]
+    names = (
+        [bytes(k).hex() for k in keys]
+        if keys.ndim == 2
+        else [k.hex().ljust(64, "0") for k in keys.tolist()]
+    )
     return {k: n for n, k in enumerate(names)}, rows, scales
 
 
@@ -64,11 +68,15 @@ def write(by_key: Mapping[str, bytes], path: Path = PATH) -> int:
     import numpy as np
 
     ordered = sorted(by_key)
-    matrix = np.frombuffer(b"".join(by_key[k] for k in ordered), dtype="<f4").reshape(len(ordered), -1)
+    matrix = np.frombuffer(b"".join(by_key[k] for k in ordered), dtype="<f4").reshape(
+        len(ordered), -1
+    )
     scales = np.abs(matrix).max(axis=1) / 127.0
     scales[scales == 0] = 1.0
     rows = np.clip(np.rint(matrix / scales[:, None]), -127, 127).astype(np.int8)
-    keys = np.frombuffer(b"".join(bytes.fromhex(k) for k in ordered), dtype=np.uint8).reshape(len(ordered), 32)
+    keys = np.frombuffer(b"".join(bytes.fromhex(k) for k in ordered), dtype=np.uint8).reshape(
+        len(ordered), 32
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, keys=keys, rows=rows, scales=scales.astype("<f4"))
     _load.cache_clear()

@@ -15,8 +15,10 @@ _SNIPPET_CHARS = 180
 def _stemmed_words(text: str) -> tuple[tuple[int, str], ...]:
     """(character offset, stem) of every word of a rule's text: worked out once per text, since
     the same rules come back for question after question."""
-    return tuple((match.start(), stem(match.group().lower().replace("’", "").replace("'", "")))
-                 for match in re.finditer(r"[A-Za-z0-9’'+/-]+", text))
+    return tuple(
+        (match.start(), stem(match.group().lower().replace("’", "").replace("'", "")))
+        for match in re.finditer(r"[A-Za-z0-9’'+/-]+", text)
+    )
 
 
 def snippet(e: SearchEntry, shown: frozenset[str]) -> str:
@@ -26,7 +28,7 @@ def snippet(e: SearchEntry, shown: frozenset[str]) -> str:
         return text
     hits = [offset for offset, word in _stemmed_words(text) if word in shown]
     start, best, last = 0, 0, 0
-    for k, offset in enumerate(hits):       # sliding window over matched words
+    for k, offset in enumerate(hits):  # sliding window over matched words
         while last < len(hits) and hits[last] - offset < _SNIPPET_CHARS * 2 // 3:
             last += 1
         if last - k > best:

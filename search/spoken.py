@@ -16,9 +16,10 @@ _APOSTROPHES = "'’"
 
 @lru_cache(maxsize=8)
 def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], int]:
-    """Each key's words (letters and digits, lower case) -> the key, and the longest key in words."""
+    """Each key's words (letters and digits, lower case) -> the key, and the longest key
+    in words."""
     table: dict[tuple[str, ...], str] = {}
-    for k in keys:   # "grafdigger's cage" is also typed "grafdiggers cage"
+    for k in keys:  # "grafdigger's cage" is also typed "grafdiggers cage"
         for form in (k.replace("'", "").replace("’", ""), k):
             table[tuple(w.lower() for w in _TOKEN.findall(form))] = k
     table.pop((), None)
@@ -27,11 +28,15 @@ def _phrase_table(keys: tuple[str, ...]) -> tuple[dict[tuple[str, ...], str], in
 
 # The phrase tables of the last word tables read, by identity: with a card table of 30,000 names,
 # sorting and hashing the keys again for every question cost about 10 ms a search.
-_TABLES: list[tuple[Mapping[str, str], Mapping[str, str], tuple[dict[tuple[str, ...], str], int]]] = []
+_TABLES: list[
+    tuple[Mapping[str, str], Mapping[str, str], tuple[dict[tuple[str, ...], str], int]]
+] = []
 _NO_CARDS: Mapping[str, str] = {}
 
 
-def _table_of(spoken: Mapping[str, str], cards: Mapping[str, str]) -> tuple[dict[tuple[str, ...], str], int]:
+def _table_of(
+    spoken: Mapping[str, str], cards: Mapping[str, str]
+) -> tuple[dict[tuple[str, ...], str], int]:
     for known_spoken, known_cards, table in _TABLES:
         if known_spoken is spoken and known_cards is cards:
             return table
@@ -48,7 +53,9 @@ def spoken_matches(keys: Iterable[str], query: str) -> list[tuple[int, int, str]
     return _matches(_phrase_table(tuple(sorted(keys))), query)
 
 
-def _matches(phrases: tuple[dict[tuple[str, ...], str], int], query: str) -> list[tuple[int, int, str]]:
+def _matches(
+    phrases: tuple[dict[tuple[str, ...], str], int], query: str
+) -> list[tuple[int, int, str]]:
     table, longest = phrases
     if not table:
         return []
@@ -57,7 +64,7 @@ def _matches(phrases: tuple[dict[tuple[str, ...], str], int], query: str) -> lis
     k = 0
     while k < len(tokens):
         for size in range(min(longest, len(tokens) - k), 0, -1):
-            key = table.get(tuple(t.group().lower() for t in tokens[k:k + size]))
+            key = table.get(tuple(t.group().lower() for t in tokens[k : k + size]))
             begin, end = tokens[k].start(), tokens[k + size - 1].end()
             if key is not None and not _glued(query, begin, end):
                 found.append((begin, end, key))
@@ -68,7 +75,9 @@ def _matches(phrases: tuple[dict[tuple[str, ...], str], int], query: str) -> lis
     return found
 
 
-def spoken_rewrite(spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None) -> str:
+def spoken_rewrite(
+    spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None
+) -> str:
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
@@ -87,19 +96,27 @@ def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
     """How the search reads the judge's own words in `query`: each spoken word or card name found,
     as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
     return [
-        {"words": query[begin:end], "means": means if kind == "spoken" else index.card_text[key], "kind": kind}
+        {
+            "words": query[begin:end],
+            "means": means if kind == "spoken" else index.card_text[key],
+            "kind": kind,
+        }
         for begin, end, means, (kind, key) in _readings(index.spoken, index.card_text, query)
     ]
 
 
-def _readings(spoken: Mapping[str, str], cards: Mapping[str, str], query: str
-              ) -> list[tuple[int, int, str, tuple[str, str]]]:
+def _readings(
+    spoken: Mapping[str, str], cards: Mapping[str, str], query: str
+) -> list[tuple[int, int, str, tuple[str, str]]]:
     """(begin, end, what the sentence model reads there, (kind, key)) for each spoken word and card
     name in `query`, left to right. Word tables are read as given once built (an index's, or
     shipped_words() for one batch of questions). A card keeps its name and is followed by what it
     does; a word of search.people that the question says of a player reads as a player."""
     found: list[tuple[int, int, str, tuple[str, str]]] = [
-        (b, e, means, ("spoken", key)) for b, e, means in person_spans(query) if (key := bare(query[b:e])[0]) in spoken]
+        (b, e, means, ("spoken", key))
+        for b, e, means in person_spans(query)
+        if (key := bare(query[b:e])[0]) in spoken
+    ]
     people = list(found)
     for begin, end, key in _matches(_table_of(spoken, cards), query):
         if any(b < end and begin < e for b, e, *_ in people):
@@ -112,8 +129,8 @@ def _readings(spoken: Mapping[str, str], cards: Mapping[str, str], query: str
 
 
 def _glued(text: str, begin: int, end: int) -> bool:
-    """Whether text[begin:end] is part of a longer word through an apostrophe ("you'll", "walker's")."""
+    """Whether text[begin:end] is part of a longer word through an apostrophe
+    ("you'll", "walker's")."""
     before = begin >= 2 and text[begin - 1] in _APOSTROPHES and text[begin - 2].isalnum()
     after = end + 1 < len(text) and text[end] in _APOSTROPHES and text[end + 1].isalnum()
     return before or after
-

@@ -2,9 +2,9 @@
 
 Embedding a whole CR takes minutes on one CPU core. A worker runs the build in slices shorter
 than the task time limit, each enqueuing the next until nothing is missing; each batch is
-committed, so a killed worker loses one batch at most. The embedded default (CELERY_TASK_ALWAYS_EAGER)
-would run the task inside the request that published a version, so there the build runs in a
-background daemon thread instead, with its own database connection.
+committed, so a killed worker loses one batch at most. The embedded default
+(CELERY_TASK_ALWAYS_EAGER) would run the task inside the request that published a version, so there
+the build runs in a background daemon thread instead, with its own database connection.
 """
 
 from __future__ import annotations
@@ -31,27 +31,42 @@ def _slice_seconds() -> float:
     return max(5.0, float(soft) * 0.6)
 
 
-@shared_task(name="rulesref.build_search_vectors", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name="rulesref.build_search_vectors",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
 def build_search_vectors(version_id: int) -> None:
-    """Compute the missing search vectors of one version; enqueue itself again when a slice ends first."""
+    """Compute the missing search vectors of one version; enqueue itself again when a slice
+    ends first."""
     try:
         outcome = vector_store.build_vectors(version_id, budget_seconds=_slice_seconds())
     except SoftTimeLimitExceeded:
-        log.warning("search vectors of version %s: slice hit the soft time limit; continuing in a new task", version_id)
+        log.warning(
+            "search vectors of version %s: slice hit the soft time limit; continuing in a new task",
+            version_id,
+        )
         build_search_vectors.delay(version_id)
         return
     if outcome.gave_up:
         build_search_vectors.delay(version_id)
-    log.info("search vectors of version %s: %d computed, %d missing", version_id, outcome.computed, outcome.missing)
+    log.info(
+        "search vectors of version %s: %d computed, %d missing",
+        version_id,
+        outcome.computed,
+        outcome.missing,
+    )
 
 
 def _build_in_thread(version_id: int) -> None:
     try:
         vector_store.build_vectors(version_id)
-    except Exception:  # a background build must not die silently: search stays lexical, the log says why
+    except Exception:
+        # a background build must not die silently: search stays lexical, the log says why
         log.exception("search vectors of version %s failed", version_id)
     finally:
-        connection.close()   # this thread's own connection
+        connection.close()  # this thread's own connection
         with _running_lock:
             _running.pop(version_id, None)
 
@@ -60,7 +75,12 @@ def _start_thread(version_id: int) -> None:
     with _running_lock:
         if version_id in _running:
             return
-        thread = threading.Thread(target=_build_in_thread, args=(version_id,), name=f"search-vectors-{version_id}", daemon=True)
+        thread = threading.Thread(
+            target=_build_in_thread,
+            args=(version_id,),
+            name=f"search-vectors-{version_id}",
+            daemon=True,
+        )
         _running[version_id] = thread
     thread.start()
 
@@ -80,7 +100,8 @@ def schedule_search_vectors(version) -> bool:
 
 
 def wait_for_builds(timeout: float | None = None) -> bool:
-    """Wait for background builds started by `schedule_search_vectors` (tests, commands); True when none is left."""
+    """Wait for background builds started by `schedule_search_vectors` (tests, commands); True when
+    none is left."""
     with _running_lock:
         threads = list(_running.values())
     for thread in threads:

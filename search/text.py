@@ -16,10 +16,27 @@ STOPWORDS = frozenset(
     myself no nor not of off on once only or other our out over own really same she should so some
     still such than that the their them then there these they this those through to too under until
     up us very was we were what whats when where which while who whom why will with would you your
-    happen happens happened happening exactly allowed able okay ok please rule rules""".split()  # noqa: SIM905 - a word list reads better as prose
+    happen happens happened happening exactly allowed able okay ok please rule rules""".split()  # noqa: SIM905, E501 - a word list reads better as prose
 )
 # Words that look like stopwords but change the answer ("can't", "no", "not") are kept as tokens.
-_KEEP = frozenset({"no", "not", "cant", "only", "each", "all", "more", "first", "out", "up", "off", "both", "other", "same"})
+_KEEP = frozenset(
+    {
+        "no",
+        "not",
+        "cant",
+        "only",
+        "each",
+        "all",
+        "more",
+        "first",
+        "out",
+        "up",
+        "off",
+        "both",
+        "other",
+        "same",
+    }
+)
 STOPWORDS = STOPWORDS - _KEEP
 
 _WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
@@ -31,7 +48,8 @@ _STEM_CACHE: dict[str, str] = {}
 
 
 def stem(word: str) -> str:
-    """A small suffix stemmer: plurals, -ing, -ed, -ly, final e/y, so "shuffling" meets "shuffled"."""
+    """A small suffix stemmer: plurals, -ing, -ed, -ly, final e/y, so "shuffling"
+    meets "shuffled"."""
     cached = _STEM_CACHE.get(word)
     if cached is not None:
         return cached
@@ -39,15 +57,21 @@ def stem(word: str) -> str:
     if len(w) > 3 and w.isalpha():
         if w.endswith("ies") and len(w) > 4:
             w = w[:-3] + "i"
-        elif w.endswith(("sses", "ches", "shes")) or (w.endswith("es") and w[-3] in "sxz" and len(w) > 4):
+        elif w.endswith(("sses", "ches", "shes")) or (
+            w.endswith("es") and w[-3] in "sxz" and len(w) > 4
+        ):
             w = w[:-2]
         elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         for suffix in ("ingly", "edly", "ing", "ed"):
-            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and re.search(r"[aeiouy]", w[: -len(suffix)]):
+            if (
+                w.endswith(suffix)
+                and len(w) - len(suffix) >= 3
+                and re.search(r"[aeiouy]", w[: -len(suffix)])
+            ):
                 w = w[: -len(suffix)]
                 if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
-                    w = w[:-1]                        # tapped -> tapp -> tap
+                    w = w[:-1]  # tapped -> tapp -> tap
                 break
         if w.endswith("ly") and len(w) > 5:
             w = w[:-2]
@@ -60,12 +84,18 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word forms of `text`: curly quotes folded, apostrophes dropped ("can't" -> "cant")."""
+    """Lower-case word forms of `text`: curly quotes folded, apostrophes dropped ("can't"
+    -> "cant")."""
     text = unicodedata.normalize("NFKC", text).lower()
     text = text.replace("’", "").replace("'", "").replace("‘", "")
     text = text.replace("–", "-").replace("—", " ").replace("−", "-")
-    text = _PT.sub(lambda m: f"{'p' if m[1] == '+' else 'm' if m[1] == '-' else ''}{m[2]}/"
-                               f"{'p' if m[3] == '+' else 'm' if m[3] == '-' else ''}{m[4]}", text)
+    text = _PT.sub(
+        lambda m: (
+            f"{'p' if m[1] == '+' else 'm' if m[1] == '-' else ''}{m[2]}/"
+            f"{'p' if m[3] == '+' else 'm' if m[3] == '-' else ''}{m[4]}"
+        ),
+        text,
+    )
     return _WORD.findall(text)
 
 
@@ -74,8 +104,8 @@ def terms(text: str) -> list[str]:
     return [stem(w) for w in words(text) if w not in STOPWORDS]
 
 
-
 def phrase_key(text: str) -> tuple[str, ...]:
     """Stems of every word of `text`, stopwords included: how judge phrases, card names and old
-    glossary names are matched, so that "in play" or "on the draw" is not read as every "play" or "draw"."""
+    glossary names are matched, so that "in play" or "on the draw" is not read as every "play"
+    or "draw"."""
     return tuple(stem(w) for w in words(text))

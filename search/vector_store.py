@@ -24,7 +24,8 @@ _KEYS_PER_QUERY = 500
 
 def semantic_module(*, load: bool = True):
     """search.vectors when the model is installed, else None (search stays lexical).
-    With load=False the encoder is not loaded (its tokenizer, 12 MB): enough to compute vector keys."""
+    With load=False the encoder is not loaded (its tokenizer, 12 MB): enough to compute
+    vector keys."""
     from search import vectors
 
     if not load:
@@ -55,7 +56,7 @@ def stored(keys: Sequence[str], *, with_vectors: bool) -> dict[str, bytes]:
             found.update((key, b"") for key in unique if key in present)
         unique = [key for key in unique if key not in found]
     for k in range(0, len(unique), _KEYS_PER_QUERY):
-        rows = SearchVector.objects.filter(key__in=unique[k:k + _KEYS_PER_QUERY])
+        rows = SearchVector.objects.filter(key__in=unique[k : k + _KEYS_PER_QUERY])
         if with_vectors:
             found.update((key, bytes(vector)) for key, vector in rows.values_list("key", "vector"))
         else:
@@ -86,7 +87,13 @@ def missing_vectors(version: Version) -> dict[str, str]:
     return {k: t for k, t in wanted.items() if k not in found}
 
 
-def build_vectors(version_id: int, *, batch: int = 64, budget_seconds: float | None = None, limit: int | None = None) -> VectorBuild:
+def build_vectors(
+    version_id: int,
+    *,
+    batch: int = 64,
+    budget_seconds: float | None = None,
+    limit: int | None = None,
+) -> VectorBuild:
     """Embed the rules of one version that have no stored vector, `batch` texts at a time, each
     batch committed on its own: an interrupted build loses at most one batch and a new run
     continues where it stopped. Stops after `budget_seconds` (None: no limit) or `limit` vectors."""
@@ -94,22 +101,30 @@ def build_vectors(version_id: int, *, batch: int = 64, budget_seconds: float | N
     version = Version.objects.select_related("document").filter(pk=version_id).first()
     if semantic is None or version is None:
         return VectorBuild(version_id, 0, 0, gave_up=False)
-    missing = sorted(missing_vectors(version).items(), key=lambda kv: len(kv[1]))   # similar lengths pad less
+    # similar lengths pad less
+    missing = sorted(missing_vectors(version).items(), key=lambda kv: len(kv[1]))
     if limit is not None:
         missing = missing[:limit]
     started = time.monotonic()
     computed = 0
     for k in range(0, len(missing), batch):
-        chunk = missing[k:k + batch]
+        chunk = missing[k : k + batch]
         rows = semantic.embed_texts([text for _, text in chunk])
         with transaction.atomic():
             SearchVector.objects.bulk_create(
-                [SearchVector(key=key, model=model.model_name(), vector=row) for (key, _), row in zip(chunk, rows, strict=True)],
-                ignore_conflicts=True,   # a concurrent build stored the same text: same vector
+                [
+                    SearchVector(key=key, model=model.model_name(), vector=row)
+                    for (key, _), row in zip(chunk, rows, strict=True)
+                ],
+                ignore_conflicts=True,  # a concurrent build stored the same text: same vector
             )
         computed += len(chunk)
         # The budget is checked after a batch, so every run makes progress however small the budget.
-        if budget_seconds is not None and time.monotonic() - started > budget_seconds and k + batch < len(missing):
+        if (
+            budget_seconds is not None
+            and time.monotonic() - started > budget_seconds
+            and k + batch < len(missing)
+        ):
             left = len(missing_vectors(version))
             return VectorBuild(version_id, computed, left, gave_up=left > 0)
     return VectorBuild(version_id, computed, len(missing_vectors(version)), gave_up=False)

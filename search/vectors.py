@@ -73,7 +73,9 @@ def vector_key(text: str) -> str:
     return hashlib.sha256(f"{model.model_name()}\0{text}".encode()).hexdigest()
 
 
-def embed_texts(texts: Sequence[str], encoder: Encoder | None = None, *, batch: int = 32) -> list[bytes]:
+def embed_texts(
+    texts: Sequence[str], encoder: Encoder | None = None, *, batch: int = 32
+) -> list[bytes]:
     """One float32 embedding per text, as 1,536 little-endian bytes each (what is stored)."""
     encoder = encoder or embedder.load_encoder()
     if encoder is None:
@@ -91,7 +93,11 @@ def embed_entries(entries: Sequence[SearchEntry], encoder: Encoder | None = None
 
 
 def semantic_scorer(
-    index: SearchIndex, vectors: bytes, encoder: Encoder | None = None, *, question_vectors: bytes = b""
+    index: SearchIndex,
+    vectors: bytes,
+    encoder: Encoder | None = None,
+    *,
+    question_vectors: bytes = b"",
 ) -> Callable[[str], Sequence[float]] | None:
     """A function query -> similarity per entry of `index` (same order as `index.entries`), for
     `ranking.search(..., semantic=...)`; None when the encoder or the vectors cannot be used.
@@ -108,11 +114,12 @@ def semantic_scorer(
         return None
     matrix = np.frombuffer(vectors, dtype="<f4").reshape(len(index.entries), DIMENSIONS)
     if owners:
-        # Questions are stored in entry order: each entry's questions are one run, maxed with reduceat.
+        # Questions are stored in entry order: each entry's questions are one run, maxed
+        # with reduceat.
         asked = np.frombuffer(question_vectors, dtype="<f4").reshape(len(owners), DIMENSIONS)
-        starts, run_of, asked_by = bm25.question_runs(owners)   # run per question; entry per run
+        starts, run_of, asked_by = bm25.question_runs(owners)  # run per question; entry per run
 
-    @lru_cache(maxsize=1024)   # judges repeat questions; encoding is most of a hybrid query's time
+    @lru_cache(maxsize=1024)  # judges repeat questions; encoding is most of a hybrid query's time
     def encode(query: str) -> Any:
         return encoder.encode_question(query)
 
@@ -123,8 +130,12 @@ def semantic_scorer(
         if owners:
             found = asked @ vector
             best = np.maximum.reduceat(found, starts)
-            if SUPPORT > 0:   # the soft maximum, each run shifted by its own maximum so that exp never underflows to 0
-                best = best + SUPPORT * np.log(np.add.reduceat(np.exp((found - best[run_of]) / SUPPORT), starts))
+            # the soft maximum, each run shifted by its own maximum so that exp never underflows
+            # to 0
+            if SUPPORT > 0:
+                best = best + SUPPORT * np.log(
+                    np.add.reduceat(np.exp((found - best[run_of]) / SUPPORT), starts)
+                )
             similarity[asked_by] = np.maximum(similarity[asked_by], best)
         return similarity  # a numpy array: ranking._blend partial-sorts it
 

@@ -34,7 +34,8 @@ def load_spoken(path: Path = VOCABULARY_PATH) -> dict[str, str]:
 
 
 def load_cards(path: Path = CARDS_PATH) -> dict[str, str]:
-    """Card names judges type -> what the card does in the rules' words ([cards]); {} without the file."""
+    """Card names judges type -> what the card does in the rules' words ([cards]); {} without
+    the file."""
     if not path.is_file():
         return {}
     with path.open("rb") as handle:
@@ -98,4 +99,3 @@ def compile_vocabulary(phrases: Mapping[str, str]) -> dict[tuple[str, ...], tupl
         if key:
             compiled[key] = tuple(terms(expansion))
     return compiled
-

@@ -22,13 +22,13 @@ SHIPPED_DIR = REPO / "rules"
 # Every version (the history): the shared rules folder beside the repository, or JUDGEAPP_RULES_DIR.
 HISTORY_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 HAS_HISTORY = HISTORY_DIR.is_dir() and any((HISTORY_DIR / "cr").glob("*.txt"))
-# Where the tests read documents: the history when it is there (it holds the shipped files too), else
-# the shipped documents alone. Tests that need an older version are marked `history` (below).
+# Where the tests read documents: the history when it is there (it holds the shipped files too),
+# else the shipped documents alone. Tests that need an older version are marked `history` (below).
 RULES_DIR = HISTORY_DIR if HAS_HISTORY else SHIPPED_DIR
 HISTORY_REASON = (
-    f"needs the older rules documents (the history), not found at {HISTORY_DIR}: set JUDGEAPP_RULES_DIR "
-    "to a folder of every version (cr/, mtr/, ipg/, jar/), such as the shared rules folder ../shared/rules "
-    "(rules/README.md says where the documents come from)"
+    f"needs the older rules documents (the history), not found at {HISTORY_DIR}: set "
+    "JUDGEAPP_RULES_DIR to a folder of every version (cr/, mtr/, ipg/, jar/), such as the shared "
+    "rules folder ../shared/rules (rules/README.md says where the documents come from)"
 )
 needs_history = pytest.mark.history
 
@@ -39,11 +39,12 @@ def pytest_runtest_setup(item):
         pytest.skip(HISTORY_REASON)
 
 
-@pytest.hookimpl(trylast=True)   # after pytest-django's order: tests in a transaction, those that flush, the rest
+# after pytest-django's order: tests in a transaction, those that flush, the rest
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """The browser tests run last (in each xdist worker too: work is handed out in this order). They
-    share one Chromium for the session (tests/browser/conftest.py), and while Playwright's sync API is
-    open the thread has a running asyncio loop, which no other test should meet."""
+    share one Chromium for the session (tests/browser/conftest.py), and while Playwright's sync API
+    is open the thread has a running asyncio loop, which no other test should meet."""
     items.sort(key=lambda item: Path(str(item.path)).is_relative_to(REPO / "tests" / "browser"))
     # The tests that start a real Celery worker share the broker's queue: one xdist worker runs them
     # all, one after another (`make test-stack` distributes with --dist loadgroup).
@@ -54,9 +55,9 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadfile` in the collection's order. A test that flushes the database (transactional)
-    empties the documents the session imported, so pytest-django runs them after every test that rolls
-    back; a file's tests in two places of that order are two units here, and the units are handed out
-    in order, so no xdist worker runs a rolled-back test after a flush."""
+    empties the documents the session imported, so pytest-django runs them after every test that
+    rolls back; a file's tests in two places of that order are two units here, and the units are
+    handed out in order, so no xdist worker runs a rolled-back test after a flush."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -73,7 +74,7 @@ def pytest_xdist_make_scheduler(config, log):
                     self._units[each], last = f"{run:05d} {file}", file
             return self._units[nodeid]
 
-    config.option.loadscopereorder = False   # the order is what keeps the flushes last
+    config.option.loadscopereorder = False  # the order is what keeps the flushes last
     return InOrderFileScheduling(config, log)
 
 
@@ -84,7 +85,8 @@ def rules_files(kind: str) -> list[Path]:
 
 
 def parsed_cr_2025():
-    """The real 2025 CR, parsed (rulesref.parsing.records.ParsedDocument); fails when it is missing."""
+    """The real 2025 CR, parsed (rulesref.parsing.records.ParsedDocument); fails when it
+    is missing."""
     from rulesref.parsing.common import decode_document
     from rulesref.parsing.cr import parse_cr
 
@@ -103,7 +105,9 @@ def rules_dir() -> Path:
 
 # The real documents most database tests stand on, imported once per test session: the 2022-04-29 CR
 # (the history: tests of diffs, traces and old numbers, marked `history`) and the current one.
-BASE_DOCUMENTS = (("cr/MagicCompRules-20220429.txt",) if HAS_HISTORY else ()) + ("cr/MagicCompRules-20250207.txt",)
+BASE_DOCUMENTS = (("cr/MagicCompRules-20220429.txt",) if HAS_HISTORY else ()) + (
+    "cr/MagicCompRules-20250207.txt",
+)
 
 
 def policy_documents() -> list[Path]:
@@ -112,7 +116,9 @@ def policy_documents() -> list[Path]:
     found = []
     for kind in ("mtr", "ipg", "jar"):
         files = rules_files(kind)
-        assert files, f"no {kind.upper()} in {RULES_DIR / kind} (the current one ships in rules/{kind}/)"
+        assert files, (
+            f"no {kind.upper()} in {RULES_DIR / kind} (the current one ships in rules/{kind}/)"
+        )
         found.append(files[-1])
     return found
 
@@ -126,12 +132,15 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
     # No background embedding of the whole CR during the suite: search stays lexical unless a test
     # builds vectors itself (tests/search/test_search_service.py).
     settings.SEARCH_VECTORS = False
-    settings.SEARCH_SHIPPED_VECTORS = False   # nor the vectors shipped in search/shipped/
+    settings.SEARCH_SHIPPED_VECTORS = False  # nor the vectors shipped in search/shipped/
     # Search indexes are kept on disk for this test run (named by everything they are built from,
     # search.index_cache): built once, then loaded by every test that drops the process's
     # indexes, and by the other xdist workers, whose databases hold the same versions.
     run_folder = tmp_path_factory.getbasetemp()
-    settings.SEARCH_INDEX_CACHE = str((run_folder.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_folder) / "search-index")
+    settings.SEARCH_INDEX_CACHE = str(
+        (run_folder.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_folder)
+        / "search-index"
+    )
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast test users
     with django_db_blocker.unblock():
         services.import_paths([RULES_DIR / name for name in BASE_DOCUMENTS], publish=True)
@@ -140,7 +149,8 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
 
         if HAS_HISTORY:
             old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
-            changes.pairing(old, new)  # stored once for the session: diffs, traces and references reuse it
+            # stored once for the session: diffs, traces and references reuse it
+            changes.pairing(old, new)
         services.import_paths(policy_documents(), publish=True)
 
 
@@ -170,7 +180,8 @@ def rules_loaded(transactional_db):
 
 @pytest.fixture(autouse=True)
 def forget_process_caches():
-    """Process caches (current version ids, resolved references) must not outlive a rolled-back test."""
+    """Process caches (current version ids, resolved references) must not outlive a
+    rolled-back test."""
     yield
     from rulesref import changes, references, services
 

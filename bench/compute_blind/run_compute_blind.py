@@ -21,6 +21,7 @@ job's "result" is compared with the scenario's "expect":
   * anything else             -> equality (bool is not a number; a string
                                  also matches a one-element list holding it)
 """
+
 import argparse
 import json
 import os
@@ -34,9 +35,12 @@ MISSING = object()
 
 def http(method, url, body=None, timeout=70):
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"Content-Type": "application/json",
-                                          "Accept": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
             raw = r.read()
@@ -66,7 +70,11 @@ def run_job(base, endpoint, request):
         if job_id is None:
             return status, job, "job has no id"
         if time.time() > deadline:
-            return status, job, "job not finished after 60 s (status {!r})".format(job.get("status"))
+            return (
+                status,
+                job,
+                "job not finished after 60 s (status {!r})".format(job.get("status")),
+            )
         time.sleep(0.5)
         st, job = http("GET", f"{base}/api/v1/jobs/{job_id}")
         if st != 200 or not isinstance(job, dict):
@@ -115,7 +123,8 @@ def compare(key, exp, got, results):
                     return "{}: reference {} has {!r}".format(key, exp["le_scenario"], ov)
                 if got > ov + 1e-12:
                     return "{}: got {!r} > {!r} from {} (must not increase)".format(
-                        key, got, ov, exp["le_scenario"])
+                        key, got, ov, exp["le_scenario"]
+                    )
         return None
     if isinstance(exp, list):
         if not isinstance(got, list):
@@ -156,8 +165,11 @@ def main():
     by_cat = {}
     passed = failed = 0
     for sc in scenarios:
-        cat = sc.get("category") or {"loop-outcome": "loops", "game-outcome": "games",
-                                     "shuffle-analysis": "shuffles"}.get(sc["endpoint"], "other")
+        cat = sc.get("category") or {
+            "loop-outcome": "loops",
+            "game-outcome": "games",
+            "shuffle-analysis": "shuffles",
+        }.get(sc["endpoint"], "other")
         exp = sc["expect"]
         diffs = []
         try:
@@ -169,9 +181,11 @@ def main():
         elif set(exp) == {"status"}:
             want = exp["status"]
             if not (status is not None and 400 <= status < 500):
-                diffs.append(f"expected a 4xx answer ({want}), got {status} {json.dumps(job)[:300]}")
+                diffs.append(
+                    f"expected a 4xx answer ({want}), got {status} {json.dumps(job)[:300]}"
+                )
             elif isinstance(job, dict) and not isinstance(job.get("error"), dict):
-                diffs.append(f"4xx answer lacks {{\"error\": {{...}}}}: {json.dumps(job)[:300]}")
+                diffs.append(f'4xx answer lacks {{"error": {{...}}}}: {json.dumps(job)[:300]}')
         elif status is not None and status >= 400:
             diffs.append(f"POST answered {status}: {json.dumps(job)[:400]}")
         elif job.get("status") != "succeeded":

@@ -1,4 +1,5 @@
-"""Deciding the game at one moment: effects first, then state-based actions, then a mandatory loop (CR 104, 704)."""
+"""Deciding the game at one moment: effects first, then state-based actions, then a mandatory loop
+(CR 104, 704)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ class _Moment:
     cites: list[str] = field(default_factory=list)
     reasons: dict[str, list[str]] = field(default_factory=dict)
     losers: list[str] = field(default_factory=list)
-    cant_lose: set[str] = field(default_factory=set)   # players an effect keeps from losing (CR 101.1; whole team in 2HG, 810.8a)
+    # players an effect keeps from losing (CR 101.1; whole team in 2HG, 810.8a)
+    cant_lose: set[str] = field(default_factory=set)
     cant_win: set[str] = field(default_factory=set)
 
     def say(self, sentence: str, *refs: str) -> None:
@@ -44,10 +46,21 @@ class _Moment:
     def protected(self, player: str) -> bool:
         return player in self.cant_lose
 
-    def outcome(self, result: str, winners: Sequence[str] = (), remaining: Sequence[str] = ()) -> GameOutcome:
-        losers = tuple(p for p in self.losers if p not in winners)   # CR 104.2c: a winning team's players all win
-        return GameOutcome(result, tuple(winners), losers, " ".join(self.sentences), tuple(self.cites),
-                           {p: tuple(r) for p, r in self.reasons.items()}, tuple(remaining), self.request.teams)
+    def outcome(
+        self, result: str, winners: Sequence[str] = (), remaining: Sequence[str] = ()
+    ) -> GameOutcome:
+        # CR 104.2c: a winning team's players all win
+        losers = tuple(p for p in self.losers if p not in winners)
+        return GameOutcome(
+            result,
+            tuple(winners),
+            losers,
+            " ".join(self.sentences),
+            tuple(self.cites),
+            {p: tuple(r) for p, r in self.reasons.items()},
+            tuple(remaining),
+            self.request.teams,
+        )
 
 
 def _names(names: Sequence[str]) -> str:
@@ -60,7 +73,8 @@ def _lose_verb(names: Sequence[str]) -> str:
 
 
 def decide_game(request: GameRequest) -> GameOutcome:
-    """Decide the game at one moment: ``result`` "win" (with ``winners``), "draw", or "ongoing" (with any ``losers``)."""
+    """Decide the game at one moment: ``result`` "win" (with ``winners``), "draw", or "ongoing"
+    (with any ``losers``)."""
     m = _Moment(request, [p for p in request.players if not p.left_game])
     _apply_restrictions(m)
     ended = _apply_effects(m)
@@ -70,63 +84,117 @@ def decide_game(request: GameRequest) -> GameOutcome:
     if ended is not None:
         return ended
     if request.mandatory_loop:
-        m.say("The game is caught in a loop of mandatory actions that nobody can stop, so the game is a draw.",
-              cite.DRAW_MANDATORY_LOOP, cite.LOOP_MANDATORY)
+        m.say(
+            "The game is caught in a loop of mandatory actions that nobody can stop, so the game "
+            "is a draw.",
+            cite.DRAW_MANDATORY_LOOP,
+            cite.LOOP_MANDATORY,
+        )
         return m.outcome("draw")
     if not m.losers:
-        m.say("Nothing here ends the game: nobody wins or loses, and the game goes on.", cite.GAME_ENDS)
+        m.say(
+            "Nothing here ends the game: nobody wins or loses, and the game goes on.",
+            cite.GAME_ENDS,
+        )
     return m.outcome("ongoing", remaining=[p.name for p in m.in_game])
 
 
 def _apply_effects(m: _Moment) -> GameOutcome | None:
     by_name = {p.name: p for p in m.request.players}
-    lose = {e.player: e.type for e in m.request.effects if e.type in (EffectType.LOSE, EffectType.CONCEDE) and e.player}
+    lose = {
+        e.player: e.type
+        for e in m.request.effects
+        if e.type in (EffectType.LOSE, EffectType.CONCEDE) and e.player
+    }
     win = [e.player for e in m.request.effects if e.type is EffectType.WIN and e.player]
     for player, kind in list(lose.items()):
         if kind is EffectType.CONCEDE:
             m.reasons.setdefault(player, []).append(kind.value)
             if m.request.format is GameFormat.TWO_HEADED_GIANT:
-                m.say(f"{player} concedes: in Two-Headed Giant their team leaves the game immediately and loses the game"
-                      + (" (an effect saying they can't lose does not stop a concession)." if m.protected(player) else "."),
-                      cite.LOSE_CONCEDE, cite.THG_CONCEDE, *((cite.CARD_OVERRIDES_RULES,) if m.protected(player) else ()))
+                m.say(
+                    (
+                        f"{player} concedes: in Two-Headed Giant their team leaves the game "
+                        "immediately and loses the game"
+                    )
+                    + (
+                        " (an effect saying they can't lose does not stop a concession)."
+                        if m.protected(player)
+                        else "."
+                    ),
+                    cite.LOSE_CONCEDE,
+                    cite.THG_CONCEDE,
+                    *((cite.CARD_OVERRIDES_RULES,) if m.protected(player) else ()),
+                )
             else:
-                m.say(f"{player} concedes and loses the game"
-                      + (" (an effect saying they can't lose does not stop a concession)." if m.protected(player) else "."),
-                      cite.LOSE_CONCEDE, *((cite.CARD_OVERRIDES_RULES,) if m.protected(player) else ()))
+                m.say(
+                    f"{player} concedes and loses the game"
+                    + (
+                        " (an effect saying they can't lose does not stop a concession)."
+                        if m.protected(player)
+                        else "."
+                    ),
+                    cite.LOSE_CONCEDE,
+                    *((cite.CARD_OVERRIDES_RULES,) if m.protected(player) else ()),
+                )
         elif m.protected(player):
             del lose[player]
-            m.say(f"An effect says {player} loses the game, but another effect says {player} can't lose the game, so {player} doesn't.",
-                  cite.LOSE_EFFECT, cite.CARD_OVERRIDES_RULES)
+            m.say(
+                f"An effect says {player} loses the game, but another effect says {player} can't "
+                f"lose the game, so {player} doesn't.",
+                cite.LOSE_EFFECT,
+                cite.CARD_OVERRIDES_RULES,
+            )
         else:
             m.reasons.setdefault(player, []).append("effect")
             m.say(f"An effect says {player} loses the game.", cite.LOSE_EFFECT)
     barred = [w for w in dict.fromkeys(win) if w in m.cant_win]
     if barred:
         win = [w for w in win if w not in m.cant_win]
-        m.say(f"An effect says {_names(barred)} {'wins' if len(barred) == 1 else 'win'} the game, but another effect says "
-              f"{_names(barred)} can't win the game, so that does not happen.", cite.WIN_EFFECT, cite.CARD_OVERRIDES_RULES)
+        m.say(
+            f"An effect says {_names(barred)} {'wins' if len(barred) == 1 else 'win'} the game, "
+            "but "
+            f"another effect says {_names(barred)} can't win the game, so that does not happen.",
+            cite.WIN_EFFECT,
+            cite.CARD_OVERRIDES_RULES,
+        )
     if win:
-        m.say(f"An effect says {_names(sorted(set(win)))} {'wins' if len(set(win)) == 1 else 'win'} the game.", cite.WIN_EFFECT)
-        # CR 104.3f: a player who would win and lose at once loses; in Two-Headed Giant the team does (CR 810.8a).
+        m.say(
+            f"An effect says {_names(sorted(set(win)))} {'wins' if len(set(win)) == 1 else 'win'} "
+            "the game.",
+            cite.WIN_EFFECT,
+        )
+        # CR 104.3f: a player who would win and lose at once loses; in Two-Headed Giant the team
+        # does (CR 810.8a).
         if m.request.format is GameFormat.TWO_HEADED_GIANT:
             unit = m.unit(by_name[win[0]])
             if unit not in _losing_units(m, set(lose)):
                 return _win(m, unit)
-            m.say(f"{_side(m, unit)} would win and lose at the same time, so the team loses.", cite.WIN_AND_LOSE)
+            m.say(
+                f"{_side(m, unit)} would win and lose at the same time, so the team loses.",
+                cite.WIN_AND_LOSE,
+            )
         else:
             standing = [w for w in win if w not in lose]
             if standing:
                 return _win(m, m.unit(by_name[standing[0]]))
             both = sorted(set(win))
-            m.say(f"{_names(both)} would win and lose at the same time, so {_names(both)} {_lose_verb(both)} the game.", cite.WIN_AND_LOSE)
+            m.say(
+                f"{_names(both)} would win and lose at the same time, so {_names(both)} "
+                f"{_lose_verb(both)} the game.",
+                cite.WIN_AND_LOSE,
+            )
     ended = _remove_losers(m, set(lose))
     if ended is not None:
         return ended
     draws = [e for e in m.request.effects if e.type is EffectType.DRAW]
     if draws:
         whose = [e.player for e in draws if e.player]
-        m.say(f"An effect {_names(sorted(set(whose)))} controls says the game is a draw." if whose else "An effect says the game is a draw.",
-              cite.DRAW_EFFECT)
+        m.say(
+            f"An effect {_names(sorted(set(whose)))} controls says the game is a draw."
+            if whose
+            else "An effect says the game is a draw.",
+            cite.DRAW_EFFECT,
+        )
         return m.outcome("draw")
     return None
 
@@ -142,7 +210,8 @@ def _side(m: _Moment, unit: str) -> str:
 
 
 def _losing_units(m: _Moment, losing_players: set[str]) -> set[str]:
-    """Sides that lose when these players lose: any player in Two-Headed Giant (CR 810.8a), all of a team otherwise (CR 104.3g)."""
+    """Sides that lose when these players lose: any player in Two-Headed Giant (CR 810.8a), all of a
+    team otherwise (CR 104.3g)."""
     units = set()
     for unit in {m.unit(p) for p in m.in_game}:
         members = [p.name for p in m.in_game if m.unit(p) == unit]
@@ -160,8 +229,12 @@ def _win(m: _Moment, unit: str) -> GameOutcome:
     others = [p.name for p in m.in_game if m.unit(p) != unit and p.name not in m.losers]
     m.losers.extend(others)
     if _is_team(m, unit):
-        m.say(f"{_side(m, unit)} wins the game; every player on the team wins.",
-              cite.THG_TEAM_WINS_LOSES if m.request.format is GameFormat.TWO_HEADED_GIANT else cite.WIN_TEAM)
+        m.say(
+            f"{_side(m, unit)} wins the game; every player on the team wins.",
+            cite.THG_TEAM_WINS_LOSES
+            if m.request.format is GameFormat.TWO_HEADED_GIANT
+            else cite.WIN_TEAM,
+        )
     else:
         m.say(f"{unit} wins the game.", cite.GAME_ENDS)
     if others:
@@ -170,7 +243,8 @@ def _win(m: _Moment, unit: str) -> GameOutcome:
 
 
 def _remove_losers(m: _Moment, losing_players: set[str]) -> GameOutcome | None:
-    """Players and sides who lose leave; one side left wins (CR 104.2a, 104.2c), none left is a draw (CR 104.4a, 104.4d)."""
+    """Players and sides who lose leave; one side left wins (CR 104.2a, 104.2c), none left is a draw
+    (CR 104.4a, 104.4d)."""
     if not losing_players:
         return None
     units = _losing_units(m, losing_players)
@@ -181,31 +255,52 @@ def _remove_losers(m: _Moment, losing_players: set[str]) -> GameOutcome | None:
     for u in sorted(units) if thg else ():
         members = [p.name for p in m.in_game if m.unit(p) == u]
         if any(not r.startswith("team_") for n in members for r in m.reasons.get(n, [])):
-            m.say(f"{_side(m, u)} loses the game, as players win and lose only as a team.", cite.THG_TEAM_WINS_LOSES)
+            m.say(
+                f"{_side(m, u)} loses the game, as players win and lose only as a team.",
+                cite.THG_TEAM_WINS_LOSES,
+            )
     if not remaining_units:
         names = [p.name for p in leaving]
-        m.say(f"{_names(names)} {'both' if len(names) == 2 else 'all'} lose at the same time and nobody is left, so the game is a draw.",
-              cite.DRAW_ALL_TEAMS_LOSE if m.teams else cite.DRAW_ALL_LOSE)
+        m.say(
+            f"{_names(names)} {'both' if len(names) == 2 else 'all'} lose at the same time and "
+            "nobody is left, so the game is a draw.",
+            cite.DRAW_ALL_TEAMS_LOSE if m.teams else cite.DRAW_ALL_LOSE,
+        )
         return m.outcome("draw")
     m.losers.extend(p.name for p in leaving)
     m.in_game = remaining
     if len(remaining_units) == 1:
         unit = next(iter(remaining_units))
         if _is_team(m, unit):
-            m.say(f"All the other players have left the game, so {_side(m, unit)} wins.", cite.WIN_TEAM)
+            m.say(
+                f"All the other players have left the game, so {_side(m, unit)} wins.",
+                cite.WIN_TEAM,
+            )
             return m.outcome("win", [p.name for p in m.request.players if m.unit(p) == unit])
-        # CR 104.2a: winning because every opponent has left "overrides all effects that would preclude" winning.
+        # CR 104.2a: winning because every opponent has left "overrides all effects that would
+        # preclude" winning.
         override = " This overrides the effect saying they can't win." if unit in m.cant_win else ""
-        m.say(f"{unit} is the only player left in the game and wins.{override}", cite.WIN_OPPONENTS_LEFT)
+        m.say(
+            f"{unit} is the only player left in the game and wins.{override}",
+            cite.WIN_OPPONENTS_LEFT,
+        )
         return m.outcome("win", [unit])
     names = [p.name for p in leaving]
-    m.say(f"{_names(names)} {'leaves' if len(names) == 1 else 'leave'} the game, which goes on for "
-          f"{_names([p.name for p in remaining])}.", cite.LEAVES_GAME, cite.MULTIPLAYER_CONTINUES)
+    m.say(
+        f"{_names(names)} {'leaves' if len(names) == 1 else 'leave'} the game, which goes on for "
+        f"{_names([p.name for p in remaining])}.",
+        cite.LEAVES_GAME,
+        cite.MULTIPLAYER_CONTINUES,
+    )
     for unit in sorted({m.unit(p) for p in leaving if p.team is not None} & remaining_units):
         left = [p.name for p in leaving if m.unit(p) == unit]
         on = [p.name for p in remaining if m.unit(p) == unit]
-        m.say(f"Team {unit} has not lost: a team loses only when all its players have lost, so it plays on with {_names(on)} "
-              f"after {_names(left)} {'leaves' if len(left) == 1 else 'leave'}.", cite.LOSE_TEAM)
+        m.say(
+            f"Team {unit} has not lost: a team loses only when all its players have lost, so it "
+            f"plays on with {_names(on)} after {_names(left)} "
+            f"{'leaves' if len(left) == 1 else 'leave'}.",
+            cite.LOSE_TEAM,
+        )
     return None
 
 
@@ -215,8 +310,13 @@ def _apply_state_based_actions(m: _Moment) -> GameOutcome | None:
 
     def lose(p: PlayerState, reason: str, sentence: str, *refs: str) -> None:
         if m.protected(p.name):
-            m.say(sentence.split(", so ")[0] + f", but an effect says {p.name} can't lose the game, so {p.name} doesn't.",
-                  cite.SBA_CHECK, *refs, cite.CARD_OVERRIDES_RULES)
+            m.say(
+                sentence.split(", so ")[0]
+                + f", but an effect says {p.name} can't lose the game, so {p.name} doesn't.",
+                cite.SBA_CHECK,
+                *refs,
+                cite.CARD_OVERRIDES_RULES,
+            )
             return
         losing.add(p.name)
         m.reasons.setdefault(p.name, []).append(reason)
@@ -226,40 +326,82 @@ def _apply_state_based_actions(m: _Moment) -> GameOutcome | None:
         _team_sbas(m, lose)
     for p in m.in_game:
         if fmt is not GameFormat.TWO_HEADED_GIANT and p.life <= 0:
-            lose(p, "life", f"{p.name} has {p.life} life, so {p.name} loses the game when state-based actions are checked.",
-                 cite.LOSE_LIFE, cite.SBA_LIFE)
+            lose(
+                p,
+                "life",
+                f"{p.name} has {p.life} life, so {p.name} loses the game when state-based actions "
+                "are checked.",
+                cite.LOSE_LIFE,
+                cite.SBA_LIFE,
+            )
         if fmt is not GameFormat.TWO_HEADED_GIANT and p.poison >= POISON_LIMIT:
-            lose(p, "poison", f"{p.name} has {p.poison} poison counters, ten or more, so {p.name} loses the game.",
-                 cite.LOSE_POISON, cite.SBA_POISON)
+            lose(
+                p,
+                "poison",
+                f"{p.name} has {p.poison} poison counters, ten or more, so {p.name} loses the "
+                "game.",
+                cite.LOSE_POISON,
+                cite.SBA_POISON,
+            )
         if p.drew_from_empty_library:
-            lose(p, "empty_library", f"{p.name} had to draw a card from an empty library, so {p.name} loses the game.",
-                 cite.LOSE_EMPTY_LIBRARY, cite.SBA_EMPTY_LIBRARY)
+            lose(
+                p,
+                "empty_library",
+                f"{p.name} had to draw a card from an empty library, so {p.name} loses the game.",
+                cite.LOSE_EMPTY_LIBRARY,
+                cite.SBA_EMPTY_LIBRARY,
+            )
         for commander, damage in sorted(p.commander_damage.items()):
             if damage >= COMMANDER_DAMAGE_LIMIT:
-                lose(p, "commander_damage", f"{p.name} has been dealt {damage} combat damage by the commander {commander}, "
-                     f"21 or more, so {p.name} loses the game.", cite.LOSE_COMMANDER, cite.COMMANDER_DAMAGE, cite.SBA_COMMANDER)
+                lose(
+                    p,
+                    "commander_damage",
+                    f"{p.name} has been dealt {damage} combat damage by the commander {commander}, "
+                    f"21 or more, so {p.name} loses the game.",
+                    cite.LOSE_COMMANDER,
+                    cite.COMMANDER_DAMAGE,
+                    cite.SBA_COMMANDER,
+                )
     return _remove_losers(m, losing)
 
 
 def _team_sbas(m: _Moment, lose: Any) -> None:
-    # CR 810.8c-d, 704.6a-b: a team loses at 0 life or at its poison limit (15, 5 more per player beyond two, CR 810.11).
+    # CR 810.8c-d, 704.6a-b: a team loses at 0 life or at its poison limit (15, 5 more per player
+    # beyond two, CR 810.11).
     for unit in sorted({m.unit(p) for p in m.in_game}):
         team = m.request.teams[unit]
         head = next(p for p in m.in_game if m.unit(p) == unit)
         if team.life <= 0:
-            lose(head, "team_life", f"{_side(m, unit)} has {team.life} life as a team, so the team loses the game.",
-                 cite.THG_TEAM_LIFE, cite.SBA_TEAM_LIFE)
+            lose(
+                head,
+                "team_life",
+                f"{_side(m, unit)} has {team.life} life as a team, so the team loses the game.",
+                cite.THG_TEAM_LIFE,
+                cite.SBA_TEAM_LIFE,
+            )
         if team.poison >= team.poison_limit:
-            refs = (cite.THG_TEAM_POISON, cite.SBA_TEAM_POISON, cite.THG_POISON_SHARED) + ((cite.THG_BIGGER_TEAMS,) if len(team.players) > 2 else ())
-            lose(head, "team_poison", f"{_side(m, unit)} has {team.poison} poison counters, shared by the team, "
-                 f"{team.poison_limit} or more for a team of {len(team.players)}, so the team loses the game.", *refs)
+            refs = (cite.THG_TEAM_POISON, cite.SBA_TEAM_POISON, cite.THG_POISON_SHARED) + (
+                (cite.THG_BIGGER_TEAMS,) if len(team.players) > 2 else ()
+            )
+            lose(
+                head,
+                "team_poison",
+                f"{_side(m, unit)} has {team.poison} poison counters, shared by the team, "
+                f"{team.poison_limit} or more for a team of {len(team.players)}, so the team loses "
+                "the game.",
+                *refs,
+            )
         elif team.poison:
-            m.say(f"{_side(m, unit)} has {team.poison} poison counters, shared by the team (each player's count is the team's); "
-                  f"the team loses at {team.poison_limit}.", cite.THG_POISON_SHARED)
+            m.say(
+                f"{_side(m, unit)} has {team.poison} poison counters, shared by the team (each "
+                f"player's count is the team's); the team loses at {team.poison_limit}.",
+                cite.THG_POISON_SHARED,
+            )
 
 
 def _apply_restrictions(m: _Moment) -> None:
-    """"Can't lose" and "can't win" effects (CR 101.1: the card's text prevails); in 2HG they cover the team (CR 810.8a)."""
+    """ "Can't lose" and "can't win" effects (CR 101.1: the card's text prevails); in 2HG they cover
+    the team (CR 810.8a)."""
     by_name = {p.name: p for p in m.request.players}
     thg = m.request.format is GameFormat.TWO_HEADED_GIANT
     for e in m.request.effects:
@@ -270,7 +412,11 @@ def _apply_restrictions(m: _Moment) -> None:
         (m.cant_lose if e.type is EffectType.CANT_LOSE else m.cant_win).update(covered)
         what = "can't lose" if e.type is EffectType.CANT_LOSE else "can't win"
         if thg:
-            m.say(f"An effect says {e.player} {what} the game; in Two-Headed Giant that means the whole team, "
-                  f"{_names(covered)}, {what} the game.", cite.CARD_OVERRIDES_RULES, cite.THG_TEAM_WINS_LOSES)
+            m.say(
+                f"An effect says {e.player} {what} the game; in Two-Headed Giant that means the "
+                f"whole team, {_names(covered)}, {what} the game.",
+                cite.CARD_OVERRIDES_RULES,
+                cite.THG_TEAM_WINS_LOSES,
+            )
         else:
             m.say(f"An effect says {e.player} {what} the game.", cite.CARD_OVERRIDES_RULES)

@@ -1,5 +1,5 @@
-"""Game-outcome requests: the model that reads the API's JSON (and describes it for the schema) and the typed
-GameRequest built from it; errors are RequestError naming the field."""
+"""Game-outcome requests: the model that reads the API's JSON (and describes it for the schema) and
+the typed GameRequest built from it; errors are RequestError naming the field."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def _whole(low: int = -MAX_VALUE) -> Check:
         if value > MAX_VALUE:
             raise Invalid(f"must be at most {MAX_VALUE:,}")
         return value
+
     return check
 
 
@@ -87,22 +88,39 @@ Flag = Annotated[bool, BeforeValidator(_flag)]
 
 class GamePlayer(Shape):
     not_object: ClassVar[str] = "must be an object with at least a name"
-    name: Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"}), BeforeValidator(_name)]
+    name: Annotated[
+        str, Field(min_length=1, json_schema_extra={"pattern": r"\S"}), BeforeValidator(_name)
+    ]
     commander_damage: Annotated[dict[str, NonNegative], BeforeValidator(_commander_damage)] = Field(
-        default_factory=dict, description="commander -> the combat damage it dealt to this player (commander format only)")
+        default_factory=dict,
+        description=(
+            "commander -> the combat damage it dealt to this player (commander format only)"
+        ),
+    )
     team: Annotated[str | None, BeforeValidator(_team)] = None
-    life: Annotated[Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE)] | None, BeforeValidator(_whole())] = Field(
-        default=None, json_schema_extra=absent_only,
-        description="default: the format's starting life (20, 30 in Two-Headed Giant, 40 in commander)")
+    life: Annotated[
+        Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE)] | None, BeforeValidator(_whole())
+    ] = Field(
+        default=None,
+        json_schema_extra=absent_only,
+        description=(
+            "default: the format's starting life (20, 30 in Two-Headed Giant, 40 in commander)"
+        ),
+    )
     poison: NonNegative = 0
     drew_from_empty_library: Flag = False
     left_game: Flag = False
 
     def state(self, fmt: GameFormat) -> PlayerState:
         return PlayerState(
-            name=self.name, life=STARTING_LIFE[fmt] if self.life is None else self.life, poison=self.poison,
-            drew_from_empty_library=self.drew_from_empty_library, commander_damage=self.commander_damage,
-            team=self.team, left_game=self.left_game)
+            name=self.name,
+            life=STARTING_LIFE[fmt] if self.life is None else self.life,
+            poison=self.poison,
+            drew_from_empty_library=self.drew_from_empty_library,
+            commander_damage=self.commander_damage,
+            team=self.team,
+            left_game=self.left_game,
+        )
 
 
 def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
@@ -111,21 +129,34 @@ def _check_format(fmt: GameFormat, players: Sequence[PlayerState]) -> None:
         if len(players) != 2:
             raise RequestError("players", "a two-player game has exactly two players")
         if any(teams):
-            raise RequestError("players[0].team" if teams[0] else "players[1].team", "a two-player game has no teams")
+            raise RequestError(
+                "players[0].team" if teams[0] else "players[1].team",
+                "a two-player game has no teams",
+            )
     elif fmt is GameFormat.MULTIPLAYER and len(players) < 3:
-        raise RequestError("players", "a multiplayer game begins with more than two players; use two_player")
+        raise RequestError(
+            "players", "a multiplayer game begins with more than two players; use two_player"
+        )
     elif fmt is GameFormat.TWO_HEADED_GIANT:
         for i, p in enumerate(players):
             if p.team is None:
-                raise RequestError(f"players[{i}].team", "every Two-Headed Giant player is on a team")
+                raise RequestError(
+                    f"players[{i}].team", "every Two-Headed Giant player is on a team"
+                )
         sizes = {t: teams.count(t) for t in teams}
         if len(sizes) != 2 or len(set(sizes.values())) != 1 or min(sizes.values()) < 2:
-            raise RequestError("players", "Two-Headed Giant is two teams of the same size, two or more players each")
+            raise RequestError(
+                "players",
+                "Two-Headed Giant is two teams of the same size, two or more players each",
+            )
         for i, p in enumerate(players):
-            # Shared life and poison are checked in teams.share_team_counts. CR 810.8a-b: a player leaves
-            # only with the team, and then the game is over.
+            # Shared life and poison are checked in teams.share_team_counts. CR 810.8a-b: a player
+            # leaves only with the team, and then the game is over.
             if p.left_game:
-                raise RequestError(f"players[{i}].left_game", "in Two-Headed Giant a player leaves the game only with their team")
+                raise RequestError(
+                    f"players[{i}].left_game",
+                    "in Two-Headed Giant a player leaves the game only with their team",
+                )
     elif len(players) < 2:
         raise RequestError("players", "a game has at least two players")
     if len({unit_of(p) for p in players if not p.left_game}) < 2:
@@ -182,8 +213,11 @@ def _effect_type(value: Any) -> EffectType:
 class GameEffectEntry(Shape):
     not_object: ClassVar[str] = "must be an object with type and player"
     type: Annotated[EffectType, BeforeValidator(_effect_type)]
-    player: str | None = Field(default=None, validate_default=True,
-                               description="whose effect it is; a draw may name nobody (CR 104.4c)")
+    player: str | None = Field(
+        default=None,
+        validate_default=True,
+        description="whose effect it is; a draw may name nobody (CR 104.4c)",
+    )
 
     @field_validator("player", mode="before")
     @classmethod
@@ -193,8 +227,9 @@ class GameEffectEntry(Shape):
         if by_name is None or kind is None:
             return player
         if kind is EffectType.DRAW and player is None:
-            return None   # a draw may name whose effect it is (CR 104.4c), or nobody
-        if not isinstance(player, str) or player not in by_name:   # a list or an object was a TypeError (a 500)
+            return None  # a draw may name whose effect it is (CR 104.4c), or nobody
+        # a list or an object was a TypeError (a 500)
+        if not isinstance(player, str) or player not in by_name:
             raise Invalid(f"{player!r} is not one of the players")
         if by_name[player].left_game:
             raise Invalid(f"{player} has already left the game")
@@ -202,23 +237,46 @@ class GameEffectEntry(Shape):
 
 
 class GameOutcomeRequest(Shape):
-    """POST /api/v1/jobs/game-outcome (docs/API.md). Checked in this order; the first error is reported."""
+    """POST /api/v1/jobs/game-outcome (docs/API.md). Checked in this order; the first error
+    is reported."""
 
     format: Annotated[GameFormat, BeforeValidator(_game_format)]
-    players: Annotated[list[GamePlayer], Field(min_length=2, max_length=MAX_PLAYERS),
-                       BeforeValidator(_player_list), AfterValidator(_players_fit)]
+    players: Annotated[
+        list[GamePlayer],
+        Field(min_length=2, max_length=MAX_PLAYERS),
+        BeforeValidator(_player_list),
+        AfterValidator(_players_fit),
+    ]
     effects: Annotated[list[GameEffectEntry], BeforeValidator(_effect_list)] = Field(
-        default_factory=list, description="what happens at this moment, in order")
+        default_factory=list, description="what happens at this moment, in order"
+    )
     mandatory_loop: Flag = False
     # Read by teams.share_team_counts once the players are checked; described here for the schema.
-    teams: Any = Field(default=None, description=(
-        "two_headed_giant only: each team's shared counts by team name; a player's life or poison, if given, "
-        "must equal the team's (it is the team's count, CR 810.10a)"), json_schema_extra={
-        "type": "object", "additionalProperties": {
-            "type": "object", "additionalProperties": False,
-            "properties": {"life": {"type": "integer", "description": "the team's shared life total (CR 810.4)"},
-                           "poison": {"type": "integer", "minimum": 0,
-                                      "description": "the team's shared poison counters (CR 810.10)"}}}})
+    teams: Any = Field(
+        default=None,
+        description=(
+            "two_headed_giant only: each team's shared counts by team name; a player's life or "
+            "poison, if given, must equal the team's (it is the team's count, CR 810.10a)"
+        ),
+        json_schema_extra={
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "life": {
+                        "type": "integer",
+                        "description": "the team's shared life total (CR 810.4)",
+                    },
+                    "poison": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "the team's shared poison counters (CR 810.10)",
+                    },
+                },
+            },
+        },
+    )
 
     @classmethod
     def check_keys(cls, data: Mapping[str, Any]) -> None:
@@ -240,8 +298,11 @@ def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
     together with a draw).
     """
     request = read(GameOutcomeRequest, data).game_request()
-    # A Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in engines/games/teams.py.
-    players, teams = share_team_counts(request.format, data.get("teams"), data["players"], request.players)
+    # A Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in
+    # engines/games/teams.py.
+    players, teams = share_team_counts(
+        request.format, data.get("teams"), data["players"], request.players
+    )
     request = replace(request, players=players, teams=teams)
     _check_winners(request)
     return request
@@ -249,8 +310,18 @@ def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
 
 def _check_winners(request: GameRequest) -> None:
     by_name = {p.name: p for p in request.players}
-    winners = {unit_of(by_name[e.player]) for e in request.effects if e.type is EffectType.WIN and e.player}
+    winners = {
+        unit_of(by_name[e.player]) for e in request.effects if e.type is EffectType.WIN and e.player
+    }
     if len(winners) > 1:
-        raise RequestError("effects", "players on different sides cannot both win at the same moment; list only what happens first")
+        raise RequestError(
+            "effects",
+            "players on different sides cannot both win at the same moment; list only what "
+            "happens first",
+        )
     if winners and any(e.type is EffectType.DRAW for e in request.effects):
-        raise RequestError("effects", "a player cannot win at the same moment as the game becomes a draw; list only what happens first")
+        raise RequestError(
+            "effects",
+            "a player cannot win at the same moment as the game becomes a draw; list only what "
+            "happens first",
+        )

@@ -1,5 +1,6 @@
-"""Loop-outcome requests: the model that reads the API's JSON (and describes it for the schema), the typed
-LoopRequest built from it, and the declarations the loop rules refuse; errors are RequestError naming the field."""
+"""Loop-outcome requests: the model that reads the API's JSON (and describes it for the schema), the
+typed LoopRequest built from it, and the declarations the loop rules refuse; errors are RequestError
+naming the field."""
 
 from __future__ import annotations
 
@@ -51,11 +52,12 @@ from engines.validation import (
     read,
 )
 
-MAX_TIMES = 10**6    # a "times" factor, and a "per" factor either way
+MAX_TIMES = 10**6  # a "times" factor, and a "per" factor either way
 NOT_NEGATIVE = ("library", "poison", "cards_drawn", "tokens")
 
 
-# --- one value ---------------------------------------------------------------------------------------
+# --- one value ------------------------------------------------------------------------------------
+
 
 def _whole(low: int = -MAX_COUNT, high: int = MAX_COUNT) -> Check:
     def check(value: Any) -> int:
@@ -66,6 +68,7 @@ def _whole(low: int = -MAX_COUNT, high: int = MAX_COUNT) -> Check:
         if value > high:
             raise Invalid(f"must be at most {high:,}")
         return value
+
     return check
 
 
@@ -76,6 +79,7 @@ def _flag(default: bool) -> Check:
         if not isinstance(value, bool):
             raise Invalid("must be true or false")
         return value
+
     return check
 
 
@@ -94,7 +98,8 @@ def _counter_name(value: Any) -> str:
 
 
 def _known_players(info: ValidationInfo) -> tuple[str, ...] | None:
-    """The request's players, once they were read (None when they were refused: that error comes first)."""
+    """The request's players, once they were read (None when they were refused: that error
+    comes first)."""
     players: tuple[str, ...] | None = (info.context or {}).get("players")
     return players
 
@@ -136,10 +141,12 @@ CounterName = Annotated[str, Field(min_length=1), BeforeValidator(_counter_name)
 PlayerName = Annotated[str, Field(description="one of the players"), BeforeValidator(_player)]
 
 
-# --- effects -------------------------------------------------------------------------------------------
+# --- effects --------------------------------------------------------------------------------------
+
 
 def _factor(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-    """Only a "per" effect reads its factor (it multiplies the counter read); other forms ignore it."""
+    """Only a "per" effect reads its factor (it multiplies the counter read); other forms
+    ignore it."""
     if info.data.get("per") is None:
         return 1
     return handler(_whole(-MAX_TIMES, MAX_TIMES)(value))
@@ -152,24 +159,34 @@ class LoopEffectSource(Shape):
 
 
 class LoopEffect(Shape):
-    """A change that is not an addition: multiplied ("times"), set, or by another counter ("per", with "factor")."""
+    """A change that is not an addition: multiplied ("times"), set, or by another counter ("per",
+    with "factor")."""
 
-    model_config = Shape.model_config | {"json_schema_extra": {
-        "oneOf": [{"required": ["times"]}, {"required": ["set"]}, {"required": ["per"]}], "additionalProperties": False}}
+    model_config = Shape.model_config | {
+        "json_schema_extra": {
+            "oneOf": [{"required": ["times"]}, {"required": ["set"]}, {"required": ["per"]}],
+            "additionalProperties": False,
+        }
+    }
     # Each of these is absent or given; null is refused like any other non-number.
-    times: Annotated[Annotated[int, Field(ge=0, le=MAX_TIMES)] | None, BeforeValidator(_whole(0, MAX_TIMES))] = Field(
-        default=None, json_schema_extra=absent_only)
-    set_: Annotated[Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None, BeforeValidator(_whole())] = Field(
-        default=None, alias="set", json_schema_extra=absent_only)
-    per: Annotated[LoopEffectSource | None, BeforeValidator(not_null(LoopEffectSource.not_object))] = Field(
-        default=None, json_schema_extra=absent_only)
+    times: Annotated[
+        Annotated[int, Field(ge=0, le=MAX_TIMES)] | None, BeforeValidator(_whole(0, MAX_TIMES))
+    ] = Field(default=None, json_schema_extra=absent_only)
+    set_: Annotated[
+        Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)] | None, BeforeValidator(_whole())
+    ] = Field(default=None, alias="set", json_schema_extra=absent_only)
+    per: Annotated[
+        LoopEffectSource | None, BeforeValidator(not_null(LoopEffectSource.not_object))
+    ] = Field(default=None, json_schema_extra=absent_only)
     factor: Annotated[int, Field(ge=-MAX_TIMES, le=MAX_TIMES), WrapValidator(_factor)] = 1
 
     @classmethod
     def check_keys(cls, data: Mapping[str, Any]) -> None:
         forms = [k for k in ("times", "set", "per") if k in data]
         if len(forms) != 1 or set(data) - {"times", "set", "per", "factor"}:
-            raise Invalid('an effect object takes exactly one of "times", "set" or "per" (with "factor")')
+            raise Invalid(
+                'an effect object takes exactly one of "times", "set" or "per" (with "factor")'
+            )
 
     def change(self, player: str, counter: str) -> Change:
         if self.times is not None:
@@ -205,10 +222,13 @@ EffectValue = Annotated[
     Discriminator(by_kind),
     Field(description="a number to add each iteration, or an effect object"),
 ]
-Counters = Annotated[dict[Annotated[str, BeforeValidator(_counter_key)], EffectValue], BeforeValidator(_counters)]
+Counters = Annotated[
+    dict[Annotated[str, BeforeValidator(_counter_key)], EffectValue], BeforeValidator(_counters)
+]
 
 
-# --- actions, breakers -----------------------------------------------------------------------------------
+# --- actions, breakers ----------------------------------------------------------------------------
+
 
 def _kind(value: Any) -> ActionKind:
     try:
@@ -221,9 +241,14 @@ class LoopAction(Shape):
     not_object: ClassVar[str] = "must be an object with player, kind and text"
     player: PlayerName
     kind: Annotated[ActionKind, BeforeValidator(_kind)]
-    unless_player: str | None = Field(default=None, validate_default=True,
-                                      description='who may pay to stop it: only for kind "unless", and then required')
-    effects: Annotated[dict[PlayerName, Counters], BeforeValidator(_effects)] = Field(default_factory=dict)
+    unless_player: str | None = Field(
+        default=None,
+        validate_default=True,
+        description='who may pay to stop it: only for kind "unless", and then required',
+    )
+    effects: Annotated[dict[PlayerName, Counters], BeforeValidator(_effects)] = Field(
+        default_factory=dict
+    )
     text: Text = ""
 
     @field_validator("unless_player", mode="before")
@@ -241,11 +266,15 @@ class LoopAction(Shape):
         changes: list[Change] = []
         for target, counters in self.effects.items():
             for counter, value in counters.items():
-                changes.append(value.change(target, counter) if isinstance(value, LoopEffect)
-                               else Change(target, counter, "add", value))
+                changes.append(
+                    value.change(target, counter)
+                    if isinstance(value, LoopEffect)
+                    else Change(target, counter, "add", value)
+                )
             drawn = counters.get("cards_drawn")
             if "library" not in counters and isinstance(drawn, int) and drawn > 0:
-                changes.append(Change(target, "library", "add", -drawn))   # drawing cards empties the library
+                # drawing cards empties the library
+                changes.append(Change(target, "library", "add", -drawn))
         return Action(self.player, self.kind, self.text, self.unless_player, tuple(changes))
 
 
@@ -276,7 +305,8 @@ def _fragmented(value: Any) -> Any:
     return value
 
 
-# --- state, declarations -----------------------------------------------------------------------------------
+# --- state, declarations --------------------------------------------------------------------------
+
 
 def _state(value: Any, info: ValidationInfo) -> Any:
     """Each player's counters, in turn order: the life and poison they start from unless given."""
@@ -311,8 +341,11 @@ def _state(value: Any, info: ValidationInfo) -> Any:
     return state
 
 
-def _library_needed(state: dict[str, dict[str, int]], info: ValidationInfo) -> dict[str, dict[str, int]]:
-    """A loop that changes or reads a library needs its size; every other counter it touches starts at 0."""
+def _library_needed(
+    state: dict[str, dict[str, int]], info: ValidationInfo
+) -> dict[str, dict[str, int]]:
+    """A loop that changes or reads a library needs its size; every other counter it touches starts
+    at 0."""
     iteration: list[LoopAction] | None = info.data.get("iteration")
     if iteration is None or _known_players(info) is None:
         return state
@@ -321,7 +354,10 @@ def _library_needed(state: dict[str, dict[str, int]], info: ValidationInfo) -> d
             touched = [(ch.player, ch.counter)] + ([ch.source] if ch.source else [])
             for p, counter in touched:
                 if counter == "library" and "library" not in state[p]:
-                    raise RequestError(f"state.{p}.library", f"is needed: iteration[{i}] changes or reads {p}'s library")
+                    raise RequestError(
+                        f"state.{p}.library",
+                        f"is needed: iteration[{i}] changes or reads {p}'s library",
+                    )
                 state[p].setdefault(counter, 0)
     return state
 
@@ -354,7 +390,10 @@ def _declaration(value: Any, n_actions: int) -> None:
     elif isinstance(value, Mapping):
         # MTR 4.4: the last iteration may be performed only up to a chosen point.
         if set(value) != {"iterations", "after_action"}:
-            raise Invalid('a partial count is {"iterations": N, "after_action": index of the last action performed}')
+            raise Invalid(
+                'a partial count is {"iterations": N, "after_action": index of the last action '
+                "performed}"
+            )
         try:
             _whole(low=0, high=max(n_actions - 2, 0))(value["after_action"])
         except Invalid as exc:
@@ -370,11 +409,14 @@ def _declaration(value: Any, n_actions: int) -> None:
 
 
 class LoopPartialCount(Shape):
-    """MTR 4.4: whole iterations, then the next one up to and including one action (never the last)."""
+    """MTR 4.4: whole iterations, then the next one up to and including one action (never
+    the last)."""
 
     model_config = Shape.model_config | {"json_schema_extra": {"additionalProperties": False}}
     iterations: NonNegative
-    after_action: Annotated[int, Field(ge=0, description="index of the last action performed; never the last action")]
+    after_action: Annotated[
+        int, Field(ge=0, description="index of the last action performed; never the last action")
+    ]
 
 
 Declared = Annotated[
@@ -385,35 +427,62 @@ Declared = Annotated[
 ]
 
 
-# --- the request -----------------------------------------------------------------------------------------
+# --- the request ----------------------------------------------------------------------------------
+
 
 class LoopOutcomeRequest(Shape):
-    """POST /api/v1/jobs/loop-outcome (docs/API.md). Checked in this order; the first error is reported."""
+    """POST /api/v1/jobs/loop-outcome (docs/API.md). Checked in this order; the first error
+    is reported."""
 
     players: Annotated[
         list[Annotated[str, Field(min_length=1, json_schema_extra={"pattern": r"\S"})]],
-        Field(min_length=2, max_length=MAX_PLAYERS, json_schema_extra={"uniqueItems": True},
-              description="turn order, the active player first"),
+        Field(
+            min_length=2,
+            max_length=MAX_PLAYERS,
+            json_schema_extra={"uniqueItems": True},
+            description="turn order, the active player first",
+        ),
         BeforeValidator(_players),
     ]
-    iteration: Annotated[list[LoopAction], Field(min_length=1, max_length=MAX_ACTIONS), BeforeValidator(_iteration)]
+    iteration: Annotated[
+        list[LoopAction], Field(min_length=1, max_length=MAX_ACTIONS), BeforeValidator(_iteration)
+    ]
     breakers: Annotated[list[LoopBreaker], BeforeValidator(_breakers)] = Field(default_factory=list)
     fragmented: Annotated[bool | None, BeforeValidator(_fragmented)] = None
-    state: Annotated[dict[str, dict[str, int]], BeforeValidator(_state), AfterValidator(_library_needed)] = Field(
-        default=None, validate_default=True, json_schema_extra=drop_default,
-        description="each player's counters (life 20 and poison 0 unless given; library when the loop draws)")
+    state: Annotated[
+        dict[str, dict[str, int]], BeforeValidator(_state), AfterValidator(_library_needed)
+    ] = Field(
+        default=None,
+        validate_default=True,
+        json_schema_extra=drop_default,
+        description=(
+            "each player's counters (life 20 and poison 0 unless given; library when the "
+            "loop draws)"
+        ),
+    )
     deterministic: Annotated[bool, BeforeValidator(_flag(True))] = True
     spans_turns: Annotated[bool, BeforeValidator(_flag(False))] = False
     declared: Annotated[dict[str, Declared] | None, BeforeValidator(_declared)] = Field(
-        default=None, description='each player\'s MTR 4.4 declaration: iterations, "accept", "indefinitely" or "no_action"')
+        default=None,
+        description=(
+            'each player\'s MTR 4.4 declaration: iterations, "accept", "indefinitely" or '
+            '"no_action"'
+        ),
+    )
     restarted_without_change: Annotated[bool, BeforeValidator(_flag(False))] = False
-    poison_threshold: Annotated[int, Field(ge=1, le=1000), BeforeValidator(_whole(1, 1000))] = POISON_THRESHOLD
+    poison_threshold: Annotated[int, Field(ge=1, le=1000), BeforeValidator(_whole(1, 1000))] = (
+        POISON_THRESHOLD
+    )
 
     def loop_request(self) -> LoopRequest:
         declared: dict[str, Declaration] | None = None
         if self.declared is not None:
-            declared = {p: PartialCount(v.iterations, v.after_action) if isinstance(v, LoopPartialCount) else v
-                        for p, v in self.declared.items()}
+            declared = {
+                p: PartialCount(v.iterations, v.after_action)
+                if isinstance(v, LoopPartialCount)
+                else v
+                for p, v in self.declared.items()
+            }
         return LoopRequest(
             players=tuple(self.players),
             state=self.state,
@@ -431,9 +500,9 @@ class LoopOutcomeRequest(Shape):
 def validate_loop_request(data: Mapping[str, Any]) -> LoopRequest:
     """Check a loop-outcome request (the API's JSON) and build the typed request.
 
-    Raises ``RequestError(field, message)`` naming the field: unknown players, bad kinds, negative or
-    too-large counts (over 10^18), missing library for a loop that draws, and declarations that the
-    loop rules do not allow for this kind of loop.
+    Raises ``RequestError(field, message)`` naming the field: unknown players, bad kinds, negative
+    or too-large counts (over 10^18), missing library for a loop that draws, and declarations that
+    the loop rules do not allow for this kind of loop.
     """
     request = read(LoopOutcomeRequest, data).loop_request()
     check_declarations(request)
@@ -446,28 +515,53 @@ def check_declarations(request: LoopRequest) -> None:
         return
     kind = classify_loop(request)
     if kind is LoopKind.NON_DETERMINISTIC:
-        return   # nobody names numbers for these; the declarations are ignored and the result says so
+        # nobody names numbers for these; the declarations are ignored and the result says so
+        return
     if kind is LoopKind.FRAGMENTED and names_no_number(request):
-        return   # issue 27: no numbers named, CR 729.3 settles the fragmented loop (resolution._fragmented)
+        # issue 27: no numbers named, CR 729.3 settles the fragmented loop (resolution._fragmented)
+        return
     maintainers = maintainers_of(request)
     for p, value in request.declared.items():
         if value == "indefinitely" and not request.spans_turns:
-            raise RequestError(f"declared.{p}", '"indefinitely" is only for a loop across turns (spans_turns); within a turn name a number')
+            raise RequestError(
+                f"declared.{p}",
+                '"indefinitely" is only for a loop across turns (spans_turns); within a turn '
+                "name a number",
+            )
         if value == "indefinitely" and kind is LoopKind.MAINTAINED_BY_ONE:
-            raise RequestError(f"declared.{p}", '"indefinitely" is for loops kept going by several players; here name a number or accept')
+            raise RequestError(
+                f"declared.{p}",
+                '"indefinitely" is for loops kept going by several players; here name a number '
+                "or accept",
+            )
     if kind is LoopKind.MANDATORY:
         able = breakers_of(request)
         for p, value in request.declared.items():
             if count_key(value) is not None and p not in able:
-                raise RequestError(f"declared.{p}", f"{p} names a number but has no listed way to break a loop of mandatory actions (add a breaker)")
+                raise RequestError(
+                    f"declared.{p}",
+                    f"{p} names a number but has no listed way to break a loop of mandatory "
+                    "actions (add a breaker)",
+                )
         return
     for p in maintainers:
         mine: Declaration | None = request.declared.get(p)
         if mine is None or (count_key(mine) is None and mine != "indefinitely"):
-            raise RequestError(f"declared.{p}", f"{p} keeps the loop going and must name a number of iterations")
+            raise RequestError(
+                f"declared.{p}", f"{p} keeps the loop going and must name a number of iterations"
+            )
     if kind is LoopKind.MAINTAINED_BY_ONE:
         proposed = request.declared[maintainers[0]]
         for p, value in request.declared.items():
             own_key, proposed_key = count_key(value), count_key(proposed)
-            if p != maintainers[0] and own_key is not None and proposed_key is not None and own_key > proposed_key:
-                raise RequestError(f"declared.{p}", f"may accept {maintainers[0]}'s proposal or name a lower number, not a higher one")
+            if (
+                p != maintainers[0]
+                and own_key is not None
+                and proposed_key is not None
+                and own_key > proposed_key
+            ):
+                raise RequestError(
+                    f"declared.{p}",
+                    f"may accept {maintainers[0]}'s proposal or name a lower number, not a higher "
+                    "one",
+                )

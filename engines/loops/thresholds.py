@@ -1,4 +1,5 @@
-"""When a loop ends the game: state-based action thresholds by arithmetic (linear loops) or by playing out (others)."""
+"""When a loop ends the game: state-based action thresholds by arithmetic (linear loops) or by
+playing out (others)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from dataclasses import dataclass
 from engines.loops.records import Action, LoopRequest, Loss
 
 
-def _prefix_sums(request: LoopRequest) -> tuple[list[dict[tuple[str, str], int]], dict[tuple[str, str], int]]:
-    """Change of every (player, counter) after each action of one iteration, and over the whole iteration."""
+def _prefix_sums(
+    request: LoopRequest,
+) -> tuple[list[dict[tuple[str, str], int]], dict[tuple[str, str], int]]:
+    """Change of every (player, counter) after each action of one iteration, and over the
+    whole iteration."""
     running: dict[tuple[str, str], int] = {}
     prefixes = []
     for action in request.iteration:
@@ -40,10 +44,11 @@ def _initial_losses(request: LoopRequest) -> dict[str, list[str]]:
 
 
 def _crossings(request: LoopRequest) -> Iterator[tuple[str, str, int, int]]:
-    """(player, reason, n, j): that player's check after action j fails first after n whole iterations.
+    """(player, reason, n, j): that player's check after action j fails first after n
+    whole iterations.
 
-    One division per player, condition and action (CR 704.5a life <= 0, 704.5c poison at the threshold,
-    704.5b a draw from an empty library); conditions that never fail yield nothing.
+    One division per player, condition and action (CR 704.5a life <= 0, 704.5c poison at the
+    threshold, 704.5b a draw from an empty library); conditions that never fail yield nothing.
     """
     prefixes, total = _prefix_sums(request)
     for j, prefix in enumerate(prefixes):
@@ -51,10 +56,20 @@ def _crossings(request: LoopRequest) -> Iterator[tuple[str, str, int, int]]:
             s = request.state[p]
             tests = [
                 ("life", s["life"] + prefix.get((p, "life"), 0), total.get((p, "life"), 0)),
-                ("poison", request.poison_threshold - s["poison"] - prefix.get((p, "poison"), 0), -total.get((p, "poison"), 0)),
+                (
+                    "poison",
+                    request.poison_threshold - s["poison"] - prefix.get((p, "poison"), 0),
+                    -total.get((p, "poison"), 0),
+                ),
             ]
-            if "library" in s:   # library below 0 means a draw found no card: start + n*d <= -1
-                tests.append(("empty_library", s["library"] + prefix.get((p, "library"), 0) + 1, total.get((p, "library"), 0)))
+            if "library" in s:  # library below 0 means a draw found no card: start + n*d <= -1
+                tests.append(
+                    (
+                        "empty_library",
+                        s["library"] + prefix.get((p, "library"), 0) + 1,
+                        total.get((p, "library"), 0),
+                    )
+                )
             for reason, start, per in tests:
                 n = _first_at_most_zero(start, per)
                 if n is not None:
@@ -62,7 +77,8 @@ def _crossings(request: LoopRequest) -> Iterator[tuple[str, str, int, int]]:
 
 
 def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | None:
-    """First state-based action check, within ``limit`` iterations (None: unlimited), where a player loses.
+    """First state-based action check, within ``limit`` iterations (None: unlimited), where a
+    player loses.
 
     Linear effects only. The earliest (iteration, action) at which any check fails wins, and every
     player failing that same check loses at once. Cost does not depend on ``limit``.
@@ -85,10 +101,15 @@ def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | Non
 
 
 def thresholds_by_player(request: LoopRequest) -> dict[str, dict[str, int | None]]:
-    """For each player and condition, the iteration during which it would first make them lose if nothing
-    else ended the game first (None: never). Linear effects only; 0 means it already holds."""
+    """For each player and condition, the iteration during which it would first make them lose if
+    nothing else ended the game first (None: never). Linear effects only; 0 means it
+    already holds."""
     out: dict[str, dict[str, int | None]] = {
-        p: {"life": None, "poison": None, **({"empty_library": None} if "library" in request.state[p] else {})}
+        p: {
+            "life": None,
+            "poison": None,
+            **({"empty_library": None} if "library" in request.state[p] else {}),
+        }
         for p in request.players
     }
     for p, reasons in _initial_losses(request).items():
@@ -101,8 +122,11 @@ def thresholds_by_player(request: LoopRequest) -> dict[str, dict[str, int | None
     return out
 
 
-def state_after(request: LoopRequest, iterations: int, action: int | None = None) -> dict[str, dict[str, int]]:
-    """Counters after ``iterations`` whole iterations and then actions 0..``action`` of the next (linear effects).
+def state_after(
+    request: LoopRequest, iterations: int, action: int | None = None
+) -> dict[str, dict[str, int]]:
+    """Counters after ``iterations`` whole iterations and then actions 0..``action`` of the next
+    (linear effects).
 
     A library that went below 0 is shown as 0: the missing cards were never drawn (CR 104.3c).
     """
@@ -119,7 +143,11 @@ def state_after(request: LoopRequest, iterations: int, action: int | None = None
 
 
 def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
-    before = {p: dict(c) for p, c in state.items()} if any(ch.op == "per" for ch in action.changes) else state
+    before = (
+        {p: dict(c) for p, c in state.items()}
+        if any(ch.op == "per" for ch in action.changes)
+        else state
+    )
     for ch in action.changes:
         value = state[ch.player][ch.counter]
         if ch.op == "add":
@@ -134,12 +162,21 @@ def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
         state[ch.player][ch.counter] = value
 
 
-def _sba_losses(state: Mapping[str, Mapping[str, int]], players: Sequence[str], threshold: int) -> dict[str, tuple[str, ...]]:
+def _sba_losses(
+    state: Mapping[str, Mapping[str, int]], players: Sequence[str], threshold: int
+) -> dict[str, tuple[str, ...]]:
     losses = {}
     for p in players:
         s = state[p]
-        reasons = tuple(r for r, bad in (("life", s["life"] <= 0), ("poison", s["poison"] >= threshold),
-                                         ("empty_library", s.get("library", 0) < 0)) if bad)
+        reasons = tuple(
+            r
+            for r, bad in (
+                ("life", s["life"] <= 0),
+                ("poison", s["poison"] >= threshold),
+                ("empty_library", s.get("library", 0) < 0),
+            )
+            if bad
+        )
         if reasons:
             losses[p] = reasons
     return losses
@@ -148,20 +185,22 @@ def _sba_losses(state: Mapping[str, Mapping[str, int]], players: Sequence[str], 
 @dataclass(frozen=True)
 class Playout:
     loss: Loss | None
-    iterations: int                     # whole iterations performed (or the one in which the loss happened)
+    iterations: int  # whole iterations performed (or the one in which the loss happened)
     state: dict[str, dict[str, int]]
     gave_up: bool = False
     cycle: tuple[int, int] | None = None
 
 
-def play_out(request: LoopRequest, limit: int | None, *, max_steps: int, extra_actions: int = 0) -> Playout:
+def play_out(
+    request: LoopRequest, limit: int | None, *, max_steps: int, extra_actions: int = 0
+) -> Playout:
     """Perform the loop action by action, checking state-based actions after each action.
 
-    Runs ``limit`` whole iterations (None: until something stops it), then the first ``extra_actions``
-    actions of the next one (MTR 4.4: an iteration performed only up to a chosen point). Stops at the first
-    loss, or after ``max_steps`` actions (``gave_up``). When the state at the start of an iteration repeats,
-    the loop is a cycle that can never end the game: the answer is read off the cycle (``cycle`` set)
-    instead of playing on.
+    Runs ``limit`` whole iterations (None: until something stops it), then the first
+    ``extra_actions`` actions of the next one (MTR 4.4: an iteration performed only up to a chosen
+    point). Stops at the first loss, or after ``max_steps`` actions (``gave_up``). When the state at
+    the start of an iteration repeats, the loop is a cycle that can never end the game: the answer
+    is read off the cycle (``cycle`` set) instead of playing on.
     """
     state = {p: dict(c) for p, c in request.state.items()}
     initial = _initial_losses(request)
@@ -179,7 +218,9 @@ def play_out(request: LoopRequest, limit: int | None, *, max_steps: int, extra_a
             cycle = (first + 1, done - first)
             if limit is None:
                 return Playout(None, done, state, cycle=cycle)
-            state = {p: dict(c) for p, c in history[first + (limit - first) % (done - first)].items()}
+            state = {
+                p: dict(c) for p, c in history[first + (limit - first) % (done - first)].items()
+            }
             done = limit
             break
         seen[key] = done

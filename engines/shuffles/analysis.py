@@ -1,8 +1,10 @@
-"""The shuffle analysis as a whole: distance after the procedure, in numbers and in words, the pattern test, advice.
+"""The shuffle analysis as a whole: distance after the procedure, in numbers and in words, the
+pattern test, advice.
 
-The analysis is mathematics for a judge to weigh, not a ruling: whether a shuffle is an infraction is decided by
-the documents (IPG 3.9 asks whether a player could know the position or distribution of cards; see
-``shuffle_check``). The threshold is this service's configured yardstick for "random enough", shown as such.
+The analysis is mathematics for a judge to weigh, not a ruling: whether a shuffle is an infraction
+is decided by the documents (IPG 3.9 asks whether a player could know the position or distribution
+of cards; see ``shuffle_check``). The threshold is this service's configured yardstick for "random
+enough", shown as such.
 """
 
 from __future__ import annotations
@@ -24,48 +26,83 @@ from engines.shuffles.records import (
     ShuffleStep,
     Verdict,
 )
-from engines.shuffles.riffles import _check_threshold, procedure_distance, procedure_distances, riffles_needed
+from engines.shuffles.riffles import (
+    _check_threshold,
+    procedure_distance,
+    procedure_distances,
+    riffles_needed,
+)
 
-# Total variation distance from uniform, said in words (upper bounds of each band). The words describe the
-# mathematics only; the number is given beside them.
-DISTANCE_WORDS = ((0.05, "practically indistinguishable from random"), (0.25, "close to random"),
-                  (0.5, "somewhat short of random"), (0.9, "well short of random"), (1.01, "far from random"))
+# Total variation distance from uniform, said in words (upper bounds of each band). The words
+# describe the mathematics only; the number is given beside them.
+DISTANCE_WORDS = (
+    (0.05, "practically indistinguishable from random"),
+    (0.25, "close to random"),
+    (0.5, "somewhat short of random"),
+    (0.9, "well short of random"),
+    (1.01, "far from random"),
+)
 
 
 def describe_distance(distance: float) -> str:
     """A judge's words for a distance from random, e.g. "far from random (distance 1.000)"."""
     words = next(text for bound, text in DISTANCE_WORDS if distance < bound)
-    return f"{words} (total variation distance {distance:.3f}, where 0 is perfectly random and 1 is fully predictable)"
+    return (
+        f"{words} (total variation distance {distance:.3f}, where 0 is perfectly random and 1 is "
+        "fully predictable)"
+    )
 
 
 def model_notes(procedure: Sequence[ShuffleStep], exact: bool) -> tuple[str, ...]:
     methods = {step.method for step in procedure if step.times}
-    notes = ["riffle: Gilbert-Shannon-Reeds model, exact distance (Bayer & Diaconis 1992, Ann. Appl. Probab. 2)"]
+    notes = [
+        "riffle: Gilbert-Shannon-Reeds model, exact distance (Bayer & Diaconis 1992, Ann. Appl. "
+        "Probab. 2)"
+    ]
     if ShuffleMethod.MASH in methods:
-        notes.append("mash: modelled as a GSR riffle credited at half (two mashes = one riffle, rounded down); "
-                     "a conservative convention of this engine, not a published result")
+        notes.append(
+            "mash: modelled as a GSR riffle credited at half (two mashes = one riffle, rounded "
+            "down); a conservative convention of this engine, not a published result"
+        )
     if ShuffleMethod.OVERHAND in methods:
-        notes.append("overhand: credited with nothing; randomizing takes order n^2 log n overhand shuffles "
-                     "(Pemantle 1989, J. Theoret. Probab. 2; Jonasson 2006, Ann. Appl. Probab. 16)")
+        notes.append(
+            "overhand: credited with nothing; randomizing takes order n^2 log n overhand shuffles "
+            "(Pemantle 1989, J. Theoret. Probab. 2; Jonasson 2006, Ann. Appl. Probab. 16)"
+        )
     if methods & {ShuffleMethod.PILE, ShuffleMethod.CUT}:
-        notes.append("pile/cut: a fixed rearrangement; it adds no randomness and leaves the distance unchanged")
+        notes.append(
+            "pile/cut: a fixed rearrangement; it adds no randomness and leaves the distance "
+            "unchanged"
+        )
     if not exact:
-        notes.append("riffles separated by other steps (or more than MAX_EXACT_RIFFLES in a row): the distance "
-                     "is an upper bound, min(best block TV, product of block separation distances) "
-                     "(Aldous & Diaconis 1986, Amer. Math. Monthly 93)")
+        notes.append(
+            "riffles separated by other steps (or more than MAX_EXACT_RIFFLES in a row): the "
+            "distance is an upper bound, min(best block TV, product of block separation distances) "
+            "(Aldous & Diaconis 1986, Amer. Math. Monthly 93)"
+        )
     return tuple(notes)
 
 
-def _advice(n: int, needed: int | None, sufficient: bool, exact: bool, procedure: Sequence[ShuffleStep]) -> str:
+def _advice(
+    n: int, needed: int | None, sufficient: bool, exact: bool, procedure: Sequence[ShuffleStep]
+) -> str:
     if n <= 1:
-        return "A deck of one card is always in random order; shuffling it is still a shuffle for game purposes."
+        return (
+            "A deck of one card is always in random order; shuffling it is still a shuffle for "
+            "game purposes."
+        )
     needed_text = "many" if needed is None else str(needed)
-    how = (f"To bring a deck of this size close to random, finish with {needed_text} or more riffle shuffles in a row (mashes count as half a riffle). "
-           "Pile shuffling adds no randomness and is allowed only once at the start of a game, to count the deck; "
-           "a few overhand shuffles add almost nothing. Do not look at card faces while shuffling: a card seen "
-           "means the deck must be randomized again. Then present the deck to the opponent, who may shuffle or "
-           "cut it further (at Competitive and Professional REL the opponent must shuffle it).")
-    piles_only = all(s.method in (ShuffleMethod.PILE, ShuffleMethod.CUT) or not s.times for s in procedure)
+    how = (
+        f"To bring a deck of this size close to random, finish with {needed_text} or more riffle "
+        "shuffles in a row (mashes count as half a riffle). Pile shuffling adds no randomness and "
+        "is allowed only once at the start of a game, to count the deck; a few overhand shuffles "
+        "add almost nothing. Do not look at card faces while shuffling: a card seen means the deck "
+        "must be randomized again. Then present the deck to the opponent, who may shuffle or cut "
+        "it further (at Competitive and Professional REL the opponent must shuffle it)."
+    )
+    piles_only = all(
+        s.method in (ShuffleMethod.PILE, ShuffleMethod.CUT) or not s.times for s in procedure
+    )
     if sufficient:
         return "By this measure the procedure randomizes the deck well. " + how
     if procedure and piles_only:
@@ -75,12 +112,15 @@ def _advice(n: int, needed: int | None, sufficient: bool, exact: bool, procedure
     return "This procedure leaves the deck measurably ordered. " + how
 
 
-def analyse_shuffle(request: ShuffleRequest, *, max_samples: int, threshold: float) -> ShuffleOutcome:
+def analyse_shuffle(
+    request: ShuffleRequest, *, max_samples: int, threshold: float
+) -> ShuffleOutcome:
     """Distance from uniform after ``request.procedure``, the riffles needed for ``threshold`` (a TV
     distance in (0, 1)), and, with an observed pattern, its p-value under a uniform shuffle.
 
-    ``pattern_p_value`` is the exact combinatorial value; the Monte Carlo estimate (at most ``max_samples``
-    samples, seeded, with its standard error) is reported beside it in ``pattern`` as an independent check.
+    ``pattern_p_value`` is the exact combinatorial value; the Monte Carlo estimate (at most
+    ``max_samples`` samples, seeded, with its standard error) is reported beside it in ``pattern``
+    as an independent check.
     """
     _check_threshold(threshold)
     n = request.deck_size
@@ -101,13 +141,29 @@ def analyse_shuffle(request: ShuffleRequest, *, max_samples: int, threshold: flo
             citations.append(CITE_CHEATING)
     advice = _advice(n, needed, sufficient, exact, request.procedure)
     if verdict is Verdict.SUSPICIOUS_PATTERN and pattern is not None:
-        kind = ("spread more evenly (as mana weaving leaves them)" if pattern.direction is PatternDirection.TOO_EVEN
-                else "clumped together more")
-        advice = (f"The cards seen are {kind} than a shuffled deck would show in {PATTERN_ALPHA:.0%} of cases "
-                  f"(p = {pattern.p_value_exact:.2g}). That is not proof of anything; a judge should find out how the "
-                  "deck was shuffled, and investigate whether it was stacked on purpose. " + advice)
+        kind = (
+            "spread more evenly (as mana weaving leaves them)"
+            if pattern.direction is PatternDirection.TOO_EVEN
+            else "clumped together more"
+        )
+        advice = (
+            f"The cards seen are {kind} than a shuffled deck would show in {PATTERN_ALPHA:.0%} of "
+            f"cases (p = {pattern.p_value_exact:.2g}). That is not proof of anything; a judge "
+            "should find out how the deck was shuffled, and investigate whether it was "
+            "stacked on purpose. " + advice
+        )
     return ShuffleOutcome(
-        distance_from_random=distance, distance_is_exact=exact, riffles_needed=needed, sufficient=sufficient,
-        pattern_p_value=None if pattern is None else pattern.p_value_exact, verdict=verdict, advice=advice,
-        citations=tuple(dict.fromkeys(citations)), threshold=threshold, steps=steps, pattern=pattern,
-        model_notes=model_notes(request.procedure, exact), distance_words=describe_distance(distance))
+        distance_from_random=distance,
+        distance_is_exact=exact,
+        riffles_needed=needed,
+        sufficient=sufficient,
+        pattern_p_value=None if pattern is None else pattern.p_value_exact,
+        verdict=verdict,
+        advice=advice,
+        citations=tuple(dict.fromkeys(citations)),
+        threshold=threshold,
+        steps=steps,
+        pattern=pattern,
+        model_notes=model_notes(request.procedure, exact),
+        distance_words=describe_distance(distance),
+    )

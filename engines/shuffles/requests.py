@@ -1,12 +1,20 @@
-"""Shuffle-analysis requests (docs/API.md): the model that reads the API's JSON (and describes it for the schema)
-and the typed ShuffleRequest built from it; errors are RequestError naming the field."""
+"""Shuffle-analysis requests (docs/API.md): the model that reads the API's JSON (and describes it
+for the schema) and the typed ShuffleRequest built from it; errors are RequestError naming
+the field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BeforeValidator, Field, TypeAdapter, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    TypeAdapter,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from engines.errors import RequestError
 from engines.shuffles.records import (
@@ -30,6 +38,7 @@ def _integer(low: int, high: int) -> Check:
         if not low <= value <= high:
             raise Invalid(f"must be from {low} to {high}, got {value}")
         return value
+
     return check
 
 
@@ -51,8 +60,10 @@ class ShuffleProcedureStep(Shape):
     not_object: ClassVar[str] = "must be an object with 'method' and 'times'"
     method: Annotated[ShuffleMethod, BeforeValidator(_method)]
     times: Annotated[int, Field(ge=0, le=MAX_TIMES), BeforeValidator(_integer(0, MAX_TIMES))] = 1
-    piles: Annotated[Annotated[int, Field(ge=2, le=MAX_DECK_SIZE)] | None,
-                     Field(description="pile shuffles only: 2 to the deck size")] = None
+    piles: Annotated[
+        Annotated[int, Field(ge=2, le=MAX_DECK_SIZE)] | None,
+        Field(description="pile shuffles only: 2 to the deck size"),
+    ] = None
 
     @field_validator("piles", mode="before")
     @classmethod
@@ -76,7 +87,9 @@ def _steps(value: Any) -> Any:
     return list(value)
 
 
-Procedure = Annotated[list[ShuffleProcedureStep], Field(max_length=MAX_STEPS), BeforeValidator(_steps)]
+Procedure = Annotated[
+    list[ShuffleProcedureStep], Field(max_length=MAX_STEPS), BeforeValidator(_steps)
+]
 PROCEDURE: TypeAdapter[list[ShuffleProcedureStep]] = TypeAdapter(Procedure)
 
 
@@ -94,9 +107,16 @@ def _pattern(value: Any, info: ValidationInfo) -> str:
 
 class ShuffleObserved(Shape):
     not_object: ClassVar[str] = "must be an object with 'pattern' and 'lands'"
-    pattern: Annotated[str, Field(
-        min_length=1, max_length=MAX_DECK_SIZE, json_schema_extra={"pattern": r"^[LSls\s]*[LSls][LSls\s]*$"},
-        description="L for land, S for spell, from the top (spaces ignored)"), BeforeValidator(_pattern)]
+    pattern: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=MAX_DECK_SIZE,
+            json_schema_extra={"pattern": r"^[LSls\s]*[LSls][LSls\s]*$"},
+            description="L for land, S for spell, from the top (spaces ignored)",
+        ),
+        BeforeValidator(_pattern),
+    ]
     lands: Annotated[int, Field(ge=0, le=MAX_DECK_SIZE, description="lands in the whole deck")]
 
     @field_validator("lands", mode="before")
@@ -112,7 +132,11 @@ class ShuffleObserved(Shape):
         if seen_lands > self.lands:
             raise Invalid(f"shows {seen_lands} lands but the deck has only {self.lands}", "pattern")
         if deck_size is not None and len(self.pattern) - seen_lands > deck_size - self.lands:
-            raise Invalid(f"shows {len(self.pattern) - seen_lands} spells but the deck has only {deck_size - self.lands}", "pattern")
+            raise Invalid(
+                f"shows {len(self.pattern) - seen_lands} spells but the deck has only "
+                f"{deck_size - self.lands}",
+                "pattern",
+            )
         return self
 
 
@@ -124,31 +148,50 @@ def _deck_size(value: Any, info: ValidationInfo) -> int:
 
 
 class ShuffleAnalysisRequest(Shape):
-    """POST /api/v1/jobs/shuffle-analysis (docs/API.md). Checked in this order; unknown keys are ignored."""
+    """POST /api/v1/jobs/shuffle-analysis (docs/API.md). Checked in this order; unknown keys
+    are ignored."""
 
     not_object: ClassVar[str] = "must be a JSON object"
     deck_size: Annotated[int, Field(ge=1, le=MAX_DECK_SIZE), BeforeValidator(_deck_size)]
     procedure: Procedure = Field(default_factory=list, description="the steps, in order")
-    observed: ShuffleObserved | None = Field(default=None, description="a pattern seen at the top of the deck")
-    seed: Annotated[Annotated[int, Field(ge=0, le=MAX_SEED)] | None,
-                    BeforeValidator(lambda v: v if v is None else _integer(0, MAX_SEED)(v)),
-                    Field(description="Monte Carlo seed (default: derived from the request)")] = None
+    observed: ShuffleObserved | None = Field(
+        default=None, description="a pattern seen at the top of the deck"
+    )
+    seed: Annotated[
+        Annotated[int, Field(ge=0, le=MAX_SEED)] | None,
+        BeforeValidator(lambda v: v if v is None else _integer(0, MAX_SEED)(v)),
+        Field(description="Monte Carlo seed (default: derived from the request)"),
+    ] = None
 
     def shuffle_request(self) -> ShuffleRequest:
-        observed = None if self.observed is None else ObservedPattern(self.observed.pattern, self.observed.lands)
-        return ShuffleRequest(self.deck_size, tuple(s.step() for s in self.procedure), observed, self.seed)
+        observed = (
+            None
+            if self.observed is None
+            else ObservedPattern(self.observed.pattern, self.observed.lands)
+        )
+        return ShuffleRequest(
+            self.deck_size, tuple(s.step() for s in self.procedure), observed, self.seed
+        )
 
 
-def validate_procedure(raw_steps: Any, deck_size: int, name: str = "procedure") -> tuple[ShuffleStep, ...]:
+def validate_procedure(
+    raw_steps: Any, deck_size: int, name: str = "procedure"
+) -> tuple[ShuffleStep, ...]:
     """Check a list of procedure steps; errors name the step, e.g. "procedure[1].method"."""
     steps = read_as(PROCEDURE, raw_steps, prefix=name, context={"deck_size": deck_size})
     return tuple(s.step() for s in steps)
 
 
 def validate_shuffle_request(data: Mapping[str, Any]) -> ShuffleRequest:
-    """Check a shuffle-analysis payload (docs/API.md) and build the request; raises RequestError naming the
-    field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys are ignored."""
+    """Check a shuffle-analysis payload (docs/API.md) and build the request; raises RequestError
+    naming the field ("deck_size", "procedure[2].times", "observed.pattern", ...). Unknown keys
+    are ignored."""
     return read(ShuffleAnalysisRequest, data).shuffle_request()
 
 
-__all__ = ["RequestError", "ShuffleAnalysisRequest", "validate_procedure", "validate_shuffle_request"]
+__all__ = [
+    "RequestError",
+    "ShuffleAnalysisRequest",
+    "validate_procedure",
+    "validate_shuffle_request",
+]

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from itertools import count
 
 logger = logging.getLogger("judgeapp.db")
-_POLL = 0.1   # the watchdog looks at its deadlines ten times a second
+_POLL = 0.1  # the watchdog looks at its deadlines ten times a second
 
 _local = threading.local()
 
@@ -86,7 +86,11 @@ class Watchdog:
             time.sleep(_POLL)
             now = time.monotonic()
             with self._lock:
-                expired = [token for token, (deadline, _fd, _what) in self._armed.items() if deadline <= now]
+                expired = [
+                    token
+                    for token, (deadline, _fd, _what) in self._armed.items()
+                    if deadline <= now
+                ]
                 for token in expired:
                     _deadline, fd, what = self._armed.pop(token)
                     _cut(fd)
@@ -94,7 +98,8 @@ class Watchdog:
 
 
 def _cut(fd: int) -> None:
-    """Shut the socket down (both ways) under libpq: its wait ends and it reports the connection lost."""
+    """Shut the socket down (both ways) under libpq: its wait ends and it reports the
+    connection lost."""
     try:
         sock = socket.socket(fileno=os.dup(fd))
     except OSError:

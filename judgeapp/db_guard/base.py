@@ -8,8 +8,8 @@ from django.db.utils import OperationalError
 
 from judgeapp import db_guard
 
-# Django's check of a kept connection before a request uses it is one SELECT 1: a server that has not
-# answered it in this many seconds is treated as gone (the connection is cut and replaced).
+# Django's check of a kept connection before a request uses it is one SELECT 1: a server that has
+# not answered it in this many seconds is treated as gone (the connection is cut and replaced).
 HEALTH_CHECK_SECONDS = 2.0
 
 
@@ -28,7 +28,7 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
     def _fd(self) -> int | None:
         try:
             return self.connection.pgconn.socket if self.connection is not None else None
-        except Exception:   # closed or broken: nothing to guard
+        except Exception:  # closed or broken: nothing to guard
             return None
 
     def _guard(self, what: str, at_most: float | None = None):
@@ -42,11 +42,15 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
     def get_new_connection(self, conn_params):
         wait = db_guard.BREAKER.open_for()
         if wait > 0:
-            raise OperationalError(f"database unavailable ({db_guard.BREAKER.reason}); next try in {wait:.1f} s")
+            raise OperationalError(
+                f"database unavailable ({db_guard.BREAKER.reason}); next try in {wait:.1f} s"
+            )
         try:
             connection = super().get_new_connection(conn_params)
         except Exception as exc:
-            db_guard.BREAKER.trip(settings.JUDGEAPP_DB_RETRY_SECONDS, f"connect failed: {exc.__class__.__name__}")
+            db_guard.BREAKER.trip(
+                settings.JUDGEAPP_DB_RETRY_SECONDS, f"connect failed: {exc.__class__.__name__}"
+            )
             raise
         db_guard.BREAKER.reset()
         return connection
@@ -58,7 +62,10 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
                 # Web requests: the server stops a query at the shorter limit (the connection's
                 # options set the generous one, for workers and imports).
                 with self.connection.cursor() as cursor:
-                    cursor.execute(f"SET statement_timeout = {int(settings.JUDGEAPP_DB_REQUEST_TIMEOUT * 1000)}")
+                    cursor.execute(
+                        "SET statement_timeout = "
+                        f"{int(settings.JUDGEAPP_DB_REQUEST_TIMEOUT * 1000)}"
+                    )
 
     def is_usable(self):
         with self._guard("the health check", HEALTH_CHECK_SECONDS):

@@ -40,33 +40,61 @@ def errors(*statuses: int) -> dict:
     return dict.fromkeys(statuses, ERROR)
 
 
-def param(name: str, kind=OpenApiTypes.STR, *, required: bool = False, description: str = "", enum=None) -> OpenApiParameter:
+def param(
+    name: str, kind=OpenApiTypes.STR, *, required: bool = False, description: str = "", enum=None
+) -> OpenApiParameter:
     return OpenApiParameter(name, kind, Q, required=required, description=description, enum=enum)
 
 
-DOC = OpenApiParameter("doc", OpenApiTypes.STR, OpenApiParameter.PATH, enum=["cr", "mtr", "ipg", "jar"],
-                       description="the document")
-VERSION = param("version", OpenApiTypes.DATE, description="a version's effective date (default: the current version)")
+DOC = OpenApiParameter(
+    "doc",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=["cr", "mtr", "ipg", "jar"],
+    description="the document",
+)
+VERSION = param(
+    "version",
+    OpenApiTypes.DATE,
+    description="a version's effective date (default: the current version)",
+)
 AS_OF = param("as_of", OpenApiTypes.DATE, description="the version in effect on that day")
-WAIT = param("wait", OpenApiTypes.NUMBER, description="seconds (0 to 30) to wait for the result: 200 when it is ready in time")
+WAIT = param(
+    "wait",
+    OpenApiTypes.NUMBER,
+    description="seconds (0 to 30) to wait for the result: 200 when it is ready in time",
+)
 
 
 def describe(target: str, **methods: dict) -> None:
-    """Register a view extension for `target` (dotted path) whose methods carry these descriptions."""
+    """Register a view extension for `target` (dotted path) whose methods carry these
+    descriptions."""
 
     def view_replacement(self):
-        described = type(self.target.__name__, (self.target,), {"__module__": self.target.__module__})
-        return extend_schema_view(**{method: extend_schema(**kwargs) for method, kwargs in methods.items()})(described)
+        described = type(
+            self.target.__name__, (self.target,), {"__module__": self.target.__module__}
+        )
+        return extend_schema_view(
+            **{method: extend_schema(**kwargs) for method, kwargs in methods.items()}
+        )(described)
 
     name = target.rsplit(".", 1)[1] + "Description"
-    type(name, (OpenApiViewExtension,), {"target_class": target, "view_replacement": view_replacement})
+    type(
+        name,
+        (OpenApiViewExtension,),
+        {"target_class": target, "view_replacement": view_replacement},
+    )
 
 
 class HealthDescription(APIView):
     """Describes judgeapp.health.health, a plain Django view (answered without DRF)."""
 
-    @extend_schema(tags=["health"], summary="Database and broker reachability", auth=[],
-                   responses={200: shapes.HealthSerializer, 503: shapes.HealthSerializer})
+    @extend_schema(
+        tags=["health"],
+        summary="Database and broker reachability",
+        auth=[],
+        responses={200: shapes.HealthSerializer, 503: shapes.HealthSerializer},
+    )
     def get(self, request):  # pragma: no cover  (never routed: the schema reads it)
         return Response()
 
@@ -80,34 +108,90 @@ rules_views.rule_detail.initkwargs = {}  # type: ignore[attr-defined]
 JOB_ANSWERS = {200: shapes.JobSerializer, 202: shapes.JobSerializer, **errors(400, 413)}
 JOB = {"tags": ["jobs"], "parameters": [WAIT], "responses": JOB_ANSWERS}
 
-describe("rulesref.views.RuleDetailView", get={
-    "tags": ["rules"], "summary": "One rule by number", "operation_id": "rules_detail",
-    "parameters": [DOC, OpenApiParameter("number", OpenApiTypes.STR, OpenApiParameter.PATH, description="729.3, 729.2a, CR 729.2a, 4.2…"),
-                   VERSION, AS_OF],
-    "responses": {200: shapes.RuleSerializer, **errors(400, 404)}})
-describe("rulesref.views.RuleTraceView", get={
-    "tags": ["rules"], "summary": "A rule through every stored version",
-    "parameters": [DOC, VERSION, AS_OF], "responses": {200: shapes.TraceStepSerializer(many=True), **errors(400, 404)}})
-describe("rulesref.views.GlossaryView", get={
-    "tags": ["rules"], "summary": "A glossary term",
-    "parameters": [param("doc", enum=["cr", "mtr", "ipg", "jar"]), VERSION, AS_OF],
-    "responses": {200: shapes.GlossarySerializer, **errors(400, 404)}})
-describe("rulesref.views.DocumentsView", get={
-    "tags": ["rules"], "summary": "Every document with its versions", "responses": {200: shapes.DocumentSerializer(many=True)}})
-describe("rulesref.views.DiffView", get={
-    "tags": ["rules"], "summary": "What changed between two versions",
-    "parameters": [DOC, param("from", OpenApiTypes.DATE, required=True), param("to", OpenApiTypes.DATE, required=True)],
-    "responses": {200: shapes.DiffSerializer, **errors(400, 404)}})
-describe("search.views.SearchView", get={
-    "tags": ["rules"], "summary": "Search the rules in judges' words",
-    "parameters": [param("q", required=True, description="words, a quoted phrase or a rule number (at most 300 characters)"),
-                   param("doc", enum=["cr", "mtr", "ipg", "jar"]), VERSION,
-                   param("limit", OpenApiTypes.INT, description="1 to 100 (default 10)")],
-    "responses": {200: shapes.SearchSerializer, **errors(400, 404)}})
+describe(
+    "rulesref.views.RuleDetailView",
+    get={
+        "tags": ["rules"],
+        "summary": "One rule by number",
+        "operation_id": "rules_detail",
+        "parameters": [
+            DOC,
+            OpenApiParameter(
+                "number",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                description="729.3, 729.2a, CR 729.2a, 4.2…",
+            ),
+            VERSION,
+            AS_OF,
+        ],
+        "responses": {200: shapes.RuleSerializer, **errors(400, 404)},
+    },
+)
+describe(
+    "rulesref.views.RuleTraceView",
+    get={
+        "tags": ["rules"],
+        "summary": "A rule through every stored version",
+        "parameters": [DOC, VERSION, AS_OF],
+        "responses": {200: shapes.TraceStepSerializer(many=True), **errors(400, 404)},
+    },
+)
+describe(
+    "rulesref.views.GlossaryView",
+    get={
+        "tags": ["rules"],
+        "summary": "A glossary term",
+        "parameters": [param("doc", enum=["cr", "mtr", "ipg", "jar"]), VERSION, AS_OF],
+        "responses": {200: shapes.GlossarySerializer, **errors(400, 404)},
+    },
+)
+describe(
+    "rulesref.views.DocumentsView",
+    get={
+        "tags": ["rules"],
+        "summary": "Every document with its versions",
+        "responses": {200: shapes.DocumentSerializer(many=True)},
+    },
+)
+describe(
+    "rulesref.views.DiffView",
+    get={
+        "tags": ["rules"],
+        "summary": "What changed between two versions",
+        "parameters": [
+            DOC,
+            param("from", OpenApiTypes.DATE, required=True),
+            param("to", OpenApiTypes.DATE, required=True),
+        ],
+        "responses": {200: shapes.DiffSerializer, **errors(400, 404)},
+    },
+)
+describe(
+    "search.views.SearchView",
+    get={
+        "tags": ["rules"],
+        "summary": "Search the rules in judges' words",
+        "parameters": [
+            param(
+                "q",
+                required=True,
+                description="words, a quoted phrase or a rule number (at most 300 characters)",
+            ),
+            param("doc", enum=["cr", "mtr", "ipg", "jar"]),
+            VERSION,
+            param("limit", OpenApiTypes.INT, description="1 to 100 (default 10)"),
+        ],
+        "responses": {200: shapes.SearchSerializer, **errors(400, 404)},
+    },
+)
 
 # The engines' own request models: the schema is what they check (judgeapp.openapi.models).
-JOB_REQUESTS = {"loop-outcome": LoopOutcomeRequest, "game-outcome": GameOutcomeRequest,
-                "shuffle-analysis": ShuffleAnalysisRequest}
+JOB_REQUESTS = {
+    "loop-outcome": LoopOutcomeRequest,
+    "game-outcome": GameOutcomeRequest,
+    "shuffle-analysis": ShuffleAnalysisRequest,
+}
 
 
 class JobCreateDescription(OpenApiViewExtension):
@@ -118,81 +202,236 @@ class JobCreateDescription(OpenApiViewExtension):
 
     def view_replacement(self):
         kind = self.target.kind
-        described = type(self.target.__name__, (self.target,), {"__module__": self.target.__module__})
-        return extend_schema_view(post=extend_schema(
-            **JOB, request=JOB_REQUESTS[kind], operation_id=f"jobs_{kind.replace('-', '_')}_create",
-            summary=f"Start a {kind.replace('-', ' ')} computation"))(described)
+        described = type(
+            self.target.__name__, (self.target,), {"__module__": self.target.__module__}
+        )
+        return extend_schema_view(
+            post=extend_schema(
+                **JOB,
+                request=JOB_REQUESTS[kind],
+                operation_id=f"jobs_{kind.replace('-', '_')}_create",
+                summary=f"Start a {kind.replace('-', ' ')} computation",
+            )
+        )(described)
 
 
-describe("jobs.views.JobDetailView", get={
-    "tags": ["jobs"], "summary": "A job's status and result",
-    "parameters": [OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
-    "responses": {200: shapes.JobSerializer, **errors(404)}})
-describe("jobs.views.ShuffleCheckView", post={
-    "tags": ["jobs"], "summary": "The judge's shuffle check: infraction, penalty, fix", "request": ShuffleCheckRequest,
-    "responses": {200: OpenApiTypes.OBJECT, **errors(400)}})
+describe(
+    "jobs.views.JobDetailView",
+    get={
+        "tags": ["jobs"],
+        "summary": "A job's status and result",
+        "parameters": [OpenApiParameter("job_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+        "responses": {200: shapes.JobSerializer, **errors(404)},
+    },
+)
+describe(
+    "jobs.views.ShuffleCheckView",
+    post={
+        "tags": ["jobs"],
+        "summary": "The judge's shuffle check: infraction, penalty, fix",
+        "request": ShuffleCheckRequest,
+        "responses": {200: OpenApiTypes.OBJECT, **errors(400)},
+    },
+)
 
-describe("guides.views.GuideListView", get={"tags": ["guides"], "responses": {200: shapes.GuideSummarySerializer(many=True)}})
-describe("guides.views.GuideDetailView", get={"tags": ["guides"], "responses": {200: shapes.GuideSerializer, **errors(404)}})
-describe("guides.views.GuideWalkView", post={
-    "tags": ["guides"], "summary": "The node the answers lead to", "request": WalkRequest,
-    "responses": {200: OpenApiTypes.OBJECT, **errors(400, 404)}})
+describe(
+    "guides.views.GuideListView",
+    get={"tags": ["guides"], "responses": {200: shapes.GuideSummarySerializer(many=True)}},
+)
+describe(
+    "guides.views.GuideDetailView",
+    get={"tags": ["guides"], "responses": {200: shapes.GuideSerializer, **errors(404)}},
+)
+describe(
+    "guides.views.GuideWalkView",
+    post={
+        "tags": ["guides"],
+        "summary": "The node the answers lead to",
+        "request": WalkRequest,
+        "responses": {200: OpenApiTypes.OBJECT, **errors(400, 404)},
+    },
+)
 
-describe("cards.api.CardDetailView", get={
-    "tags": ["cards"], "operation_id": "cards_detail", "parameters": [OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],
-    "responses": {200: shapes.CardSerializer, **errors(400, 404)}})
-describe("cards.api.CardSearchView", get={
-    "tags": ["cards"], "parameters": [param("q", required=True)], "responses": {200: shapes.CardSearchSerializer, **errors(400)}})
+describe(
+    "cards.api.CardDetailView",
+    get={
+        "tags": ["cards"],
+        "operation_id": "cards_detail",
+        "parameters": [OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        "responses": {200: shapes.CardSerializer, **errors(400, 404)},
+    },
+)
+describe(
+    "cards.api.CardSearchView",
+    get={
+        "tags": ["cards"],
+        "parameters": [param("q", required=True)],
+        "responses": {200: shapes.CardSearchSerializer, **errors(400)},
+    },
+)
 
 SIGNED_IN = errors(400, 403, 404)
-describe("floor.api.ClockView",
-         get={"tags": ["floor"], "summary": "The event's round clock", "responses": {200: shapes.ClockSerializer, **SIGNED_IN}},
-         post={"tags": ["floor"], "summary": "Start, pause, resume, add minutes to or end a round", "request": ClockRequest,
-               "responses": {200: shapes.ClockSerializer, **SIGNED_IN}})
+describe(
+    "floor.api.ClockView",
+    get={
+        "tags": ["floor"],
+        "summary": "The event's round clock",
+        "responses": {200: shapes.ClockSerializer, **SIGNED_IN},
+    },
+    post={
+        "tags": ["floor"],
+        "summary": "Start, pause, resume, add minutes to or end a round",
+        "request": ClockRequest,
+        "responses": {200: shapes.ClockSerializer, **SIGNED_IN},
+    },
+)
 
-describe("calllog.api.EventListView",
-         get={"tags": ["calllog"], "responses": {200: shapes.EventListSerializer, **errors(403)}},
-         post={"tags": ["calllog"], "request": EventRequest, "responses": {201: shapes.EventSerializer, **SIGNED_IN}})
-describe("calllog.api.EventDetailView", get={"tags": ["calllog"], "operation_id": "events_detail", "responses": {200: shapes.EventSerializer, **SIGNED_IN}})
-describe("calllog.api.EventJudgesView", post={
-    "tags": ["calllog"], "request": JudgeRequest, "responses": {201: shapes.MembershipSerializer, **SIGNED_IN}})
-describe("calllog.api.CallListView",
-         get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         post={"tags": ["calllog"], "request": CallRequestBody,
-               "responses": {200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
-describe("calllog.api.CallDetailView",
-         get={"tags": ["calllog"], "operation_id": "events_calls_detail", "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         patch={"tags": ["calllog"], "request": OpenApiTypes.OBJECT, "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
-NOTES = {"tags": ["calllog"], "request": NotesRequest, "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}}
-describe("calllog.api.CallNotesView", put=NOTES, patch={**NOTES, "operation_id": "events_calls_notes_partial_update"})
-describe("calllog.api_more.CallRevisionsView", get={"tags": ["calllog"], "responses": {200: shapes.RevisionListSerializer, **SIGNED_IN}})
-describe("calllog.api_more.InfractionListView", get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}})
-describe("calllog.api.PlayerListView",
-         get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         post={"tags": ["calllog"], "request": PlayerRequest,
-               "responses": {200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}})
-describe("calllog.api.PlayerView",
-         get={"tags": ["calllog"], "operation_id": "events_players_detail", "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
-         patch={"tags": ["calllog"], "request": PlayerChangeRequest,
-                "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)}},
-         delete={"tags": ["calllog"], "responses": {204: None, **errors(403, 404, 409)}})
-describe("calllog.api.ExportCsvView", get={
-    "tags": ["calllog"], "responses": {(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="one call a row"),
-                                       **SIGNED_IN}})
-describe("calllog.api.ExportJsonView", get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}})
+describe(
+    "calllog.api.EventListView",
+    get={"tags": ["calllog"], "responses": {200: shapes.EventListSerializer, **errors(403)}},
+    post={
+        "tags": ["calllog"],
+        "request": EventRequest,
+        "responses": {201: shapes.EventSerializer, **SIGNED_IN},
+    },
+)
+describe(
+    "calllog.api.EventDetailView",
+    get={
+        "tags": ["calllog"],
+        "operation_id": "events_detail",
+        "responses": {200: shapes.EventSerializer, **SIGNED_IN},
+    },
+)
+describe(
+    "calllog.api.EventJudgesView",
+    post={
+        "tags": ["calllog"],
+        "request": JudgeRequest,
+        "responses": {201: shapes.MembershipSerializer, **SIGNED_IN},
+    },
+)
+describe(
+    "calllog.api.CallListView",
+    get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
+    post={
+        "tags": ["calllog"],
+        "request": CallRequestBody,
+        "responses": {
+            200: OpenApiTypes.OBJECT,
+            201: OpenApiTypes.OBJECT,
+            **errors(400, 403, 404, 409),
+        },
+    },
+)
+describe(
+    "calllog.api.CallDetailView",
+    get={
+        "tags": ["calllog"],
+        "operation_id": "events_calls_detail",
+        "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN},
+    },
+    patch={
+        "tags": ["calllog"],
+        "request": OpenApiTypes.OBJECT,
+        "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)},
+    },
+)
+NOTES = {
+    "tags": ["calllog"],
+    "request": NotesRequest,
+    "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN},
+}
+describe(
+    "calllog.api.CallNotesView",
+    put=NOTES,
+    patch={**NOTES, "operation_id": "events_calls_notes_partial_update"},
+)
+describe(
+    "calllog.api_more.CallRevisionsView",
+    get={"tags": ["calllog"], "responses": {200: shapes.RevisionListSerializer, **SIGNED_IN}},
+)
+describe(
+    "calllog.api_more.InfractionListView",
+    get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
+)
+describe(
+    "calllog.api.PlayerListView",
+    get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
+    post={
+        "tags": ["calllog"],
+        "request": PlayerRequest,
+        "responses": {
+            200: OpenApiTypes.OBJECT,
+            201: OpenApiTypes.OBJECT,
+            **errors(400, 403, 404, 409),
+        },
+    },
+)
+describe(
+    "calllog.api.PlayerView",
+    get={
+        "tags": ["calllog"],
+        "operation_id": "events_players_detail",
+        "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN},
+    },
+    patch={
+        "tags": ["calllog"],
+        "request": PlayerChangeRequest,
+        "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)},
+    },
+    delete={"tags": ["calllog"], "responses": {204: None, **errors(403, 404, 409)}},
+)
+describe(
+    "calllog.api.ExportCsvView",
+    get={
+        "tags": ["calllog"],
+        "responses": {
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="one call a row"),
+            **SIGNED_IN,
+        },
+    },
+)
+describe(
+    "calllog.api.ExportJsonView",
+    get={"tags": ["calllog"], "responses": {200: OpenApiTypes.OBJECT, **SIGNED_IN}},
+)
 
-# DRF owns these two requests (a multipart upload, a date): the schema is the serializers their views validate with,
-# named without the class's "Request" (the generator adds its own).
+# DRF owns these two requests (a multipart upload, a date): the schema is the serializers their
+# views validate with, named without the class's "Request" (the generator adds its own).
 extend_schema_serializer(component_name="Upload")(curation_views.UploadRequestSerializer)
 extend_schema_serializer(component_name="Rollback")(curation_views.RollbackRequestSerializer)
 CURATED = {200: shapes.CurationAnswerSerializer, **errors(400, 403, 404, 409)}
-describe("rulesref.curation_views.VersionUploadView", post={
-    "tags": ["curation"], "summary": "Upload a new document version (staff)", "request": {"multipart/form-data": curation_views.UploadRequestSerializer},
-    "responses": {202: shapes.CuratedVersionSerializer, **errors(400, 403, 409, 413)}})
-describe("rulesref.curation_views.VersionStatusView", get={
-    "tags": ["curation"], "responses": {200: shapes.CuratedVersionSerializer, **errors(403, 404)}})
-describe("rulesref.curation_views.VersionPublishView", post={"tags": ["curation"], "request": None, "responses": CURATED})
-describe("rulesref.curation_views.VersionDiscardView", post={"tags": ["curation"], "request": None, "responses": CURATED})
-describe("rulesref.curation_views.DocumentRollbackView", post={
-    "tags": ["curation"], "request": curation_views.RollbackRequestSerializer, "parameters": [DOC], "responses": CURATED})
-
+describe(
+    "rulesref.curation_views.VersionUploadView",
+    post={
+        "tags": ["curation"],
+        "summary": "Upload a new document version (staff)",
+        "request": {"multipart/form-data": curation_views.UploadRequestSerializer},
+        "responses": {202: shapes.CuratedVersionSerializer, **errors(400, 403, 409, 413)},
+    },
+)
+describe(
+    "rulesref.curation_views.VersionStatusView",
+    get={
+        "tags": ["curation"],
+        "responses": {200: shapes.CuratedVersionSerializer, **errors(403, 404)},
+    },
+)
+describe(
+    "rulesref.curation_views.VersionPublishView",
+    post={"tags": ["curation"], "request": None, "responses": CURATED},
+)
+describe(
+    "rulesref.curation_views.VersionDiscardView",
+    post={"tags": ["curation"], "request": None, "responses": CURATED},
+)
+describe(
+    "rulesref.curation_views.DocumentRollbackView",
+    post={
+        "tags": ["curation"],
+        "request": curation_views.RollbackRequestSerializer,
+        "parameters": [DOC],
+        "responses": CURATED,
+    },
+)

@@ -1,5 +1,6 @@
 """drf-spectacular hooks: only /api/v1/ is described, and every operation documents the error shape
-for any status it does not list (docs/API.md: every error is {"error": {"code", "message", "details"}})."""
+for any status it does not list (docs/API.md: every error is {"error": {"code", "message",
+"details"}})."""
 
 from __future__ import annotations
 
@@ -9,16 +10,27 @@ ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
 
 def api_only(endpoints, **kwargs):
-    return [(path, regex, method, view) for path, regex, method, view in endpoints
-            if path.startswith(API_PREFIX) and not path.startswith(API_PREFIX + "schema") and not path.startswith(API_PREFIX + "docs")]
+    return [
+        (path, regex, method, view)
+        for path, regex, method, view in endpoints
+        if path.startswith(API_PREFIX)
+        and not path.startswith(API_PREFIX + "schema")
+        and not path.startswith(API_PREFIX + "docs")
+    ]
 
 
 def add_default_errors(result, generator, request, public):
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
-            responses.setdefault("default", {
-                "description": "an error: 400 bad input, 403, 404, 405, 413, 415, 429, 500 (with an error id), 503",
-                "content": {"application/json": {"schema": ERROR_REF}},
-            })
+            responses.setdefault(
+                "default",
+                {
+                    "description": (
+                        "an error: 400 bad input, 403, 404, 405, 413, 415, 429, 500 (with an "
+                        "error id), 503"
+                    ),
+                    "content": {"application/json": {"schema": ERROR_REF}},
+                },
+            )
     return result

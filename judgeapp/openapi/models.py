@@ -1,7 +1,7 @@
-"""Request bodies described by the pydantic models that read them (the engines' requests, the shuffle check, the
-guide walk, the round clock, the call log's call, events, judges, notes and players):
-drf-spectacular takes a model class where it takes a serializer, and gets the model's own JSON schema,
-written in OpenAPI 3.0 terms (``nullable`` in place of a null type)."""
+"""Request bodies described by the pydantic models that read them (the engines' requests, the
+shuffle check, the guide walk, the round clock, the call log's call, events, judges, notes and
+players): drf-spectacular takes a model class where it takes a serializer, and gets the model's own
+JSON schema, written in OpenAPI 3.0 terms (``nullable`` in place of a null type)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ REF = "#/components/schemas/{model}"
 
 
 def openapi_30(schema: Any) -> Any:
-    """A JSON schema (2020-12, as pydantic writes it) in OpenAPI 3.0 terms: ``anyOf [X, null]`` -> X, nullable."""
+    """A JSON schema (2020-12, as pydantic writes it) in OpenAPI 3.0 terms: ``anyOf [X, null]`` ->
+    X, nullable."""
     if isinstance(schema, list):
         return [openapi_30(s) for s in schema]
     if not isinstance(schema, dict):
@@ -45,30 +46,41 @@ class RequestModelExtension(PydanticExtension):
     priority = 1
 
     def get_name(self, auto_schema, direction):
-        # drf-spectacular names a request's component NameRequest (COMPONENT_SPLIT_REQUEST): LoopOutcomeRequest.
+        # drf-spectacular names a request's component NameRequest (COMPONENT_SPLIT_REQUEST):
+        # LoopOutcomeRequest.
         name: str = self.target.model_config.get("title") or self.target.__name__
         return name.removesuffix("Request") if direction == "request" else name
 
     def map_serializer(self, auto_schema, direction):
         schema = model_json_schema(self.target, ref_template=REF, mode="validation")
         for name, sub_schema in schema.pop("$defs", {}).items():
-            component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name,
-                                          schema=openapi_30(sub_schema))
+            component = ResolvedComponent(
+                name=name, type=ResolvedComponent.SCHEMA, object=name, schema=openapi_30(sub_schema)
+            )
             auto_schema.registry.register_on_missing(component)
         return openapi_30(schema)
 
 
 class CallRequestBody(CallRequestModel):
-    """POST /api/v1/events/{id}/calls: a call from a guide walk (guide, answers), or straight from the IPG
-    (infraction in place of guide). The fields after created_at are read by calllog.recording."""
+    """POST /api/v1/events/{id}/calls: a call from a guide walk (guide, answers), or straight from
+    the IPG (infraction in place of guide). The fields after created_at are read by
+    calllog.recording."""
 
     model_config = CallRequestModel.model_config | {"title": "CallRequest"}
-    infraction: str | None = Field(default=None, description='an IPG number ("3.3") or name, for a call recorded straight from the IPG')
-    time_extension: int | None = Field(default=None, ge=0, le=MAX_EXTENSION, description="minutes given")
+    infraction: str | None = Field(
+        default=None,
+        description='an IPG number ("3.3") or name, for a call recorded straight from the IPG',
+    )
+    time_extension: int | None = Field(
+        default=None, ge=0, le=MAX_EXTENSION, description="minutes given"
+    )
     rel: Literal["regular", "competitive", "professional"] | None = Field(
-        default=None, description="the REL the call was made at: must be the event's")
+        default=None, description="the REL the call was made at: must be the event's"
+    )
     announced_penalty: str | None = Field(
-        default=None, max_length=500,
-        description="the penalty the tablet showed and the judge gave: stored as the call's penalty; flagged "
-        "for the head judge (needs_review) when the player's earlier penalties give another")
-
+        default=None,
+        max_length=500,
+        description="the penalty the tablet showed and the judge gave: stored as the call's "
+        "penalty; flagged for the head judge (needs_review) when the player's earlier penalties "
+        "give another",
+    )

@@ -1,7 +1,8 @@
-"""Serializers that describe the API's answer shapes, for the schema (docs/API.md). They describe only: the views
-answer with plain dicts. No request is described here: each is described by the pydantic model that reads it
-(judgeapp.openapi.models), or, where DRF owns the request (an upload, a rollback), by the view's own serializer.
-Fields docs/API.md names are required; others are optional, and every object may carry more fields."""
+"""Serializers that describe the API's answer shapes, for the schema (docs/API.md). They describe
+only: the views answer with plain dicts. No request is described here: each is described by the
+pydantic model that reads it (judgeapp.openapi.models), or, where DRF owns the request (an upload, a
+rollback), by the view's own serializer. Fields docs/API.md names are required; others are optional,
+and every object may carry more fields."""
 
 from __future__ import annotations
 
@@ -12,19 +13,23 @@ def _any(**kwargs) -> s.JSONField:
     return s.JSONField(**kwargs)
 
 
-# -- errors -----------------------------------------------------------------------------------------
+# -- errors ----------------------------------------------------------------------------------------
+
 
 class ErrorBodySerializer(s.Serializer):
     code = s.CharField(help_text="machine-readable: invalid, not_found, too_large, server_error, …")
     message = s.CharField(help_text="what was wrong, for people")
-    details = s.DictField(child=_any(), help_text="per field, or more context (a 500 carries error_id)")
+    details = s.DictField(
+        child=_any(), help_text="per field, or more context (a 500 carries error_id)"
+    )
 
 
 class ErrorSerializer(s.Serializer):
     error = ErrorBodySerializer()
 
 
-# -- health -----------------------------------------------------------------------------------------
+# -- health ----------------------------------------------------------------------------------------
+
 
 class HealthSerializer(s.Serializer):
     status = s.ChoiceField(choices=["ok", "unavailable"])
@@ -32,7 +37,8 @@ class HealthSerializer(s.Serializer):
     broker = s.CharField()
 
 
-# -- rules ------------------------------------------------------------------------------------------
+# -- rules -----------------------------------------------------------------------------------------
+
 
 class RuleVersionSerializer(s.Serializer):
     effective_date = s.DateField()
@@ -112,25 +118,35 @@ class DiffSerializer(s.Serializer):
     moved = s.ListField(child=_any())
 
 
-# -- jobs -------------------------------------------------------------------------------------------
+# -- jobs ------------------------------------------------------------------------------------------
+
 
 class JobSerializer(s.Serializer):
     id = s.UUIDField()
-    kind = s.ChoiceField(choices=["loop-outcome", "game-outcome", "shuffle-analysis", "rules-import"])
+    kind = s.ChoiceField(
+        choices=["loop-outcome", "game-outcome", "shuffle-analysis", "rules-import"]
+    )
     status = s.ChoiceField(choices=["queued", "running", "succeeded", "failed"])
     url = s.URLField()
-    result = s.DictField(child=_any(), allow_null=True, help_text="the engine's answer, with citations")
-    error = s.CharField(allow_null=True, help_text="why it failed, for people; the log has the rest")
+    result = s.DictField(
+        child=_any(), allow_null=True, help_text="the engine's answer, with citations"
+    )
+    error = s.CharField(
+        allow_null=True, help_text="why it failed, for people; the log has the rest"
+    )
     input = _any(required=False)
     attempts = s.IntegerField(required=False)
-    sent = s.BooleanField(required=False, help_text="whether the broker took the job yet (false: it is re-sent)")
+    sent = s.BooleanField(
+        required=False, help_text="whether the broker took the job yet (false: it is re-sent)"
+    )
     created_at = s.DateTimeField(required=False)
     started_at = s.DateTimeField(required=False, allow_null=True)
     finished_at = s.DateTimeField(required=False, allow_null=True)
     duration_ms = s.FloatField(required=False, allow_null=True)
 
 
-# -- guides -----------------------------------------------------------------------------------------
+# -- guides ----------------------------------------------------------------------------------------
+
 
 class GuideSummarySerializer(s.Serializer):
     slug = s.CharField()
@@ -142,10 +158,13 @@ class GuideSerializer(s.Serializer):
     slug = s.CharField()
     title = s.CharField()
     start = s.CharField()
-    nodes = s.DictField(child=s.DictField(child=_any()), help_text='node id -> node; every node has a "kind"')
+    nodes = s.DictField(
+        child=s.DictField(child=_any()), help_text='node id -> node; every node has a "kind"'
+    )
 
 
-# -- cards ------------------------------------------------------------------------------------------
+# -- cards -----------------------------------------------------------------------------------------
+
 
 class RulingSerializer(s.Serializer):
     date = s.DateField()
@@ -173,7 +192,8 @@ class CardSearchSerializer(s.Serializer):
     count = s.IntegerField()
 
 
-# -- call log and floor -----------------------------------------------------------------------------
+# -- call log and floor ----------------------------------------------------------------------------
+
 
 class EventSerializer(s.Serializer):
     id = s.IntegerField()
@@ -223,7 +243,8 @@ class ClockSerializer(s.Serializer):
     server_time = s.DateTimeField()
 
 
-# -- curation ---------------------------------------------------------------------------------------
+# -- curation --------------------------------------------------------------------------------------
+
 
 class CuratedVersionSerializer(s.Serializer):
     id = s.IntegerField()

@@ -13,7 +13,7 @@ from judgeapp.openapi import describe  # noqa: F401  (registers every view's des
 
 @extend_schema(exclude=True)
 class SchemaView(SpectacularAPIView):
-    renderer_classes = [OpenApiJsonRenderer, OpenApiYamlRenderer]   # JSON first: the default
+    renderer_classes = [OpenApiJsonRenderer, OpenApiYamlRenderer]  # JSON first: the default
 
 
 @extend_schema(exclude=True)

@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rulesref.parsing.records import ParsedDocument
-from rulesref.diffing.comparing import PairComparison, compare_pair, render_word_diff_html, render_word_diff_text  # noqa: F401  (the package's public names)
+from rulesref.diffing.comparing import (  # noqa: F401  (the package's public names)
+    PairComparison,
+    compare_pair,
+    render_word_diff_html,
+    render_word_diff_text,
+)
 from rulesref.diffing.pairing import (  # noqa: F401  (the package's public names)
     _bag,
     _content_candidates,
@@ -65,14 +70,53 @@ from rulesref.diffing.tracing import (  # noqa: F401  (the package's public name
     version_index,
 )
 
-__all__ = [  # the package's public names, for importers checked with no_implicit_reexport (mypy.ini)
-    "CR_PROFILE", "ChangeKind", "Comparer", "DiffProfile", "DiffRule", "MTR_PROFILE", "Orderer", "PairComparison",
-    "Pairer", "PairingCache", "RuleChange", "RulesDiff", "TraceStep", "Version", "WordOp", "_DIGIT", "_Pairing",
-    "_Side", "_TYPOGRAPHY", "_WORD", "_as_cache", "_bag", "_content_candidates", "_heading", "_match_words",
-    "_pair_by_score", "_pair_identical", "_placed", "_plain", "_unpair_stray_boilerplate", "_voted", "compare_pair",
-    "diff_rules", "diff_rules_from_document", "follow_rule", "follow_through", "normalize_typography",
-    "order_changes", "pair_rules", "render_word_diff_html", "render_word_diff_text", "rule_content", "trace_rule",
-    "version_index", "word_similarity",
+# the package's public names, for importers checked with no_implicit_reexport (mypy.ini)
+__all__ = [
+    "CR_PROFILE",
+    "ChangeKind",
+    "Comparer",
+    "DiffProfile",
+    "DiffRule",
+    "MTR_PROFILE",
+    "Orderer",
+    "PairComparison",
+    "Pairer",
+    "PairingCache",
+    "RuleChange",
+    "RulesDiff",
+    "TraceStep",
+    "Version",
+    "WordOp",
+    "_DIGIT",
+    "_Pairing",
+    "_Side",
+    "_TYPOGRAPHY",
+    "_WORD",
+    "_as_cache",
+    "_bag",
+    "_content_candidates",
+    "_heading",
+    "_match_words",
+    "_pair_by_score",
+    "_pair_identical",
+    "_placed",
+    "_plain",
+    "_unpair_stray_boilerplate",
+    "_voted",
+    "compare_pair",
+    "diff_rules",
+    "diff_rules_from_document",
+    "follow_rule",
+    "follow_through",
+    "normalize_typography",
+    "order_changes",
+    "pair_rules",
+    "render_word_diff_html",
+    "render_word_diff_text",
+    "rule_content",
+    "trace_rule",
+    "version_index",
+    "word_similarity",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -87,13 +131,19 @@ def order_changes(
     new_pos = {n: i for i, n in enumerate(new)}
     return sorted(
         changes,
-        key=lambda c: (new_pos[c.new_number], 0) if c.new_number is not None else (-1, old_pos[c.old_number or ""]),
+        key=lambda c: (
+            (new_pos[c.new_number], 0)
+            if c.new_number is not None
+            else (-1, old_pos[c.old_number or ""])
+        ),
     )
 
 
 Pairer = Callable[[Mapping[str, DiffRule], Mapping[str, DiffRule], DiffProfile], Mapping[str, str]]
 Comparer = Callable[[DiffRule, DiffRule, Mapping[str, str], DiffProfile], PairComparison]
-Orderer = Callable[[Sequence[RuleChange], Mapping[str, DiffRule], Mapping[str, DiffRule]], list[RuleChange]]
+Orderer = Callable[
+    [Sequence[RuleChange], Mapping[str, DiffRule], Mapping[str, DiffRule]], list[RuleChange]
+]
 
 
 def diff_rules(
@@ -121,7 +171,9 @@ def diff_rules(
         elif o == n:
             changes.append(RuleChange(ChangeKind.EDITED, o, n, result.similarity, True, result.ops))
         else:
-            changes.append(RuleChange(ChangeKind.MOVED, o, n, result.similarity, result.edited, result.ops))
+            changes.append(
+                RuleChange(ChangeKind.MOVED, o, n, result.similarity, result.edited, result.ops)
+            )
     paired_new = set(pairs.values())
     changes += [RuleChange(ChangeKind.REMOVED, o, None, 0.0) for o in old if o not in pairs]
     changes += [RuleChange(ChangeKind.ADDED, None, n, 0.0) for n in new if n not in paired_new]
@@ -147,7 +199,10 @@ def diff_rules_from_document(doc: ParsedDocument) -> dict[str, DiffRule]:
         if rule.kind is RuleKind.CHAPTER:
             continue
         section = rule.parent
-        while section is not None and by_number[section].kind not in (RuleKind.SECTION, RuleKind.APPENDIX):
+        while section is not None and by_number[section].kind not in (
+            RuleKind.SECTION,
+            RuleKind.APPENDIX,
+        ):
             section = by_number[section].parent
         if rule.kind in (RuleKind.SECTION, RuleKind.APPENDIX):
             section = None

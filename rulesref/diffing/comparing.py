@@ -1,4 +1,5 @@
-"""Part 2 of the differ: compare one paired rule (edited or not, similarity, word diff) and render word diffs."""
+"""Part 2 of the differ: compare one paired rule (edited or not, similarity, word diff) and render
+word diffs."""
 
 from __future__ import annotations
 
@@ -43,10 +44,15 @@ def compare_pair(
         return mapping.get(match.group(0), match.group(0))
 
     old_text, new_text = rule_content(a), rule_content(b)
-    if profile.reference.sub(cited, normalize_typography(old_text)) == normalize_typography(new_text):
+    if profile.reference.sub(cited, normalize_typography(old_text)) == normalize_typography(
+        new_text
+    ):
         return PairComparison(False, 1.0, ())
     old_words, new_words = old_text.split(), new_text.split()
-    old_keys = [profile.reference.sub(cited, _plain(w)) if _DIGIT.search(w) else _plain(w) for w in old_words]
+    old_keys = [
+        profile.reference.sub(cited, _plain(w)) if _DIGIT.search(w) else _plain(w)
+        for w in old_words
+    ]
     new_keys = [_plain(w) for w in new_words]
     if old_keys == new_keys:
         return PairComparison(False, 1.0, ())

@@ -1,5 +1,5 @@
-"""Part 1 of the differ: which rule of the old version is which rule of the new one (by content first,
-by number second; a renumbered rule is moved, not removed and added)."""
+"""Part 1 of the differ: which rule of the old version is which rule of the new one (by content
+first, by number second; a renumbered rule is moved, not removed and added)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from rulesref.diffing.records import _WORD, CR_PROFILE, DiffProfile, DiffRule, normalize_typography, rule_content
+from rulesref.diffing.records import (
+    _WORD,
+    CR_PROFILE,
+    DiffProfile,
+    DiffRule,
+    normalize_typography,
+    rule_content,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Part 1: pair rules
@@ -17,7 +24,11 @@ from rulesref.diffing.records import _WORD, CR_PROFILE, DiffProfile, DiffRule, n
 @lru_cache(maxsize=1 << 16)
 def _match_words(rule: DiffRule, profile: DiffProfile, *, examples: bool = True) -> tuple[str, ...]:
     """What pairing compares: lower-case words, citations masked ("see rule #")."""
-    content = rule_content(rule) if examples else rule_content(DiffRule(rule.number, rule.text, rule.title))
+    content = (
+        rule_content(rule)
+        if examples
+        else rule_content(DiffRule(rule.number, rule.text, rule.title))
+    )
     masked = profile.reference.sub("#", normalize_typography(content).lower())
     return tuple(_WORD.findall(masked))
 
@@ -31,7 +42,8 @@ def _bag(words: tuple[str, ...]) -> Counter[str]:
 
 
 def word_similarity(a: tuple[str, ...], b: tuple[str, ...]) -> float:
-    """Dice coefficient of the two bags of words and word pairs: 1.0 identical, 0.0 nothing shared."""
+    """Dice coefficient of the two bags of words and word pairs: 1.0 identical, 0.0
+    nothing shared."""
     if a == b:
         return 1.0
     bag_a, bag_b = _bag(a), _bag(b)
@@ -193,11 +205,18 @@ def _voted(state: _Pairing, o: str) -> tuple[str | None, int]:
         under, key = state.old.members[o], "section"
     else:
         under, key = state.old.children.get(o, []), "parent"
-    votes = Counter(getattr(state.new.rules[state.forward[u]], key) for u in under if u in state.forward)
+    votes = Counter(
+        getattr(state.new.rules[state.forward[u]], key) for u in under if u in state.forward
+    )
     if not votes:
         return None, 0
     target, count = votes.most_common(1)[0]
-    if target is None or target in state.backward or target not in state.new.rules or 2 * count <= len(under):
+    if (
+        target is None
+        or target in state.backward
+        or target not in state.new.rules
+        or 2 * count <= len(under)
+    ):
         return None, 0
     return target, count
 
@@ -263,7 +282,9 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
                 # Its parent is known to be elsewhere: a move out of it needs more than words,
                 # and short boilerplate never proves one (see _unpair_stray_boilerplate) unless
                 # the rule's own subrules went there.
-                if len(state.old.words[o]) <= profile.short_text and not (n == target and votes >= 2):
+                if len(state.old.words[o]) <= profile.short_text and not (
+                    n == target and votes >= 2
+                ):
                     continue
                 bonus -= profile.foreign_penalty
             if n in same_title:
@@ -272,7 +293,8 @@ def _pair_by_score(state: _Pairing, profile: DiffProfile) -> int:
             if similarity < least:
                 continue
             distance = abs(
-                state.old.position[o] / len(state.old.numbers) - state.new.position[n] / len(state.new.numbers)
+                state.old.position[o] / len(state.old.numbers)
+                - state.new.position[n] / len(state.new.numbers)
             )
             scored.append((-(similarity + bonus), distance, state.old.position[o], o, n))
     scored.sort()

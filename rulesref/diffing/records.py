@@ -1,5 +1,5 @@
-"""The differ's records (rules, changes, word operations, trace steps), the per-document profiles, and the
-typography and word normalisation every part compares with."""
+"""The differ's records (rules, changes, word operations, trace steps), the per-document profiles,
+and the typography and word normalisation every part compares with."""
 
 from __future__ import annotations
 
@@ -69,7 +69,8 @@ class RulesDiff:
     changed: tuple[RuleChange, ...]  # same number, edited text
     moved: tuple[RuleChange, ...]  # new number, text edited or not
     unchanged: int
-    pairs: tuple[tuple[str, str], ...] = ()  # every surviving rule, old number -> new number, old order
+    # every surviving rule, old number -> new number, old order
+    pairs: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def mapping(self) -> dict[str, str]:
@@ -87,7 +88,8 @@ class RulesDiff:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """docs/API.md's shape: added/removed are rule numbers, moved items carry "from" and "to"."""
+        """docs/API.md's shape: added/removed are rule numbers, moved items carry "from"
+        and "to"."""
         return {
             "added": [c.new_number for c in self.added],
             "removed": [c.old_number for c in self.removed],
@@ -104,7 +106,11 @@ class TraceStep:
     text: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"effective_date": self.effective_date.isoformat(), "number": self.number, "text": self.text}
+        return {
+            "effective_date": self.effective_date.isoformat(),
+            "number": self.number,
+            "text": self.text,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,7 +128,8 @@ class DiffProfile:
     structure_bonus: float = 0.1  # added to the score of a position-consistent candidate
     kin_bonus: float = 0.05  # added to the score of a candidate under the paired parent
     title_bonus: float = 0.3  # added when both carry the same heading ("Video Coverage")
-    foreign_penalty: float = 0.15  # taken when the rule's parent is paired and this candidate lies elsewhere
+    # taken when the rule's parent is paired and this candidate lies elsewhere
+    foreign_penalty: float = 0.15
     short_text: int = 15  # words; an identical text this short ("Fourth, the active
     # player gets priority.") is boilerplate, not proof
     rare_tokens: int = 8  # rarest words of a rule used to look up candidates
@@ -160,7 +167,8 @@ def _plain(word: str) -> str:
 
 
 def normalize_typography(text: str) -> str:
-    """Curly quotes, en dashes and spacing are layout, not wording (2025 file vs 2017-2022 files)."""
+    """Curly quotes, en dashes and spacing are layout, not wording (2025 file vs
+    2017-2022 files)."""
     return " ".join((text if text.isascii() else text.translate(_TYPOGRAPHY)).split())
 
 

@@ -1,4 +1,5 @@
-"""Following a rule across versions: where a pinned rule went, and its trace through every stored version."""
+"""Following a rule across versions: where a pinned rule went, and its trace through every
+stored version."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from rulesref.diffing.records import CR_PROFILE, DiffProfile, DiffRule, TraceSte
 
 
 def follow_rule(
-    old: Mapping[str, DiffRule], new: Mapping[str, DiffRule], number: str, *, profile: DiffProfile = CR_PROFILE
+    old: Mapping[str, DiffRule],
+    new: Mapping[str, DiffRule],
+    number: str,
+    *,
+    profile: DiffProfile = CR_PROFILE,
 ) -> str | None:
     """The number in `new` of rule `number` of `old`; None when it was removed.
 
@@ -99,7 +104,10 @@ def trace_rule(
         if following is None:
             break
         numbers[i] = cache.backward(i).get(following)
-    return [TraceStep(date, n, rules[n].text if n is not None else None) for (date, rules), n in zip(versions, numbers)]
+    return [
+        TraceStep(date, n, rules[n].text if n is not None else None)
+        for (date, rules), n in zip(versions, numbers)
+    ]
 
 
 def _as_cache(

@@ -1,4 +1,5 @@
-"""What the rules pages show: rule blocks with linked text, banners, histories (the search hits: search/pages.py).
+"""What the rules pages show: rule blocks with linked text, banners, histories (the search hits:
+search/pages.py).
 
 The views call these to build template contexts. Each rule page fetches its rules in one
 query (a section such as CR 702 with its 700 subrules included); numbers, titles and
@@ -29,13 +30,21 @@ logger = logging.getLogger(__name__)
 
 # IPG infraction pages: the structured parts, in the order the IPG prints them.
 # The penalty leads, as in the IPG's own layout (it heads each infraction).
-FIELD_ORDER = ("penalty", "definition", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
+FIELD_ORDER = (
+    "penalty",
+    "definition",
+    "examples",
+    "philosophy",
+    "additional_remedy",
+    "upgrade",
+    "downgrade",
+)
 
 
 def guarded(produce: Callable[[], T]) -> tuple[T | None, bool]:
     """(answer, missing) from a change service. The rule text is what the page is for: when the
-    history beside it is not built yet (NotImplementedError) or fails, the page still shows the rule.
-    A savepoint keeps a failed query from spoiling the request's transaction on PostgreSQL."""
+    history beside it is not built yet (NotImplementedError) or fails, the page still shows the
+    rule. A savepoint keeps a failed query from spoiling the request's transaction on PostgreSQL."""
     try:
         with transaction.atomic():
             return produce(), False
@@ -64,7 +73,7 @@ def glossary_url(version: Version, term: str) -> str:
 
 
 def long_date(value: Any) -> str:
-    """"February 7, 2025" from a date or an ISO string."""
+    """ "February 7, 2025" from a date or an ISO string."""
     if isinstance(value, str):
         try:
             value = dt.date.fromisoformat(value[:10])
@@ -78,21 +87,31 @@ def long_date(value: Any) -> str:
 def version_context(request: HttpRequest, version: Version) -> dict:
     """The banner and the version switcher of every page about one version."""
     doc = version.document.slug
-    stored = list(Version.objects.filter(document=version.document, status__in=[Version.Status.PUBLISHED, Version.Status.PENDING])
-                  .order_by("-effective_date").values_list("effective_date", "is_current", "status"))
+    stored = list(
+        Version.objects.filter(
+            document=version.document, status__in=[Version.Status.PUBLISHED, Version.Status.PENDING]
+        )
+        .order_by("-effective_date")
+        .values_list("effective_date", "is_current", "status")
+    )
     current_date = next((d for d, is_current, _ in stored if is_current), None)
     return {
         "version": version,
         "doc": doc,
-        "doc_title": services.DOC_TITLES.get(doc, version.document.title).replace("Magic: The Gathering ", ""),
+        "doc_title": services.DOC_TITLES.get(doc, version.document.title).replace(
+            "Magic: The Gathering ", ""
+        ),
         "is_current": version.is_current,
         "effective": long_date(version.effective_date),
         "current_effective": long_date(current_date) if current_date else "",
         "is_newer": current_date is not None and version.effective_date > current_date,
         "vq": version_query(version),
         "switcher": [
-            {"value": d.isoformat(), "label": long_date(d) + (" (current)" if is_current else ""),
-             "selected": d == version.effective_date}
+            {
+                "value": d.isoformat(),
+                "label": long_date(d) + (" (current)" if is_current else ""),
+                "selected": d == version.effective_date,
+            }
             for d, is_current, status in stored
         ],
     }
@@ -102,7 +121,11 @@ def _glossary_source(version: Version) -> Version | None:
     """A document's own glossary, else the current CR's (the MTR uses the CR's game terms)."""
     if version.glossary_count:
         return version
-    return Version.objects.select_related("document").filter(document__slug="cr", is_current=True).first()
+    return (
+        Version.objects.select_related("document")
+        .filter(document__slug="cr", is_current=True)
+        .first()
+    )
 
 
 def renderer_for(version: Version, *, with_glossary: bool = True) -> TextRenderer:
@@ -118,16 +141,29 @@ def renderer_for(version: Version, *, with_glossary: bool = True) -> TextRendere
 
 def _field_blocks(rule: Rule, renderer: TextRenderer, seen: set[int]) -> list[dict]:
     fields = dict(rule.fields or {})
-    keys = sorted(fields, key=lambda k: (FIELD_ORDER.index(_field_key(k)) if _field_key(k) in FIELD_ORDER else len(FIELD_ORDER), k))
+    keys = sorted(
+        fields,
+        key=lambda k: (
+            FIELD_ORDER.index(_field_key(k)) if _field_key(k) in FIELD_ORDER else len(FIELD_ORDER),
+            k,
+        ),
+    )
     blocks = []
     for key in keys:
         value = fields[key]
-        paragraphs = value if isinstance(value, list) else [p for p in str(value).split("\n") if p.strip()]
-        blocks.append({
-            "key": _field_key(key),
-            "label": key.replace("_", " ").strip().capitalize(),
-            "paragraphs": [renderer.render(str(p), references=rule.references, seen_terms=seen) for p in paragraphs],
-        })
+        paragraphs = (
+            value if isinstance(value, list) else [p for p in str(value).split("\n") if p.strip()]
+        )
+        blocks.append(
+            {
+                "key": _field_key(key),
+                "label": key.replace("_", " ").strip().capitalize(),
+                "paragraphs": [
+                    renderer.render(str(p), references=rule.references, seen_terms=seen)
+                    for p in paragraphs
+                ],
+            }
+        )
     return blocks
 
 
@@ -135,12 +171,21 @@ def _field_key(key: str) -> str:
     return re.sub(r"[\s\-]+", "_", key.strip().lower())
 
 
-def rule_block(rule: Rule, renderer: TextRenderer, *, depth: int, doc: str, version: Version) -> dict:
+def rule_block(
+    rule: Rule, renderer: TextRenderer, *, depth: int, doc: str, version: Version
+) -> dict:
     seen: set[int] = set()
     fields = _field_blocks(rule, renderer, seen)
     # An IPG infraction's text is its parts run together: show the parts, each under its heading.
-    text = [] if fields else [renderer.render(p, references=rule.references, seen_terms=seen, skip_number=rule.number)
-                              for p in rule.text.split("\n") if p.strip()]
+    text = (
+        []
+        if fields
+        else [
+            renderer.render(p, references=rule.references, seen_terms=seen, skip_number=rule.number)
+            for p in rule.text.split("\n")
+            if p.strip()
+        ]
+    )
     examples = [] if any(f["key"] == "examples" for f in fields) else rule.examples
     return {
         "number": rule.number,
@@ -149,7 +194,9 @@ def rule_block(rule: Rule, renderer: TextRenderer, *, depth: int, doc: str, vers
         "depth": min(depth, 4),
         "url": rule_url(doc, rule.number, version),
         "text": text,
-        "examples": [renderer.render(e, references=rule.references, seen_terms=seen) for e in examples],
+        "examples": [
+            renderer.render(e, references=rule.references, seen_terms=seen) for e in examples
+        ],
         "fields": fields,
         "aliases": list(rule.aliases),
     }
@@ -163,15 +210,33 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
     if rule.kind == "chapter":
         # A chapter lists its sections instead of printing a thousand rules.
         rows = [rule]
-        sections = [(outline.by_number[n], rule_url(doc, n, version)) for n in outline.children.get(rule.number, ())]
+        sections = [
+            (outline.by_number[n], rule_url(doc, n, version))
+            for n in outline.children.get(rule.number, ())
+        ]
     else:
         last = outline.last_descendant_position(rule.number)
-        rows = list(Rule.objects.filter(version=version, position__gte=rule.position, position__lte=last).order_by("position"))
+        rows = list(
+            Rule.objects.filter(
+                version=version, position__gte=rule.position, position__lte=last
+            ).order_by("position")
+        )
         sections = []
-    blocks = [rule_block(r, renderer, depth=len(outline.ancestors(r.number)) - base_depth, doc=doc, version=version) for r in rows]
+    blocks = [
+        rule_block(
+            r,
+            renderer,
+            depth=len(outline.ancestors(r.number)) - base_depth,
+            doc=doc,
+            version=version,
+        )
+        for r in rows
+    ]
     before, after = outline.siblings(rule.number)
     cited = [(n, rule_url(doc, n, version)) for n in rule.references if n in outline]
-    history, history_missing = guarded(lambda: _history(version, rule) if _pairings_stored(version) else None)
+    history, history_missing = guarded(
+        lambda: _history(version, rule) if _pairings_stored(version) else None
+    )
     section = outline.section_of(rule.number)
     return {
         "rule": rule,
@@ -179,24 +244,30 @@ def rule_page(request: HttpRequest, version: Version, rule: Rule) -> dict:
         "sections": sections,
         "crumbs": [(a, rule_url(doc, a.number, version)) for a in outline.ancestors(rule.number)],
         "section": section if section is not None and section.number != rule.number else None,
-        "history_shown": bool(history and (history["changed_in"] or history["was"] or history["added_in"])),
+        "history_shown": bool(
+            history and (history["changed_in"] or history["was"] or history["added_in"])
+        ),
         "previous": (before, rule_url(doc, before.number, version)) if before else None,
         "next": (after, rule_url(doc, after.number, version)) if after else None,
         "cited": cited,
         "history": history,
         "history_missing": history_missing,
         "trace_url": reverse("page-trace", args=[doc, rule.number]) + version_query(version),
-        "glossary_popovers": [{"id": k, "term": t, "definition": d} for k, (t, d) in renderer.used_terms.items()],
-        "page_title": naming.rule_name(doc, rule.number, rule.title),   # the JAR's by its heading alone
-        "follow_from": version.effective_date.isoformat(),  # the switcher follows this rule, not its number
+        "glossary_popovers": [
+            {"id": k, "term": t, "definition": d} for k, (t, d) in renderer.used_terms.items()
+        ],
+        # the JAR's by its heading alone
+        "page_title": naming.rule_name(doc, rule.number, rule.title),
+        # the switcher follows this rule, not its number
+        "follow_from": version.effective_date.isoformat(),
         **version_context(request, version),
     }
 
 
 def _pairings_stored(version: Version) -> bool:
     """Whether every pair of neighbouring versions is already paired. Pairing two CR versions takes
-    about a quarter of a second each (seven seconds for 27 versions), so a rule page never pays for it:
-    it shows the history once the pairings exist (the trace page or an import computes them)."""
+    about a quarter of a second each (seven seconds for 27 versions), so a rule page never pays for
+    it: it shows the history once the pairings exist (the trace page or an import computes them)."""
     from django.db.models import Q
 
     from rulesref import changes
@@ -220,13 +291,27 @@ def _history(version: Version, rule: Rule) -> dict:
     was = []
     for item in raw.get("was", []):
         date = str(item.get("effective_date", ""))[:10]
-        url = reverse("page-rule", args=[doc, item["number"]]) + (f"?version={date}" if date else "")
+        url = reverse("page-rule", args=[doc, item["number"]]) + (
+            f"?version={date}" if date else ""
+        )
         was.append({"number": item["number"], "date": long_date(date), "url": url})
-    changed = [{"date": long_date(d), "url": reverse("page-changes", args=[doc, str(d)[:10]])} for d in raw.get("changed_in", [])]
+    changed = [
+        {"date": long_date(d), "url": reverse("page-changes", args=[doc, str(d)[:10]])}
+        for d in raw.get("changed_in", [])
+    ]
     added = raw.get("added_in")
     was.reverse()  # the number judges remember best, the latest, first
-    return {"changed_in": changed, "was": was[:1], "was_earlier": was[1:],
-            "added_in": {"date": long_date(added), "url": reverse("page-changes", args=[doc, str(added)[:10]])} if added else None}
+    return {
+        "changed_in": changed,
+        "was": was[:1],
+        "was_earlier": was[1:],
+        "added_in": {
+            "date": long_date(added),
+            "url": reverse("page-changes", args=[doc, str(added)[:10]]),
+        }
+        if added
+        else None,
+    }
 
 
 def trace_rows(version: Version, rule: Rule) -> list[dict]:
@@ -239,25 +324,42 @@ def trace_rows(version: Version, rule: Rule) -> list[dict]:
         date = str(item.get("effective_date", ""))[:10]
         number = item.get("number")
         text = item.get("text") or ""
-        rows.append({
-            "date": long_date(date), "iso": date, "number": number, "text": text,
-            "url": reverse("page-rule", args=[doc, number]) + f"?version={date}" if number else "",
-            "same_text": previous_text is not None and text == previous_text,
-            "renumbered": bool(rows) and number is not None and rows[-1]["number"] not in (None, number),
-            "is_shown": date == version.effective_date.isoformat(),
-        })
+        rows.append(
+            {
+                "date": long_date(date),
+                "iso": date,
+                "number": number,
+                "text": text,
+                "url": reverse("page-rule", args=[doc, number]) + f"?version={date}"
+                if number
+                else "",
+                "same_text": previous_text is not None and text == previous_text,
+                "renumbered": bool(rows)
+                and number is not None
+                and rows[-1]["number"] not in (None, number),
+                "is_shown": date == version.effective_date.isoformat(),
+            }
+        )
         previous_text = text
     return rows
 
 
 def changes_page(request: HttpRequest, new: Version) -> dict:
-    """What changed in `new` since the stored version before it, section by section in document order."""
+    """What changed in `new` since the stored version before it, section by section in
+    document order."""
     from rulesref import changes
 
-    old = (Version.objects.filter(document=new.document, effective_date__lt=new.effective_date)
-           .exclude(status__in=[Version.Status.FAILED, Version.Status.DISCARDED, Version.Status.PARSING])
-           .order_by("-effective_date").first())
-    notes, missing = (None, False) if old is None else guarded(lambda: changes.release_notes(old, new))
+    old = (
+        Version.objects.filter(document=new.document, effective_date__lt=new.effective_date)
+        .exclude(
+            status__in=[Version.Status.FAILED, Version.Status.DISCARDED, Version.Status.PARSING]
+        )
+        .order_by("-effective_date")
+        .first()
+    )
+    notes, missing = (
+        (None, False) if old is None else guarded(lambda: changes.release_notes(old, new))
+    )
     doc = new.document.slug
     new_outline = outline_for(new)
     old_outline = outline_for(old) if old is not None else None
@@ -270,23 +372,36 @@ def changes_page(request: HttpRequest, new: Version) -> dict:
         outline, shown = (new_outline, number) if number else (old_outline, old_number)
         section = outline.section_of(shown) if outline is not None and shown else None
         key = section.number if section is not None else ""
-        group = sections.setdefault(key, {
-            "section": section, "items": [],
-            "url": rule_url(doc, section.number, new if number else old) if section is not None else "",
-        })
-        group["items"].append({
-            **item,
-            "shown": shown,
-            "url": rule_url(doc, shown, new if number else old) if shown else "",
-            # The change service builds this HTML from escaped rule text with <ins>/<del> marks.
-            "html": mark_safe(item["html"]) if item.get("html") else "",
-            "text": item.get("text") or "",
-        })
+        group = sections.setdefault(
+            key,
+            {
+                "section": section,
+                "items": [],
+                "url": rule_url(doc, section.number, new if number else old)
+                if section is not None
+                else "",
+            },
+        )
+        group["items"].append(
+            {
+                **item,
+                "shown": shown,
+                "url": rule_url(doc, shown, new if number else old) if shown else "",
+                # The change service builds this HTML from escaped rule text with <ins>/<del> marks.
+                "html": mark_safe(item["html"]) if item.get("html") else "",
+                "text": item.get("text") or "",
+            }
+        )
     order = ["added", "moved", "changed", "removed"]
     return {
-        "old": old, "old_effective": long_date(old.effective_date) if old else "",
-        "sections": sorted(sections.values(), key=lambda g: _sort_key(g["section"].number if g["section"] else "")),
-        "counts": sorted(counts.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)),
+        "old": old,
+        "old_effective": long_date(old.effective_date) if old else "",
+        "sections": sorted(
+            sections.values(), key=lambda g: _sort_key(g["section"].number if g["section"] else "")
+        ),
+        "counts": sorted(
+            counts.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
+        ),
         "count": sum(counts.values()),
         "missing": missing,
         **version_context(request, new),
@@ -308,7 +423,11 @@ def glossary_page(request: HttpRequest, version: Version, term: GlossaryTerm) ->
     outline = outline_for(version)
     return {
         "term": term,
-        "definition": [renderer.render(p, references=term.references) for p in term.definition.split("\n") if p.strip()],
+        "definition": [
+            renderer.render(p, references=term.references)
+            for p in term.definition.split("\n")
+            if p.strip()
+        ],
         "cited": [(n, rule_url(doc, n, version)) for n in term.references if n in outline],
         "page_title": term.term,
         **version_context(request, version),

@@ -28,12 +28,13 @@ class JumpChoice:
     number: str
     title: str
     url: str
-    by_number: bool = True    # False when found by a name ("GRV")
+    by_number: bool = True  # False when found by a name ("GRV")
 
 
 @dataclass(frozen=True)
 class JumpTarget:
-    """Where the box leads: `url` when it is one rule (or one document), `choices` when several fit."""
+    """Where the box leads: `url` when it is one rule (or one document), `choices` when
+    several fit."""
 
     url: str = ""
     choices: tuple[JumpChoice, ...] = field(default=())
@@ -45,10 +46,21 @@ def resolve(query: str) -> JumpTarget:
         docs, rest = [match.group(1).lower()], match.group(2).strip()
     else:
         docs, rest = list(services.DOC_TITLES), query.strip()
-    versions = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True, document__slug__in=docs)}
+    versions = {
+        v.document.slug: v
+        for v in Version.objects.select_related("document").filter(
+            is_current=True, document__slug__in=docs
+        )
+    }
     if not rest:
-        return JumpTarget(url=reverse("page-contents", args=[docs[0]]) if match is not None and docs[0] in versions else "")
-    choices = [choice for doc in docs if doc in versions for choice in _matches(versions[doc], rest)]
+        return JumpTarget(
+            url=reverse("page-contents", args=[docs[0]])
+            if match is not None and docs[0] in versions
+            else ""
+        )
+    choices = [
+        choice for doc in docs if doc in versions for choice in _matches(versions[doc], rest)
+    ]
     if len(choices) == 1 or (choices and not any(c.by_number for c in choices)):
         # A name such as "GRV" is the IPG's infraction before it is the JAR's matching entry:
         # documents are tried in order (cr, mtr, ipg, jar) and the others are offered beside it.
@@ -71,17 +83,32 @@ def _matches(version: Version, rest: str) -> list[JumpChoice]:
     for candidate in filter(None, [number, number.upper() if number else None]):
         if candidate in outline:
             entry = outline.by_number[candidate]
-            return [JumpChoice(doc, candidate, entry.title, reverse("page-rule", args=[doc, candidate]))]
+            return [
+                JumpChoice(doc, candidate, entry.title, reverse("page-rule", args=[doc, candidate]))
+            ]
     if doc != "cr" and _NAME.fullmatch(rest):
         wanted = " ".join(rest.split()).casefold()
-        for found_number, title, aliases in Rule.objects.filter(version=version).exclude(aliases=[]).values_list("number", "title", "aliases"):
+        for found_number, title, aliases in (
+            Rule.objects.filter(version=version)
+            .exclude(aliases=[])
+            .values_list("number", "title", "aliases")
+        ):
             if wanted in (a.casefold() for a in aliases):
-                return [JumpChoice(doc, found_number, title, reverse("page-rule", args=[doc, found_number]), by_number=False)]
+                return [
+                    JumpChoice(
+                        doc,
+                        found_number,
+                        title,
+                        reverse("page-rule", args=[doc, found_number]),
+                        by_number=False,
+                    )
+                ]
     return []
 
 
 def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str:
-    """A number of an earlier version ("725.3" of the 2022 CR) opens the rule it became, saying so."""
+    """A number of an earlier version ("725.3" of the 2022 CR) opens the rule it became,
+    saying so."""
     from rulesref import old_numbers
     from rulesref.pages import renumbered
 
@@ -89,5 +116,6 @@ def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str
         number = services.canonical_number(doc, rest) if doc in versions else None
         now = old_numbers.where_now(versions[doc], number) if number else None
         if now:
-            return renumbered.url(doc, now["number"], versions[doc], cast(str, number))   # now: a number was given
+            # now: a number was given
+            return renumbered.url(doc, now["number"], versions[doc], cast(str, number))
     return ""

@@ -59,7 +59,8 @@ class Outline:
         return found[::-1]
 
     def section_of(self, number: str) -> OutlineEntry | None:
-        """The nearest enclosing section or appendix (729 "Taking Shortcuts" for 729.3), or the entry itself."""
+        """The nearest enclosing section or appendix (729 "Taking Shortcuts" for 729.3), or the
+        entry itself."""
         entry = self.by_number.get(number)
         if entry is not None and entry.kind in ("section", "appendix"):
             return entry
@@ -98,7 +99,14 @@ class Outline:
         """Top-level entries, each with its heading-kind children: the table of contents."""
         tops = [self.by_number[n] for n in self.children.get("", ())]
         return [
-            (top, [self.by_number[n] for n in self.children.get(top.number, ()) if self.by_number[n].kind in HEADING_KINDS])
+            (
+                top,
+                [
+                    self.by_number[n]
+                    for n in self.children.get(top.number, ())
+                    if self.by_number[n].kind in HEADING_KINDS
+                ],
+            )
             for top in tops
         ]
 
@@ -111,7 +119,11 @@ def outline_for(version: Version) -> Outline:
         if found is not None:
             _cache.move_to_end(key)
             return found
-    rows = Rule.objects.filter(version=version).order_by("position").values_list("number", "kind", "title", "parent", "position")
+    rows = (
+        Rule.objects.filter(version=version)
+        .order_by("position")
+        .values_list("number", "kind", "title", "parent", "position")
+    )
     outline = Outline.build([OutlineEntry(*row) for row in rows])
     with _lock:
         _cache[key] = outline

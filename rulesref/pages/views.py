@@ -27,24 +27,47 @@ MAX_QUERY = 300
 
 
 def _version(request: HttpRequest, doc: str) -> Version:
-    # Any stored version can be read (as in the API); the banner says when it is not the current one.
-    return services.get_version(doc, version=request.GET.get("version") or None, as_of=request.GET.get("as_of") or None,
-                                include_pending=request.user.is_staff)
+    # Any stored version can be read (as in the API); the banner says when it is not the
+    # current one.
+    return services.get_version(
+        doc,
+        version=request.GET.get("version") or None,
+        as_of=request.GET.get("as_of") or None,
+        include_pending=request.user.is_staff,
+    )
 
 
-def _problem(request: HttpRequest, exc: services.RulesError, *, doc: str = "", version: Version | None = None,
-             number: str = "") -> HttpResponse:
+def _problem(
+    request: HttpRequest,
+    exc: services.RulesError,
+    *,
+    doc: str = "",
+    version: Version | None = None,
+    number: str = "",
+) -> HttpResponse:
     status = 404 if isinstance(exc, services.NotFound) else 400
     suggestions = exc.details.get("suggestions", []) if version is not None else []
     links = []
     if version is not None:
         outline = outline_for(version)
-        links = [(s, content.rule_url(doc, s, version), getattr(outline.by_number.get(s), "title", "")) for s in suggestions]
-    return render(request, "rulesref/not_found.html", {
-        "message": exc.message, "doc": doc, "number": number, "suggestions": links,
-        "versions": exc.details.get("versions", []), "query": number,
-        **(content.version_context(request, version) if version is not None else {}),
-    }, status=status)
+        links = [
+            (s, content.rule_url(doc, s, version), getattr(outline.by_number.get(s), "title", ""))
+            for s in suggestions
+        ]
+    return render(
+        request,
+        "rulesref/not_found.html",
+        {
+            "message": exc.message,
+            "doc": doc,
+            "number": number,
+            "suggestions": links,
+            "versions": exc.details.get("versions", []),
+            "query": number,
+            **(content.version_context(request, version) if version is not None else {}),
+        },
+        status=status,
+    )
 
 
 # ---------------------------------------------------------------- home, contents, rules
@@ -54,7 +77,10 @@ def _problem(request: HttpRequest, exc: services.RulesError, *, doc: str = "", v
 def home(request: HttpRequest) -> HttpResponse:
     documents = []
     order = list(services.DOC_TITLES)  # CR, MTR, IPG, JAR: the order judges reach for them
-    for document in sorted(services.list_documents(), key=lambda d: order.index(d.slug) if d.slug in order else len(order)):
+    for document in sorted(
+        services.list_documents(),
+        key=lambda d: order.index(d.slug) if d.slug in order else len(order),
+    ):
         current = next((v for v in document.versions.all() if v.is_current), None)
         documents.append({"doc": document.slug, "title": document.title, "current": current})
     return render(request, "rulesref/home.html", {"documents": documents})
@@ -68,11 +94,20 @@ def contents(request: HttpRequest, doc: str) -> HttpResponse:
         return _problem(request, exc, doc=doc)
     outline = outline_for(version)
     chapters = [
-        {"entry": top, "url": content.rule_url(version.document.slug, top.number, version),
-         "sections": [(s, content.rule_url(version.document.slug, s.number, version)) for s in sections]}
+        {
+            "entry": top,
+            "url": content.rule_url(version.document.slug, top.number, version),
+            "sections": [
+                (s, content.rule_url(version.document.slug, s.number, version)) for s in sections
+            ],
+        }
         for top, sections in outline.headings()
     ]
-    return render(request, "rulesref/contents.html", {"chapters": chapters, **content.version_context(request, version)})
+    return render(
+        request,
+        "rulesref/contents.html",
+        {"chapters": chapters, **content.version_context(request, version)},
+    )
 
 
 @require_GET
@@ -92,17 +127,29 @@ def rule(request: HttpRequest, doc: str, number: str) -> HttpResponse:
     if found.number != number or doc != doc.lower():
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(reverse("page-rule", args=[doc.lower(), found.number]) + query)
-    return render(request, "rulesref/rule.html", {**content.rule_page(request, version, found),
-                                                  "renumbered": renumbered.line(request, version, found)})
+    return render(
+        request,
+        "rulesref/rule.html",
+        {
+            **content.rule_page(request, version, found),
+            "renumbered": renumbered.line(request, version, found),
+        },
+    )
 
 
-def _switch_version(request: HttpRequest, doc: str, number: str, source_date: str, target_date: str) -> HttpResponse:
+def _switch_version(
+    request: HttpRequest, doc: str, number: str, source_date: str, target_date: str
+) -> HttpResponse:
     """The version switcher on a rule page: the same rule in the other version, under the number it
     has there (729.3 in 2025 is 725.3 in 2022), not whatever rule carries the same number."""
     target = None
     try:
-        source = services.get_version(doc, version=source_date, include_pending=request.user.is_staff)
-        target = services.get_version(doc, version=target_date, include_pending=request.user.is_staff)
+        source = services.get_version(
+            doc, version=source_date, include_pending=request.user.is_staff
+        )
+        target = services.get_version(
+            doc, version=target_date, include_pending=request.user.is_staff
+        )
         found = services.find_rule(source, number)
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc, version=target, number=number)
@@ -112,13 +159,22 @@ def _switch_version(request: HttpRequest, doc: str, number: str, source_date: st
     there = next((step for step in steps if step["iso"] == target.effective_date.isoformat()), None)
     if there is not None and there["number"]:
         return redirect(content.rule_url(doc, there["number"], target))
-    message = (f"{doc.upper()} {found.number} of {content.long_date(source.effective_date)} has no counterpart "
-               f"in the version of {content.long_date(target.effective_date)}.")
-    return render(request, "rulesref/not_found.html", {
-        "message": message, "query": found.number,
-        "trace_url": reverse("page-trace", args=[doc, found.number]) + content.version_query(source),
-        **content.version_context(request, target),
-    }, status=404)
+    message = (
+        f"{doc.upper()} {found.number} of {content.long_date(source.effective_date)} has no "
+        f"counterpart in the version of {content.long_date(target.effective_date)}."
+    )
+    return render(
+        request,
+        "rulesref/not_found.html",
+        {
+            "message": message,
+            "query": found.number,
+            "trace_url": reverse("page-trace", args=[doc, found.number])
+            + content.version_query(source),
+            **content.version_context(request, target),
+        },
+        status=404,
+    )
 
 
 @require_GET
@@ -130,11 +186,18 @@ def trace(request: HttpRequest, doc: str, number: str) -> HttpResponse:
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc.lower(), version=version, number=number)
     rows, missing = content.guarded(lambda: content.trace_rows(version, found))
-    return render(request, "rulesref/trace.html", {
-        "rule": found, "rows": rows, "missing": missing, "rule_name": naming.rule_name(doc.lower(), found.number, found.title),
-        "rule_link": content.rule_url(version.document.slug, found.number, version),
-        **content.version_context(request, version),
-    })
+    return render(
+        request,
+        "rulesref/trace.html",
+        {
+            "rule": found,
+            "rows": rows,
+            "missing": missing,
+            "rule_name": naming.rule_name(doc.lower(), found.number, found.title),
+            "rule_link": content.rule_url(version.document.slug, found.number, version),
+            **content.version_context(request, version),
+        },
+    )
 
 
 @require_GET
@@ -142,7 +205,9 @@ def changes(request: HttpRequest, doc: str, date: str | None = None) -> HttpResp
     try:
         if date is None:
             current = services.get_version(doc.lower())
-            return redirect("page-changes", doc=doc.lower(), date=current.effective_date.isoformat())
+            return redirect(
+                "page-changes", doc=doc.lower(), date=current.effective_date.isoformat()
+            )
         new = services.get_version(doc.lower(), version=date, include_pending=request.user.is_staff)
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc.lower())
@@ -162,7 +227,11 @@ def glossary_index(request: HttpRequest) -> HttpResponse:
     letters: dict[str, list[tuple[str, str]]] = {}
     for term in terms:
         letters.setdefault(term[:1].upper(), []).append((term, content.glossary_url(version, term)))
-    return render(request, "rulesref/glossary_index.html", {"letters": letters, **content.version_context(request, version)})
+    return render(
+        request,
+        "rulesref/glossary_index.html",
+        {"letters": letters, **content.version_context(request, version)},
+    )
 
 
 @require_GET
@@ -174,20 +243,32 @@ def glossary_term(request: HttpRequest, term: str) -> HttpResponse:
     except services.RulesError as exc:
         if version is None:  # unknown document or version date
             return _problem(request, exc, number=term)
-        return render(request, "rulesref/not_found.html", {
-            "message": exc.message, "query": term,
-            "term_suggestions": [(t, content.glossary_url(version, t)) for t in exc.details.get("suggestions", [])],
-            **content.version_context(request, version),
-        }, status=404)
-    return render(request, "rulesref/glossary_term.html", content.glossary_page(request, version, found))
+        return render(
+            request,
+            "rulesref/not_found.html",
+            {
+                "message": exc.message,
+                "query": term,
+                "term_suggestions": [
+                    (t, content.glossary_url(version, t))
+                    for t in exc.details.get("suggestions", [])
+                ],
+                **content.version_context(request, version),
+            },
+            status=404,
+        )
+    return render(
+        request, "rulesref/glossary_term.html", content.glossary_page(request, version, found)
+    )
 
 
-# ---------------------------------------------------------------- jump box (search: search/pages.py)
+# --------------------------------------------------------------- jump box (search: search/pages.py)
 
 
 @require_GET
 def jump_to(request: HttpRequest) -> HttpResponse:
-    """The jump box: a rule number (or a name such as "GRV") opens that rule; anything else searches."""
+    """The jump box: a rule number (or a name such as "GRV") opens that rule; anything
+    else searches."""
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
     if not query:
         return redirect("home")

@@ -1,4 +1,5 @@
-"""Text handling every rules parser shares: decoding raw files, reading rule numbers, finding citations.
+"""Text handling every rules parser shares: decoding raw files, reading rule numbers,
+finding citations.
 
 Pure standard library; no Django. Rule numbers are strings everywhere ("704.5a", "4.2").
 """
@@ -34,11 +35,17 @@ def decode_document(raw: bytes, source: str) -> str:
         try:
             text = raw.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise ParseError("not valid UTF-16 text", source=source, line=_byte_line(raw, exc.start)) from exc
+            raise ParseError(
+                "not valid UTF-16 text", source=source, line=_byte_line(raw, exc.start)
+            ) from exc
     else:
         nul = raw.find(b"\x00")
         if nul >= 0:
-            raise ParseError("binary content (NUL byte); not a text document", source=source, line=_byte_line(raw, nul))
+            raise ParseError(
+                "binary content (NUL byte); not a text document",
+                source=source,
+                line=_byte_line(raw, nul),
+            )
         body = raw.removeprefix(codecs.BOM_UTF8)
         try:
             text = body.decode("utf-8")
@@ -58,11 +65,15 @@ def _reject_binary(text: str, source: str) -> None:
     bad = _CONTROL.findall(text)
     if not bad:
         return
-    if "\x00" in bad or (len(bad) >= _MIN_BAD_CONTROLS and len(bad) > _MAX_CONTROL_SHARE * len(text)):
+    if "\x00" in bad or (
+        len(bad) >= _MIN_BAD_CONTROLS and len(bad) > _MAX_CONTROL_SHARE * len(text)
+    ):
         first = _CONTROL.search(text)
         line = text.count("\n", 0, first.start()) + 1 if first else 1
         raise ParseError(
-            f"binary content ({len(bad)} control characters); not a text document", source=source, line=line
+            f"binary content ({len(bad)} control characters); not a text document",
+            source=source,
+            line=line,
         )
 
 
@@ -151,7 +162,12 @@ def rule_sort_key(number: str) -> tuple[int, int, int, int]:
 
 def term_key(name: str) -> str:
     """How glossary names compare: case, curly versus straight quotes and runs of spaces ignored."""
-    straight = name.replace("\u201c", '"').replace("\u201d", '"').replace("\u2018", "'").replace("\u2019", "'")
+    straight = (
+        name.replace("\u201c", '"')
+        .replace("\u201d", '"')
+        .replace("\u2018", "'")
+        .replace("\u2019", "'")
+    )
     return re.sub(r"\s+", " ", straight).strip().casefold()
 
 
@@ -170,8 +186,12 @@ _KEYWORD_LIST = re.compile(
     rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+){_ITEM}{_EDGE_AFTER})*)"
 )
 # A bare full rule number: "as specified in 101.4a", "see 601.2b and 601.2f–h"
-_BARE = re.compile(rf"{_EDGE_BEFORE}(?P<item>{_FULL}(?:{_DASH}(?:{_FULL}|\d+[a-z]?|[a-z]))?){_EDGE_AFTER}")
-_ITEM_RE = re.compile(rf"(?P<start>{_NUMBER})(?:{_DASH}(?P<end>{_FULL}|\d+[a-z]?|[a-z]))?{_EDGE_AFTER}")
+_BARE = re.compile(
+    rf"{_EDGE_BEFORE}(?P<item>{_FULL}(?:{_DASH}(?:{_FULL}|\d+[a-z]?|[a-z]))?){_EDGE_AFTER}"
+)
+_ITEM_RE = re.compile(
+    rf"(?P<start>{_NUMBER})(?:{_DASH}(?P<end>{_FULL}|\d+[a-z]?|[a-z]))?{_EDGE_AFTER}"
+)
 _MAX_RANGE = 40  # a longer "range" is more likely a misreading than a citation
 
 
@@ -235,8 +255,20 @@ def _letter_range(prefix: str, first: str, last: str) -> list[str]:
     return [f"{prefix}{letter}" for letter in SUBRULE_LETTERS[i : j + 1]]
 
 
-MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-               "october", "november", "december")
+MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 
 
 def month_number(name: str, *, abbreviated: bool = False) -> int | None:

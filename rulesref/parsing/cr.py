@@ -48,10 +48,13 @@ from rulesref.parsing.common import SUBRULE_LETTERS, extract_references, month_n
 from rulesref.parsing.cr_glossary import _read_glossary
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, ParseError, RuleKind
 
-_EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE)
+_EFFECTIVE = re.compile(
+    r"These rules are effective as of\s+([A-Za-z]+)\s*(\d{1,2}),\s*(\d{4})\.?", re.IGNORECASE
+)
 _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
-# "100.1. These Magic rules ..."; official typos: "606.5 If ..." (no period), "901.4.All ..." (no space)
+# "100.1. These Magic rules ..."; official typos: "606.5 If ..." (no period), "901.4.All ..."
+# (no space)
 _RULE = re.compile(r"^(\d{3})\.(\d+)(?:\.\s*|\s+)(\S.*)$")
 # "100.1a A two-player game ..."; official typo: "119.1d. In a two-player Brawl game ..."
 _SUBRULE = re.compile(r"^(\d{3})\.(\d+)([a-z])\.?\s+(\S.*)$")
@@ -89,8 +92,14 @@ class _Draft:
         )
 
     def _heading(self, text: str) -> str:
-        """The text of a rule that is only a heading for its subrules: "701.20. Shuffle", "205.3. Subtypes"."""
-        if self.kind is not RuleKind.RULE or self.examples or "\n" in text or len(text) > _MAX_HEADING:
+        """The text of a rule that is only a heading for its subrules: "701.20. Shuffle",
+        "205.3. Subtypes"."""
+        if (
+            self.kind is not RuleKind.RULE
+            or self.examples
+            or "\n" in text
+            or len(text) > _MAX_HEADING
+        ):
             return ""
         return "" if text.endswith(_SENTENCE_ENDS) or not text[:1].isupper() else text
 
@@ -150,7 +159,9 @@ def _read_header(lines: _Lines) -> tuple[str, dt.date]:
             title = line.strip()
             break
     if "Comprehensive Rules" not in title:
-        raise lines.error("not a Comprehensive Rules document: the first line is not its title", max(lines.pos, 1))
+        raise lines.error(
+            "not a Comprehensive Rules document: the first line is not its title", max(lines.pos, 1)
+        )
     while not lines.at_end():
         number, line = lines.next()
         match = _EFFECTIVE.search(line)
@@ -200,7 +211,9 @@ def _read_contents(lines: _Lines) -> list[tuple[str, str]]:
     raise lines.error("document ends inside the contents list (truncated?)")
 
 
-def _read_rules(lines: _Lines, contents: list[tuple[str, str]], notes: list[str]) -> list[ParsedRule]:
+def _read_rules(
+    lines: _Lines, contents: list[tuple[str, str]], notes: list[str]
+) -> list[ParsedRule]:
     return _RulesReader(lines, contents, notes).read()
 
 
@@ -243,21 +256,28 @@ class _RulesReader:
             elif self.current is not None and not previous_blank:
                 self._continuation(line)
             else:
-                raise self.lines.error(f"cannot place this line in the numbered rules: {line[:60]!r}", number)
+                raise self.lines.error(
+                    f"cannot place this line in the numbered rules: {line[:60]!r}", number
+                )
             previous_blank = False
         where = self.section or self.chapter
         at = f"at {where.number}" if where is not None else "before the first chapter"
-        raise self.lines.error(f"document ends inside the numbered rules ({at}); no glossary (truncated?)")
+        raise self.lines.error(
+            f"document ends inside the numbered rules ({at}); no glossary (truncated?)"
+        )
 
     def _finish(self, number: int) -> None:
         if self.expected:
             missing = ", ".join(n for n, _ in self.expected[:3])
             raise self.lines.error(
-                f"the numbered rules end before {missing}, which the contents list (truncated?)", number
+                f"the numbered rules end before {missing}, which the contents list (truncated?)",
+                number,
             )
         # Only the last section is checked: "600. General" has no rules of its own in every version.
         if self.section is not None and self.drafts[-1] is self.section:
-            raise self.lines.error(f"section {self.section.number} has no rules (truncated?)", self.section.line)
+            raise self.lines.error(
+                f"section {self.section.number} has no rules (truncated?)", self.section.line
+            )
 
     def _advance(self, key: tuple[int, int, int], name: str, number: int) -> None:
         if key <= self.last_key:
@@ -269,13 +289,21 @@ class _RulesReader:
         name = f"{sec}.{int(rul)}{letter}"
         if letter not in SUBRULE_LETTERS:
             # CR introduction: subrules skip the letters "l" and "o".
-            raise self.lines.error(f"subrule letter {letter!r} is never used (letters skip l and o)", number)
+            raise self.lines.error(
+                f"subrule letter {letter!r} is never used (letters skip l and o)", number
+            )
         if self.rule is None or self.rule.number != f"{sec}.{int(rul)}":
             raise self.lines.error(f"subrule {name} is not under rule {sec}.{int(rul)}", number)
         self._advance((int(sec), int(rul), ord(letter)), f"subrule {name}", number)
         if line.startswith(f"{sec}.{rul}{letter}."):
-            self.notes.append(f"line {number}: subrule {name} printed with a period after its number")
-        self._open(_Draft(name, RuleKind.SUBRULE, number, paragraphs=[body.strip()], parent=self.rule.number))
+            self.notes.append(
+                f"line {number}: subrule {name} printed with a period after its number"
+            )
+        self._open(
+            _Draft(
+                name, RuleKind.SUBRULE, number, paragraphs=[body.strip()], parent=self.rule.number
+            )
+        )
 
     def _rule(self, match: re.Match[str], number: int, line: str) -> None:
         sec, rul, body = match.groups()
@@ -284,9 +312,13 @@ class _RulesReader:
             raise self.lines.error(f"rule {name} is not under section {sec}", number)
         self._advance((int(sec), int(rul), 0), f"rule {name}", number)
         if not re.match(r"\d{3}\.\d+\.", line):
-            self.notes.append(f"line {number}: rule {name} printed without the period after its number")
+            self.notes.append(
+                f"line {number}: rule {name} printed without the period after its number"
+            )
         elif not re.match(r"\d{3}\.\d+\.\s", line):
-            self.notes.append(f"line {number}: rule {name} printed without a space after its number")
+            self.notes.append(
+                f"line {number}: rule {name} printed without a space after its number"
+            )
         self.rule = _Draft(name, RuleKind.RULE, number, paragraphs=[body.strip()], parent=sec)
         self._open(self.rule)
 
@@ -296,7 +328,9 @@ class _RulesReader:
         if self.chapter is None or self.chapter.number != sec[0]:
             raise self.lines.error(f"section {sec} is not under chapter {sec[0]}", number)
         self._advance((int(sec), 0, 0), f"section {sec}", number)
-        self.section = _Draft(sec, RuleKind.SECTION, number, title=title, parent=self.chapter.number)
+        self.section = _Draft(
+            sec, RuleKind.SECTION, number, title=title, parent=self.chapter.number
+        )
         self.drafts.append(self.section)
         self.rule = self.current = None
 
@@ -341,10 +375,14 @@ class _RulesReader:
             at = listed.index(number)
             if at > 0:
                 missing = ", ".join(listed[: min(at, 3)])
-                raise self.lines.error(f"found {number} {title!r} but the contents list {missing} before it", line)
+                raise self.lines.error(
+                    f"found {number} {title!r} but the contents list {missing} before it", line
+                )
             printed = self.expected.pop(0)[1]
             if printed != title:
-                self.notes.append(f"line {line}: {number} is titled {title!r} but the contents say {printed!r}")
+                self.notes.append(
+                    f"line {line}: {number} is titled {title!r} but the contents say {printed!r}"
+                )
         else:
             self.notes.append(f"line {line}: {number} {title!r} is not in the contents list")
 

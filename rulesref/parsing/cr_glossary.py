@@ -46,7 +46,9 @@ def _read_glossary(lines: LineCursor, notes: list[str]) -> list[GlossaryEntry]:
     return _assign_aliases(entries)
 
 
-def _glossary_entry(paragraph: list[tuple[int, str]], lines: LineCursor, notes: list[str]) -> GlossaryEntry:
+def _glossary_entry(
+    paragraph: list[tuple[int, str]], lines: LineCursor, notes: list[str]
+) -> GlossaryEntry:
     (line, term), rest = paragraph[0], [text for _, text in paragraph[1:]]
     if not rest:
         glued = _GLUED_TERM.match(term)
@@ -58,7 +60,9 @@ def _glossary_entry(paragraph: list[tuple[int, str]], lines: LineCursor, notes: 
         term, rest = glued.group(1), [f"1. {glued.group(2)}", *rest]
         notes.append(f"line {line}: glossary term {term!r} run together with its definition")
     definition = "\n".join(rest)
-    return GlossaryEntry(term=term, definition=definition, references=extract_references(definition), line=line)
+    return GlossaryEntry(
+        term=term, definition=definition, references=extract_references(definition), line=line
+    )
 
 
 def _derived_names(term: str, terms: set[str]) -> list[str]:
@@ -82,7 +86,9 @@ def _assign_aliases(entries: list[GlossaryEntry]) -> list[GlossaryEntry]:
     redirects: dict[int, int] = {}
     for index, entry in enumerate(entries):
         match = _REDIRECT.match(entry.definition)
-        target = owner.get(term_key(match.group(1))) if match and "\n" not in entry.definition else None
+        target = (
+            owner.get(term_key(match.group(1))) if match and "\n" not in entry.definition else None
+        )
         if target is not None and target != index:
             redirects[index] = target
     for index, entry in enumerate(entries):
@@ -96,12 +102,17 @@ def _assign_aliases(entries: list[GlossaryEntry]) -> list[GlossaryEntry]:
             if name not in names[goes_to]:
                 names[goes_to].append(name)
     for index, entry in enumerate(entries):
-        if entry.term in names[index]:  # the printed term leads, before names handed over by redirects
+        # the printed term leads, before names handed over by redirects
+        if entry.term in names[index]:
             names[index].remove(entry.term)
             names[index].insert(0, entry.term)
     return [
         GlossaryEntry(
-            term=e.term, definition=e.definition, aliases=tuple(names[i]), references=e.references, line=e.line
+            term=e.term,
+            definition=e.definition,
+            aliases=tuple(names[i]),
+            references=e.references,
+            line=e.line,
         )
         for i, e in enumerate(entries)
     ]

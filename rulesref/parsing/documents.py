@@ -1,4 +1,5 @@
-"""Reads any rules document: decodes the bytes (or reads the PDF), tells which document it is from its own text, parses it."""
+"""Reads any rules document: decodes the bytes (or reads the PDF), tells which document it is from
+its own text, parses it."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def detect_kind(text: str, source: str) -> DocKind:
         if kind is not None:
             return kind
     raise ParseError(
-        "not a rules document: expected the Comprehensive Rules text, or the MTR, IPG or JAR as PDF or an HTML rendering",
+        "not a rules document: expected the Comprehensive Rules text, or the MTR, IPG or JAR as "
+        "PDF or an HTML rendering",
         source=source,
         line=1,
     )

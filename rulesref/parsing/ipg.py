@@ -23,14 +23,20 @@ text of their own. Each infraction, a section of chapters 2-4 titled "<category>
 
 The small contents tables at the top of each IPG chapter (2018+) repeat the section list and are
 dropped after checking that every entry names a section of the document.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
 import re
 
 from rulesref.parsing.html import Block, Outline, Section, join_blocks, parse_heading, read_outline
-from rulesref.parsing.mtr import INTRO_NUMBER, build_document, intro_rule, section_rule, with_references
+from rulesref.parsing.mtr import (
+    INTRO_NUMBER,
+    build_document,
+    intro_rule,
+    section_rule,
+    with_references,
+)
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, ParseError, RuleKind
 
 # The 23 infractions of every IPG in the corpus (2017-04 to 2021-01), by the name after the
@@ -63,7 +69,9 @@ INFRACTION_ALIASES: dict[str, tuple[str, ...]] = {
     "Cheating": ("USC-Cheating",),
 }
 _INFRACTION_CHAPTERS = frozenset({"2", "3", "4"})
-_INFRACTION_TITLE = re.compile(r"^(?P<category>[^-\u2013\u2014]+?)\s*[-\u2013\u2014]\s*(?P<name>\S.*)$")
+_INFRACTION_TITLE = re.compile(
+    r"^(?P<category>[^-\u2013\u2014]+?)\s*[-\u2013\u2014]\s*(?P<name>\S.*)$"
+)
 _SUBHEADINGS = {
     "definition": "definition",
     "examples": "examples",
@@ -76,7 +84,15 @@ _SUBHEADINGS = {
     "downgrades": "downgrade",
 }
 # The parts of an infraction, in the order the IPG prints them.
-PART_ORDER = ("definition", "penalty", "examples", "philosophy", "additional_remedy", "upgrade", "downgrade")
+PART_ORDER = (
+    "definition",
+    "penalty",
+    "examples",
+    "philosophy",
+    "additional_remedy",
+    "upgrade",
+    "downgrade",
+)
 # "Upgrade: ..." or "Downgrade: ..." opening a paragraph: that part begins with the rest of it.
 _PART_LEAD = re.compile(r"^(?P<part>Upgrade|Downgrade)s?\s*:\s*", re.IGNORECASE)
 _EXAMPLE_LETTER = re.compile(r"^[A-Z]\.\s")
@@ -97,7 +113,8 @@ def parse_ipg(text: str, source: str = "<text>") -> ParsedDocument:
 
 
 def ipg_document(outline: Outline, source: str, text: str) -> ParsedDocument:
-    """The IPG's records of an outline, however it was read (HTML here, PDF in rulesref.parsing.pdf)."""
+    """The IPG's records of an outline, however it was read (HTML here, PDF in
+    rulesref.parsing.pdf)."""
     known = {s.heading.number for s in outline.sections}
     notes = outline.notes
     rules: list[ParsedRule] = []
@@ -131,7 +148,8 @@ def infraction_name(title: str) -> str:
 
 
 def infraction_aliases(title: str) -> tuple[tuple[str, ...], bool]:
-    """(aliases, known): the name, then its abbreviations; initials when the name is not in the table."""
+    """(aliases, known): the name, then its abbreviations; initials when the name is not in
+    the table."""
     name = infraction_name(title)
     table = {key.casefold(): value for key, value in INFRACTION_ALIASES.items()}
     found = table.get(name.casefold())
@@ -146,7 +164,8 @@ def infraction_aliases(title: str) -> tuple[tuple[str, ...], bool]:
 
 
 def _drop_contents_rows(blocks: list[Block], known: set[str], source: str) -> list[Block]:
-    """The 2018+ chapter pages open with a table of links to their sections; it repeats the contents."""
+    """The 2018+ chapter pages open with a table of links to their sections; it repeats
+    the contents."""
     kept = []
     for block in blocks:
         if block.kind == "row" and block.links:
@@ -156,7 +175,8 @@ def _drop_contents_rows(blocks: list[Block], known: set[str], source: str) -> li
                 for heading, cell in zip(headings, cells):
                     if heading is not None and heading.number not in known:
                         raise ParseError(
-                            f"a chapter's contents table lists {cell!r}, which the body lacks (truncated?)",
+                            f"a chapter's contents table lists {cell!r}, which the body lacks "
+                            "(truncated?)",
                             source=source,
                             line=block.line,
                         )
@@ -217,8 +237,8 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
     aliases, known = infraction_aliases(section.heading.title)
     if not known:
         notes.append(
-            f"line {section.line}: infraction {section.heading.title!r} has no entry in the alias table; "
-            f"aliases {aliases!r} made from its name"
+            f"line {section.line}: infraction {section.heading.title!r} has no entry in the alias "
+            f"table; aliases {aliases!r} made from its name"
         )
     fields = tuple((key, "\n\n".join(parts[key])) for key in PART_ORDER if parts[key])
     return ParsedRule(

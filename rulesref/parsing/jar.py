@@ -61,7 +61,10 @@ _INFRACTION_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 _MULLIGAN = re.compile(r"\bmulligan", re.IGNORECASE)
-_EXTRA_ALIASES = {"Hidden Card Error": ("drawing extra cards", "extra cards"), "Deck Problem": ("illegal deck",)}
+_EXTRA_ALIASES = {
+    "Hidden Card Error": ("drawing extra cards", "extra cards"),
+    "Deck Problem": ("illegal deck",),
+}
 
 
 def parse_jar(text: str, source: str = "<text>") -> ParsedDocument:
@@ -70,19 +73,30 @@ def parse_jar(text: str, source: str = "<text>") -> ParsedDocument:
     return jar_document(blocks, closed, scrape, source, text)
 
 
-def jar_document(blocks: list[Block], closed: bool, scrape: str | None, source: str, text: str) -> ParsedDocument:
-    """The JAR's records of its blocks, however they were read (HTML here, PDF in rulesref.parsing.pdf)."""
-    notes: list[str] = [f"line 1: scrape date {scrape} (not part of the document)"] if scrape else []
+def jar_document(
+    blocks: list[Block], closed: bool, scrape: str | None, source: str, text: str
+) -> ParsedDocument:
+    """The JAR's records of its blocks, however they were read (HTML here, PDF in
+    rulesref.parsing.pdf)."""
+    notes: list[str] = (
+        [f"line 1: scrape date {scrape} (not part of the document)"] if scrape else []
+    )
     title = expect_title(blocks, source, DocKind.JAR)
     body = blocks[blocks.index(title) + 1 :]
     effective, updated, date_lines = expect_dates(body, source, title.line)
     if not closed:
-        raise ParseError("the file ends before its closing </html> (truncated?)", source=source, line=blocks[-1].line)
+        raise ParseError(
+            "the file ends before its closing </html> (truncated?)",
+            source=source,
+            line=blocks[-1].line,
+        )
     drafts = _read_parts(body, date_lines, notes, source)
     known = {rule.number for rule in drafts}
     rules = []
     for rule in drafts:
-        refs = tuple(n for n in extract_policy_references(rule.text, DocKind.JAR, known) if n != rule.number)
+        refs = tuple(
+            n for n in extract_policy_references(rule.text, DocKind.JAR, known) if n != rule.number
+        )
         rules.append(
             ParsedRule(
                 number=rule.number,
@@ -96,7 +110,11 @@ def jar_document(blocks: list[Block], closed: bool, scrape: str | None, source: 
             )
         )
     if updated is not None:
-        notes.insert(0, f"Effective {effective.isoformat()}; last updated {updated.isoformat()} (the version date)")
+        notes.insert(
+            0,
+            f"Effective {effective.isoformat()}; last updated {updated.isoformat()} (the version "
+            "date)",
+        )
     return ParsedDocument(
         doc=DocKind.JAR,
         title=" ".join(title.text.split()),
@@ -108,8 +126,16 @@ def jar_document(blocks: list[Block], closed: bool, scrape: str | None, source: 
 
 
 class _Part:
-    def __init__(self, number: str, kind: RuleKind, title: str, line: int, parent: str | None) -> None:
-        self.number, self.kind, self.title, self.line, self.parent = number, kind, title, line, parent
+    def __init__(
+        self, number: str, kind: RuleKind, title: str, line: int, parent: str | None
+    ) -> None:
+        self.number, self.kind, self.title, self.line, self.parent = (
+            number,
+            kind,
+            title,
+            line,
+            parent,
+        )
         self.blocks: list[Block] = []
 
     def rule(self) -> ParsedRule:
@@ -124,7 +150,11 @@ class _Part:
         )
 
     def aliases(self) -> tuple[str, ...]:
-        probes = [self.title] if self.kind is RuleKind.RULE else [b.text for b in self.blocks if b.kind == "li"]
+        probes = (
+            [self.title]
+            if self.kind is RuleKind.RULE
+            else [b.text for b in self.blocks if b.kind == "li"]
+        )
         names: list[str] = []
         for probe in probes:
             names.extend(name for pattern, name in _INFRACTION_PATTERNS if pattern.search(probe))
@@ -137,7 +167,9 @@ class _Part:
         return tuple(found)
 
 
-def _read_parts(body: list[Block], date_lines: set[int], notes: list[str], source: str) -> list[ParsedRule]:
+def _read_parts(
+    body: list[Block], date_lines: set[int], notes: list[str], source: str
+) -> list[ParsedRule]:
     intro = _Part(INTRO_NUMBER, RuleKind.SECTION, "Introduction", 0, None)
     parts: list[_Part] = []
     current = intro
@@ -159,14 +191,25 @@ def _read_parts(body: list[Block], date_lines: set[int], notes: list[str], sourc
             parts.append(section)
             current = section
             continue
-        if section is not None and block.bold and block.kind in ("p", "text") and "\n" not in block.text:
+        if (
+            section is not None
+            and block.bold
+            and block.kind in ("p", "text")
+            and "\n" not in block.text
+        ):
             index = sum(1 for p in parts if p.parent == section.number) + 1
-            current = _Part(f"{section.number}.{index}", RuleKind.RULE, block.text, block.line, section.number)
+            current = _Part(
+                f"{section.number}.{index}", RuleKind.RULE, block.text, block.line, section.number
+            )
             parts.append(current)
             continue
         if current is intro and not intro.line:
             intro.line = block.line
         current.blocks.append(block)
     if not parts:
-        raise ParseError("no headings found; not a JAR rendering", source=source, line=body[-1].line if body else 1)
+        raise ParseError(
+            "no headings found; not a JAR rendering",
+            source=source,
+            line=body[-1].line if body else 1,
+        )
     return ([intro.rule()] if intro.blocks else []) + [p.rule() for p in parts]

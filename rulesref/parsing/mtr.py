@@ -29,14 +29,22 @@ from __future__ import annotations
 
 import dataclasses
 
-from rulesref.parsing.html import Outline, Section, extract_policy_references, join_blocks, read_outline, split_examples
+from rulesref.parsing.html import (
+    Outline,
+    Section,
+    extract_policy_references,
+    join_blocks,
+    read_outline,
+    split_examples,
+)
 from rulesref.parsing.records import DocKind, ParsedDocument, ParsedRule, RuleKind
 
 INTRO_NUMBER = "0"  # the unnumbered introduction; normalize_rule_number("0") reads it back
 
 
 def intro_rule(outline: Outline) -> ParsedRule | None:
-    """The text before the first numbered heading, kept as section "0", "Introduction" (MTR and IPG)."""
+    """The text before the first numbered heading, kept as section "0", "Introduction" (MTR
+    and IPG)."""
     if not outline.intro:
         return None
     kept, examples = split_examples(outline.intro)
@@ -57,8 +65,11 @@ def parse_mtr(text: str, source: str = "<text>") -> ParsedDocument:
     return build_document(outline, DocKind.MTR, text)
 
 
-def build_document(outline: Outline, doc: DocKind, text: str, rules: list[ParsedRule] | None = None) -> ParsedDocument:
-    """The ParsedDocument of an outline: the MTR's records, or `rules` when a parser built its own."""
+def build_document(
+    outline: Outline, doc: DocKind, text: str, rules: list[ParsedRule] | None = None
+) -> ParsedDocument:
+    """The ParsedDocument of an outline: the MTR's records, or `rules` when a parser built
+    its own."""
     if rules is None:
         rules = outline_rules(outline, doc)
     return ParsedDocument(

@@ -31,7 +31,7 @@ out of pdfminer.six, what the layout adds taken away, the same text blocks the H
     `max_pages` pages before reading any, and a stream that inflates past `max_stream_bytes` as soon
     as it does (never holding more than that cap of it); `first_pages` reads only the first pages,
     which is all telling the document's kind needs.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -46,16 +46,27 @@ from typing import Any
 
 from rulesref.parsing.records import ParseError
 
-_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
 _BULLETS = ("\u2022", "\u25cf", "\u25aa", "\u2023", "\u2043")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _LEADER = re.compile(r"^(?P<title>\S.*?)\s*(?:\.\s*){3,}(?P<page>\d{1,4})$")
-# What a browser prints around every page (Chromium, Firefox): the date and time, the file's address.
+# What a browser prints around every page (Chromium, Firefox): the date and time, the
+# file's address.
 _BROWSER_FURNITURE = re.compile(
-    r"^(?:\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?|(?:file|https?)://\S+)$", re.IGNORECASE)
+    r"^(?:\d{1,2}/\d{1,2}/\d{2,4},?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?|(?:file|https?)://\S+)$",
+    re.IGNORECASE,
+)
 _CONTENTS_TITLE = re.compile(r"^(?:table\s+of\s+)?contents$", re.IGNORECASE)
 _BAND = 0.08  # top and bottom share of the page where running headers and footers sit
-MAX_PAGES = 1000                    # defaults of read_pages' bounds (judgeapp passes its settings)
+MAX_PAGES = 1000  # defaults of read_pages' bounds (judgeapp passes its settings)
 MAX_STREAM_BYTES = 64 * 1024 * 1024
 
 
@@ -63,7 +74,9 @@ class StreamTooLarge(Exception):
     """A compressed stream inflated past the cap (a "PDF bomb"); raised from inside pdfminer."""
 
 
-_STREAM_CAP: contextvars.ContextVar[int] = contextvars.ContextVar("pdf_stream_cap", default=MAX_STREAM_BYTES)
+_STREAM_CAP: contextvars.ContextVar[int] = contextvars.ContextVar(
+    "pdf_stream_cap", default=MAX_STREAM_BYTES
+)
 
 
 class _Inflater:
@@ -132,7 +145,8 @@ class PdfLimits:
 
 
 def count_pages(raw: bytes) -> int:
-    """The page count the file's page tree declares (/Count), read without reading a page; 0 when unknown."""
+    """The page count the file's page tree declares (/Count), read without reading a page; 0
+    when unknown."""
     from pdfminer.pdfdocument import PDFDocument
     from pdfminer.pdfparser import PDFParser
     from pdfminer.pdftypes import resolve1
@@ -185,11 +199,16 @@ class PdfText:
 
 
 def read_pages(
-    raw: bytes, source: str, *, max_pages: int = MAX_PAGES, max_stream_bytes: int = MAX_STREAM_BYTES, first_pages: int = 0
+    raw: bytes,
+    source: str,
+    *,
+    max_pages: int = MAX_PAGES,
+    max_stream_bytes: int = MAX_STREAM_BYTES,
+    first_pages: int = 0,
 ) -> PdfText:
-    """Every text line of every page (of the first `first_pages` when that is set), in reading order;
-    ParseError naming the file and page, also for a file over `max_pages` pages or a stream that
-    inflates past `max_stream_bytes`."""
+    """Every text line of every page (of the first `first_pages` when that is set), in reading
+    order; ParseError naming the file and page, also for a file over `max_pages` pages or a stream
+    that inflates past `max_stream_bytes`."""
     from pdfminer.high_level import extract_pages
     from pdfminer.layout import LAParams, LTChar, LTFigure, LTImage, LTTextLine
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -199,9 +218,11 @@ def read_pages(
     if not is_pdf(raw):
         raise ParseError("not a PDF (no %PDF- signature)", source=source, page=1)
     if b"%%EOF" not in raw[-2048:]:
-        pages = len(re.findall(rb"/Type\s*/Page(?!s)", raw))  # the page objects that made it into the file
+        # the page objects that made it into the file
+        pages = len(re.findall(rb"/Type\s*/Page(?!s)", raw))
         raise ParseError(
-            "the file ends before its %%EOF marker (truncated?); nothing after this page can be read",
+            "the file ends before its %%EOF marker (truncated?); nothing after this page can be "
+            "read",
             source=source,
             page=max(1, pages),
         )
@@ -214,15 +235,27 @@ def read_pages(
         declared = count_pages(raw)
         if declared > max_pages:
             raise ParseError(
-                f"the PDF has {declared} pages, more than the {max_pages} a rules document may have "
-                "(JUDGEAPP_PDF_MAX_PAGES)", source=source, page=1)
+                f"the PDF has {declared} pages, more than the {max_pages} a rules document may "
+                "have "
+                "(JUDGEAPP_PDF_MAX_PAGES)",
+                source=source,
+                page=1,
+            )
         for page_number, page in enumerate(
-            extract_pages(io.BytesIO(raw), maxpages=first_pages or max_pages + 1,
-                          laparams=LAParams(char_margin=1.5, line_margin=0.3, boxes_flow=None)), start=1
+            extract_pages(
+                io.BytesIO(raw),
+                maxpages=first_pages or max_pages + 1,
+                laparams=LAParams(char_margin=1.5, line_margin=0.3, boxes_flow=None),
+            ),
+            start=1,
         ):
             if page_number > max_pages:
-                raise ParseError(f"the PDF has more than the {max_pages} pages a rules document may have "
-                                 "(JUDGEAPP_PDF_MAX_PAGES)", source=source, page=page_number)
+                raise ParseError(
+                    f"the PDF has more than the {max_pages} pages a rules document may have "
+                    "(JUDGEAPP_PDF_MAX_PAGES)",
+                    source=source,
+                    page=page_number,
+                )
             height = page.height
             found: list[Line] = []
             images = 0
@@ -237,7 +270,8 @@ def read_pages(
                     stack.extend(item)
             if not found and images:
                 raise ParseError(
-                    "the page is an image with no text (a scan?); judgeapp reads text and does no OCR",
+                    "the page is an image with no text (a scan?); judgeapp reads text and does "
+                    "no OCR",
                     source=source,
                     page=page_number,
                 )
@@ -246,37 +280,64 @@ def read_pages(
         raise
     except StreamTooLarge:
         raise ParseError(
-            f"a compressed stream inflates to more than {max_stream_bytes / 1e6:.1f} MB (a \"PDF bomb\"?); "
-            "refused (JUDGEAPP_PDF_MAX_STREAM_BYTES)", source=source, page=max(1, page_number + 1)) from None
+            f'a compressed stream inflates to more than {max_stream_bytes / 1e6:.1f} MB (a "PDF '
+            'bomb"?); '
+            "refused (JUDGEAPP_PDF_MAX_STREAM_BYTES)",
+            source=source,
+            page=max(1, page_number + 1),
+        ) from None
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise ParseError(f"the PDF is encrypted and cannot be read without its password ({exc.__class__.__name__})",
-                         source=source, page=max(1, page_number)) from None
+        raise ParseError(
+            "the PDF is encrypted and cannot be read without its password "
+            f"({exc.__class__.__name__})",
+            source=source,
+            page=max(1, page_number),
+        ) from None
     except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ParseError(f"the PDF cannot be read past this page: {exc or exc.__class__.__name__} (damaged or truncated?)",
-                         source=source, page=max(1, page_number)) from None
+        raise ParseError(
+            f"the PDF cannot be read past this page: {exc or exc.__class__.__name__} (damaged or "
+            "truncated?)",
+            source=source,
+            page=max(1, page_number),
+        ) from None
     except Exception as exc:  # noqa: BLE001 - pdfminer raises assorted errors on damaged files
         if "encrypt" in exc.__class__.__name__.lower() or "password" in str(exc).lower():
-            raise ParseError("the PDF is encrypted and cannot be read without its password",
-                             source=source, page=max(1, page_number)) from None
-        raise ParseError(f"the PDF cannot be read past this page: {exc.__class__.__name__}: {exc}",
-                         source=source, page=max(1, page_number)) from None
+            raise ParseError(
+                "the PDF is encrypted and cannot be read without its password",
+                source=source,
+                page=max(1, page_number),
+            ) from None
+        raise ParseError(
+            f"the PDF cannot be read past this page: {exc.__class__.__name__}: {exc}",
+            source=source,
+            page=max(1, page_number),
+        ) from None
     finally:
         _STREAM_CAP.reset(cap)
     if page_number == 0:
         raise ParseError("the PDF has no pages", source=source, page=1)
     if not lines:
-        raise ParseError("no page has any text (an image-only scan?); judgeapp does no OCR", source=source, page=1)
+        raise ParseError(
+            "no page has any text (an image-only scan?); judgeapp does no OCR",
+            source=source,
+            page=1,
+        )
     return PdfText(source, page_number, lines, height)
 
 
-def _lines(item: Any, page: int, height: float, char_type: Any) -> list[Line]:   # pdfminer layout objects (untyped)
+# pdfminer layout objects (untyped)
+def _lines(item: Any, page: int, height: float, char_type: Any) -> list[Line]:
     """The line's text, split where a gap wider than two and a half ems parts it: table cells that
     pdfminer ran into one line (a browser sets a table's cells closer than its character margin)."""
     runs: list[list[Any]] = [[]]
     previous = None
     for child in item:
         if isinstance(child, char_type):
-            if previous is not None and child.x0 - previous.x1 > 2.5 * max(previous.size, child.size) and runs[-1]:
+            if (
+                previous is not None
+                and child.x0 - previous.x1 > 2.5 * max(previous.size, child.size)
+                and runs[-1]
+            ):
                 runs.append([])
             previous = child
         runs[-1].append(child)
@@ -299,11 +360,23 @@ def _line(run: list[Any], page: int, height: float, char_type: Any) -> Line | No
     first = chars[max(0, first_end - 1)].x1 - chars[0].x0
     space = next((c.x1 - c.x0 for c in chars if c.get_text() == " "), size * 0.3)
     x0, x1 = min(c.x0 for c in chars), max(c.x1 for c in chars)
-    return Line(page, x0, x1, height - min(c.y0 for c in chars), size, bold, text, first, space, _word_x(run, text, char_type))
+    return Line(
+        page,
+        x0,
+        x1,
+        height - min(c.y0 for c in chars),
+        size,
+        bold,
+        text,
+        first,
+        space,
+        _word_x(run, text, char_type),
+    )
 
 
 def _word_x(run: list[Any], text: str, char_type: Any) -> tuple[tuple[int, float], ...]:
-    """Where each word after the first starts, as (index in `text`, x0): to split a line at a column."""
+    """Where each word after the first starts, as (index in `text`, x0): to split a line at
+    a column."""
     starts: list[float] = []
     after_space = False
     for child in run:
@@ -340,8 +413,12 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
     numbers and the contents page left out."""
     page_height = text.height
     band_lines = [ln for ln in text.lines if _in_band(ln, page_height)]
-    signatures = Counter(key[:2] for key in {(_signature(ln.text), ln.top < page_height / 2, ln.page) for ln in band_lines})
-    # On two pages at least (a line once in a band of a two-page file is no running header) and half of them.
+    signatures = Counter(
+        key[:2]
+        for key in {(_signature(ln.text), ln.top < page_height / 2, ln.page) for ln in band_lines}
+    )
+    # On two pages at least (a line once in a band of a two-page file is no running header) and half
+    # of them.
     repeated = {key for key, count in signatures.items() if count >= 2 and count * 2 >= text.pages}
     kept: list[tuple[int, Line]] = []
     entries: list[LeaderEntry] = []
@@ -352,7 +429,8 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
             contents_pages.add(page)
     for number, ln in enumerate(text.lines, start=1):
         if _in_band(ln, page_height) and (
-            (_signature(ln.text), ln.top < page_height / 2) in repeated or _PAGE_NUMBER.match(ln.text)
+            (_signature(ln.text), ln.top < page_height / 2) in repeated
+            or _PAGE_NUMBER.match(ln.text)
             or (_BROWSER_FURNITURE.match(ln.text) and _at_edge(ln, page_height))
         ):
             continue
@@ -368,7 +446,8 @@ def strip_furniture(text: PdfText) -> tuple[list[tuple[int, Line]], list[LeaderE
 
 
 def _at_edge(ln: Line, page_height: float) -> bool:
-    """In the page's margin proper, where a browser prints (a URL in the body's first line is text)."""
+    """In the page's margin proper, where a browser prints (a URL in the body's first line
+    is text)."""
     return ln.top < page_height * 0.04 or ln.top > page_height * 0.96
 
 

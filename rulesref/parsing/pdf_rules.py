@@ -32,8 +32,15 @@ def detect_pdf_kind(raw: bytes, source: str, limits: PdfLimits | None = None) ->
     """MTR, IPG or JAR from the title the PDF prints on its first page (only the first pages are
     read: an upload is told in the web request, the worker parses it); ParseError otherwise."""
     limits = limits or PdfLimits()
-    return _kind(read_pages(raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes,
-                            first_pages=KIND_PAGES))
+    return _kind(
+        read_pages(
+            raw,
+            source,
+            max_pages=limits.max_pages,
+            max_stream_bytes=limits.max_stream_bytes,
+            first_pages=KIND_PAGES,
+        )
+    )
 
 
 def _kind(text: PdfText) -> DocKind:
@@ -43,10 +50,17 @@ def _kind(text: PdfText) -> DocKind:
         if words in head:
             return kind
     if "comprehensive rules" in head:
-        raise ParseError("the Comprehensive Rules are imported from the TXT file Wizards publishes, not a PDF",
-                         source=text.source, page=text.lines[0].page)
-    raise ParseError(f"not a rules document: page {text.lines[0].page} opens with {first[0][:60]!r}, not the title of "
-                     "the MTR, the IPG or Judging at Regular REL", source=text.source, page=text.lines[0].page)
+        raise ParseError(
+            "the Comprehensive Rules are imported from the TXT file Wizards publishes, not a PDF",
+            source=text.source,
+            page=text.lines[0].page,
+        )
+    raise ParseError(
+        f"not a rules document: page {text.lines[0].page} opens with {first[0][:60]!r}, not the "
+        "title of the MTR, the IPG or Judging at Regular REL",
+        source=text.source,
+        page=text.lines[0].page,
+    )
 
 
 def _scrape_date(blocks: list[Block]) -> tuple[list[Block], str | None]:
@@ -76,9 +90,11 @@ def _contents_headings(blocks: list[Block], lines: dict[int, Line]) -> list[Bloc
     body_start = min(i for i in numbers if lines[blocks[i].line].size > largest - 0.5)
     for index, number in numbers.items():
         size = lines[blocks[index].line].size
-        later = sizes[number][sizes[number].index(size) + 1:]
+        later = sizes[number][sizes[number].index(size) + 1 :]
         # smaller than a later heading of its number, or than the section headings it comes before
-        if any(other > size + 0.5 for other in later) or (index < body_start and size < largest - 0.5):
+        if any(other > size + 0.5 for other in later) or (
+            index < body_start and size < largest - 0.5
+        ):
             out[index] = replace(blocks[index], kind="h2")
     return out
 
@@ -88,10 +104,10 @@ _NUMBERED_CELL = re.compile(r"(?:^|(?<=\s))(?=\d+\.\d+\.?\s+\S)")
 
 
 def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
-    """The lines right after a chapter heading that only list that chapter's sections ("2.1. Game Play
-    Error - Missed Trigger 2.5. ...": the HTML's table of links, its cells run together or wrapped in
-    a print) become the table rows the HTML reader gives, links and all, so the IPG builder drops them
-    as it does there; a wrapped cell's tail ("State") goes with them."""
+    """The lines right after a chapter heading that only list that chapter's sections ("2.1. Game
+    Play Error - Missed Trigger 2.5. ...": the HTML's table of links, its cells run together or
+    wrapped in a print) become the table rows the HTML reader gives, links and all, so the IPG
+    builder drops them as it does there; a wrapped cell's tail ("State") goes with them."""
     out: list[Block] = []
     chapter: str | None = None
     for block in blocks:
@@ -104,15 +120,36 @@ def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
             chapter = None
             out.append(block)
             continue
-        cells = [c.strip() for part in re.split(r"\n| \| ", block.text) for c in _NUMBERED_CELL.split(part) if c.strip()]
+        cells = [
+            c.strip()
+            for part in re.split(r"\n| \| ", block.text)
+            for c in _NUMBERED_CELL.split(part)
+            if c.strip()
+        ]
         numbered = [parse_heading(c) for c in cells]
-        listed = [(h, c) for h, c in zip(numbered, cells) if h is not None and h.number.startswith(f"{chapter}.")]
+        listed = [
+            (h, c)
+            for h, c in zip(numbered, cells)
+            if h is not None and h.number.startswith(f"{chapter}.")
+        ]
         tails = [c for h, c in zip(numbered, cells) if h is None]
         if listed and all(len(t.split()) <= 4 and not _SENTENCE_END.search(t) for t in tails):
-            out.append(replace(block, kind="row", text=" | ".join(c for _, c in listed),
-                               links=tuple(f"#{h.number}" for h, _ in listed)))
-        elif not listed and out and out[-1].kind == "row" and out[-1].links and len(block.text.split()) <= 4 \
-                and not _SENTENCE_END.search(block.text):
+            out.append(
+                replace(
+                    block,
+                    kind="row",
+                    text=" | ".join(c for _, c in listed),
+                    links=tuple(f"#{h.number}" for h, _ in listed),
+                )
+            )
+        elif (
+            not listed
+            and out
+            and out[-1].kind == "row"
+            and out[-1].links
+            and len(block.text.split()) <= 4
+            and not _SENTENCE_END.search(block.text)
+        ):
             continue  # a wrapped cell's last words
         else:
             chapter = None
@@ -123,10 +160,14 @@ def _chapter_index_rows(blocks: list[Block]) -> list[Block]:
 def parse_pdf(raw: bytes, source: str, limits: PdfLimits | None = None) -> ParsedDocument:
     """Parse an MTR, IPG or JAR PDF; ParseError naming the file and the page for anything else."""
     limits = limits or PdfLimits()
-    text = read_pages(raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes)
+    text = read_pages(
+        raw, source, max_pages=limits.max_pages, max_stream_bytes=limits.max_stream_bytes
+    )
     kind = _kind(text)
     kept, leaders = strip_furniture(text)
-    blocks, scrape = _scrape_date(_chapter_index_rows(_contents_headings(make_blocks(kept), dict(kept))))
+    blocks, scrape = _scrape_date(
+        _chapter_index_rows(_contents_headings(make_blocks(kept), dict(kept)))
+    )
     plain = "\n".join(ln.text for _, ln in kept)
     try:
         return _unique(_build(kind, blocks, leaders, scrape, source, plain), text)
@@ -144,18 +185,33 @@ def _unique(parsed: ParsedDocument, text: PdfText) -> ParsedDocument:
         if rule.number in seen:
             first = seen[rule.number]
             raise ParseError(
-                f"section {rule.number} appears twice: on page {text.page_of(first)} (line {first}) and on page "
-                f"{text.page_of(rule.line)} (line {rule.line})", source=text.source, page=text.page_of(rule.line))
+                f"section {rule.number} appears twice: on page {text.page_of(first)} (line "
+                f"{first}) "
+                f"and on page {text.page_of(rule.line)} (line {rule.line})",
+                source=text.source,
+                page=text.page_of(rule.line),
+            )
         seen[rule.number] = rule.line
     return parsed
 
 
-def _build(kind: DocKind, blocks: list[Block], leaders: list[LeaderEntry], scrape: str | None, source: str, plain: str) -> ParsedDocument:
+def _build(
+    kind: DocKind,
+    blocks: list[Block],
+    leaders: list[LeaderEntry],
+    scrape: str | None,
+    source: str,
+    plain: str,
+) -> ParsedDocument:
     if kind is DocKind.JAR:
         from rulesref.parsing.jar import jar_document
 
         return jar_document(blocks, True, scrape, source, plain)
-    contents = [ContentsEntry(parse_heading(e.title), e.title, e.line) for e in leaders if e.title.casefold() != "introduction"]
+    contents = [
+        ContentsEntry(parse_heading(e.title), e.title, e.line)
+        for e in leaders
+        if e.title.casefold() != "introduction"
+    ]
     outline = outline_from_blocks(blocks, True, scrape, source, kind, contents)
     if kind is DocKind.IPG:
         from rulesref.parsing.ipg import ipg_document

@@ -19,45 +19,49 @@ class DocKind(str, Enum):
 
 
 class RuleKind(str, Enum):
-    CHAPTER = "chapter"    # CR "7. Additional Rules"; MTR/IPG "4. Communication" — not counted as a rule
-    SECTION = "section"    # CR "729. Taking Shortcuts"; MTR "4.2 Tournament Shortcuts"; IPG "2.1 Missed Trigger"
-    RULE = "rule"          # CR "729.3."
-    SUBRULE = "subrule"    # CR "729.2a"
+    # CR "7. Additional Rules"; MTR/IPG "4. Communication" — not counted as a rule
+    CHAPTER = "chapter"
+    # CR "729. Taking Shortcuts"; MTR "4.2 Tournament Shortcuts"; IPG "2.1 Missed Trigger"
+    SECTION = "section"
+    RULE = "rule"  # CR "729.3."
+    SUBRULE = "subrule"  # CR "729.2a"
     APPENDIX = "appendix"  # MTR/IPG "Appendix A ..."
 
 
 @dataclass(frozen=True)
 class ParsedRule:
-    number: str                          # canonical: "729.2a", "729", "7", "4.2", "A", "3.9"
+    number: str  # canonical: "729.2a", "729", "7", "4.2", "A", "3.9"
     kind: RuleKind
-    text: str                            # the rule's own text (for sections: any intro text)
-    title: str = ""                      # section/chapter heading ("Taking Shortcuts"); "" for plain rules
-    examples: tuple[str, ...] = ()       # "Example:" paragraphs, without the "Example:" prefix
-    parent: str | None = None            # number of the enclosing rule, None at top level
-    references: tuple[str, ...] = ()     # rule numbers cited by the text, in order of first appearance
-    aliases: tuple[str, ...] = ()        # other names lookups/search accept ("GRV", "HCE")
+    text: str  # the rule's own text (for sections: any intro text)
+    title: str = ""  # section/chapter heading ("Taking Shortcuts"); "" for plain rules
+    examples: tuple[str, ...] = ()  # "Example:" paragraphs, without the "Example:" prefix
+    parent: str | None = None  # number of the enclosing rule, None at top level
+    references: tuple[str, ...] = ()  # rule numbers cited by the text, in order of first appearance
+    aliases: tuple[str, ...] = ()  # other names lookups/search accept ("GRV", "HCE")
     fields: tuple[tuple[str, str], ...] = ()  # structured parts, e.g. IPG ("definition", "...")
-    line: int = 0                        # 1-based line in the source where the rule starts
+    line: int = 0  # 1-based line in the source where the rule starts
 
 
 @dataclass(frozen=True)
 class GlossaryEntry:
-    term: str                            # as printed: "Active Player, Nonactive Player Order"
+    term: str  # as printed: "Active Player, Nonactive Player Order"
     definition: str
-    aliases: tuple[str, ...] = ()        # every name that finds it: ("Active Player, Nonactive Player Order", "APNAP Order")
-    references: tuple[str, ...] = ()     # rule numbers the definition cites
+    # every name that finds it: ("Active Player, Nonactive Player Order", "APNAP Order")
+    aliases: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()  # rule numbers the definition cites
     line: int = 0
 
 
 @dataclass(frozen=True)
 class ParsedDocument:
     doc: DocKind
-    title: str                           # "Magic: The Gathering Comprehensive Rules"
+    title: str  # "Magic: The Gathering Comprehensive Rules"
     effective_date: dt.date
-    rules: tuple[ParsedRule, ...]        # in document order, chapters and sections included
+    rules: tuple[ParsedRule, ...]  # in document order, chapters and sections included
     glossary: tuple[GlossaryEntry, ...] = ()
     line_count: int = 0
-    notes: tuple[str, ...] = field(default=())  # anything a reader should know (e.g. "Last updated ...")
+    # anything a reader should know (e.g. "Last updated ...")
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def counted_rules(self) -> tuple[ParsedRule, ...]:
@@ -72,7 +76,9 @@ class ParsedDocument:
 class ParseError(ValueError):
     """A document that cannot be read; names the source and the 1-based line (a PDF: the page)."""
 
-    def __init__(self, message: str, *, source: str = "<text>", line: int = 0, page: int = 0) -> None:
+    def __init__(
+        self, message: str, *, source: str = "<text>", line: int = 0, page: int = 0
+    ) -> None:
         self.message = message
         self.source = source
         self.line = line

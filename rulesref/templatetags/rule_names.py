@@ -1,5 +1,6 @@
-"""Template filters that name rules as their documents print them (rulesref.naming): `{{ number|printed:doc }}`
-is the number, or "" for the JAR, whose sections are named by their headings."""
+"""Template filters that name rules as their documents print them (rulesref.naming): `{{
+number|printed:doc }}` is the number, or "" for the JAR, whose sections are named by
+their headings."""
 
 from __future__ import annotations
 

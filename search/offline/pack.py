@@ -28,7 +28,7 @@ FORMAT = 1
 class PackDocument:
     doc: str
     title: str
-    effective_date: str          # ISO date of the version in the pack
+    effective_date: str  # ISO date of the version in the pack
     version_id: int
 
 
@@ -45,7 +45,9 @@ def _num(value: float) -> float | int:
 
 
 def _flat(postings: Mapping[str, Sequence[tuple[int, float]]]) -> dict[str, list[float | int]]:
-    return {s: [x for i, tf in found for x in (i, _num(tf))] for s, found in sorted(postings.items())}
+    return {
+        s: [x for i, tf in found for x in (i, _num(tf))] for s, found in sorted(postings.items())
+    }
 
 
 def _joined(table: Mapping[tuple[str, ...], Sequence[Any]]) -> dict[str, list[Any]]:
@@ -73,7 +75,12 @@ def build_pack(
     body = {
         "format": FORMAT,
         "documents": [
-            {"doc": d.doc, "title": d.title, "effective_date": d.effective_date, "version_id": d.version_id}
+            {
+                "doc": d.doc,
+                "title": d.title,
+                "effective_date": d.effective_date,
+                "version_id": d.version_id,
+            }
             for d in documents
         ],
         "entries": {
@@ -99,14 +106,30 @@ def build_pack(
         "obsolete": _joined(index.obsolete),
         "glossary_refs": _joined(index.glossary),
         "names": _joined(index.names or {}),
-        "intent": {" ".join(key): word for key, word in sorted(getattr(index, "intent", {}).items()) if key},
+        "intent": {
+            " ".join(key): word for key, word in sorted(getattr(index, "intent", {}).items()) if key
+        },
         "policy_docs": sorted(policy_docs),
         "remedy": sorted(getattr(index, "remedy", ())),
-        "regular": {" ".join(key): word for key, word in sorted(getattr(index, "regular", {}).items()) if key},
-        "competitive": {" ".join(key): word for key, word in sorted(getattr(index, "competitive", {}).items()) if key},
+        "regular": {
+            " ".join(key): word
+            for key, word in sorted(getattr(index, "regular", {}).items())
+            if key
+        },
+        "competitive": {
+            " ".join(key): word
+            for key, word in sorted(getattr(index, "competitive", {}).items())
+            if key
+        },
         "people": people_table(),
-        "glossary": [{"term": g.term, "definition": g.definition, "references": list(g.references)} for g in glossary],
-        "moved": {doc: {old: list(new) for old, new in sorted(found.items())} for doc, found in sorted((moved or {}).items())},
+        "glossary": [
+            {"term": g.term, "definition": g.definition, "references": list(g.references)}
+            for g in glossary
+        ],
+        "moved": {
+            doc: {old: list(new) for old, new in sorted(found.items())}
+            for doc, found in sorted((moved or {}).items())
+        },
         "params": {k: _num(v) for k, v in sorted(params.items())},
         "stopwords": sorted(stopwords),
     }

@@ -1,6 +1,6 @@
-"""The browser fixtures: one Chromium for the whole test session (each test opens its own context), and
-a signed-in judge with a Competitive event and a tablet-size page, defined with the guide walks in
-test_guides_browser and shared with every browser test here."""
+"""The browser fixtures: one Chromium for the whole test session (each test opens its own context),
+and a signed-in judge with a Competitive event and a tablet-size page, defined with the guide walks
+in test_guides_browser and shared with every browser test here."""
 
 import os
 

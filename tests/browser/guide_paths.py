@@ -1,6 +1,6 @@
-"""Every conclusion of a guide and one list of answers that reaches it, found by walking the guide with the
-runner and the service's computations (no browser): questions branch on each answer, inputs try their
-default, bounds and choices, so compute steps see more than one request."""
+"""Every conclusion of a guide and one list of answers that reaches it, found by walking the guide
+with the runner and the service's computations (no browser): questions branch on each answer, inputs
+try their default, bounds and choices, so compute steps see more than one request."""
 
 from __future__ import annotations
 
@@ -32,9 +32,10 @@ def input_candidates(node: Node) -> list[Any]:
 
 
 def conclusion_paths(guide: Guide, *, max_states: int = 20000) -> dict[str, list[Any]]:
-    """{conclusion id: answers} for every conclusion reached, each by the shortest answers found (answers as
-    the page sends them: an answer's index for a question, the value for an input). Inputs take their
-    default first; other values are tried only when some conclusion is still missing."""
+    """{conclusion id: answers} for every conclusion reached, each by the shortest answers found
+    (answers as the page sends them: an answer's index for a question, the value for an input).
+    Inputs take their default first; other values are tried only when some conclusion is
+    still missing."""
     found = _search(guide, lambda node: [runner.default_input(node)], max_states)
     if set(found) != conclusions(guide):
         for node_id, answers in _search(
@@ -44,7 +45,9 @@ def conclusion_paths(guide: Guide, *, max_states: int = 20000) -> dict[str, list
     return found
 
 
-def _search(guide: Guide, values, max_states: int, want: set[str] | None = None) -> dict[str, list[Any]]:
+def _search(
+    guide: Guide, values, max_states: int, want: set[str] | None = None
+) -> dict[str, list[Any]]:
 
     def compute(computation: str, request: Any) -> dict:
         return guide_services.run_step(computation, request)
@@ -69,7 +72,12 @@ def _search(guide: Guide, values, max_states: int, want: set[str] | None = None)
         for option in options:
             try:
                 after = runner.run_pending(guide, runner.advance(guide, state, option), compute)
-            except (runner.AnswerError, guide_services.WalkError, services.InvalidRequest, ValueError):
+            except (
+                runner.AnswerError,
+                guide_services.WalkError,
+                services.InvalidRequest,
+                ValueError,
+            ):
                 continue  # an input value the node refuses, or facts a computation refuses
             queue.append((after, [*answers, option]))
     return found

@@ -1,8 +1,10 @@
-"""The call log as a floor judge uses it on a 768x1024 tablet (Chromium through Playwright, issue 13):
-the upgraded penalty in the penalty table before a call is saved, the REL asked once, conclusions that
-open at the ruling and speak in words, calls edited with their history, players picked from the list.
+"""The call log as a floor judge uses it on a 768x1024 tablet (Chromium through Playwright, issue
+13): the upgraded penalty in the penalty table before a call is saved, the REL asked once,
+conclusions that open at the ruling and speak in words, calls edited with their history, players
+picked from the list.
 
-Skipped, like tests/browser/test_guides_browser.py, where Playwright or /usr/bin/chromium is missing.
+Skipped, like tests/browser/test_guides_browser.py, where Playwright or /usr/bin/chromium
+is missing.
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def record(page, infraction: str, offender: str, *, table: str = "5", minutes: s
 
 
 def current_row(page, scope: str) -> str:
-    page.wait_for_selector(f'{scope} tr.current[data-preview="checked"], {scope} tr.current[data-preview="upgraded"]')
+    page.wait_for_selector(
+        f'{scope} tr.current[data-preview="checked"], {scope} tr.current[data-preview="upgraded"]'
+    )
     return page.inner_text(f"{scope} tr.current td").strip()
 
 
@@ -63,22 +67,33 @@ def walk(page, answers: list, *, start: int = 0) -> dict:
 
 
 class RecordInfractionTests:
-    def test_second_slow_play_shows_game_loss_in_the_penalty_table_before_it_is_saved(self, page, judge):
+    def test_second_slow_play_shows_game_loss_in_the_penalty_table_before_it_is_saved(
+        self, page, judge
+    ):
         from calllog.models import Call
 
         event = judge["event"]
         page.goto(f"/events/{event.pk}/")
         record(page, "3.3", "Ana Costa", minutes="3")
-        # The IPG's penalty at each REL; the event's (Competitive) highlighted, checked against her history.
-        assert page.inner_text('#record-penalties tr[data-rel="professional"] td').strip() == "Warning"
+        # The IPG's penalty at each REL; the event's (Competitive) highlighted, checked against
+        # her history.
+        assert (
+            page.inner_text('#record-penalties tr[data-rel="professional"] td').strip() == "Warning"
+        )
         assert current_row(page, "#record-penalties").startswith("Warning")
         page.click("#record-form button[type=submit]")
         page.wait_for_selector("#record-form .save-status.ok")
         assert "Slow Play — Warning for Ana Costa" in page.inner_text("#record-form .save-status")
         first = Call.objects.get()
-        assert (first.infraction, first.penalty, first.time_extension, first.offender) == ("Slow Play", "Warning", 3, "Ana Costa")
+        assert (first.infraction, first.penalty, first.time_extension, first.offender) == (
+            "Slow Play",
+            "Warning",
+            3,
+            "Ana Costa",
+        )
 
-        # A second Slow Play for her, picked from the list this time: Game Loss on screen, nothing saved yet.
+        # A second Slow Play for her, picked from the list this time: Game Loss on screen, nothing
+        # saved yet.
         page.select_option("#record-infraction", "3.3")
         page.fill("#record-form input[name=offender]", "ana costa")
         page.locator("#record-form input[name=round]").click()
@@ -96,45 +111,70 @@ class RecordInfractionTests:
         page.wait_for_selector("#record-form .save-status.ok:has-text('Game Loss')")
         assert Call.objects.count() == 2
         second = Call.objects.order_by("id").last()
-        assert (second.penalty, second.upgraded, second.offender) == ("Game Loss", True, "Ana Costa")
+        assert (second.penalty, second.upgraded, second.offender) == (
+            "Game Loss",
+            True,
+            "Ana Costa",
+        )
 
-    def test_the_guides_conclusion_shows_the_upgrade_once_event_and_player_are_chosen(self, page, judge):
+    def test_the_guides_conclusion_shows_the_upgrade_once_event_and_player_are_chosen(
+        self, page, judge
+    ):
         from calllog import recording
 
         recording.record_call(
-            judge["user"], judge["event"],
-            {"client_id": "6d1b7f7e-51c6-4a56-9d8a-0d3c8c6f7a11", "infraction": "Slow Play", "players": ["Ana Costa"]},
+            judge["user"],
+            judge["event"],
+            {
+                "client_id": "6d1b7f7e-51c6-4a56-9d8a-0d3c8c6f7a11",
+                "infraction": "Slow Play",
+                "players": ["Ana Costa"],
+            },
         )
         guide = all_guides()["loop-resolution"]
         answers = conclusion_paths(guide)["slow-play"]
         page.goto("/guides/loop-resolution/")
         page.select_option("#call-event", str(judge["event"].pk))
         walk(page, answers)
-        assert page.inner_text("#guide-step tr.current td").strip() == guide.nodes["slow-play"].penalty.competitive
+        assert (
+            page.inner_text("#guide-step tr.current td").strip()
+            == guide.nodes["slow-play"].penalty.competitive
+        )
         page.fill(".save-form input[name=offender]", "Ana Costa")
         row = current_row(page, "#guide-step")
         assert row.startswith("Game Loss — upgraded:") and "Slow Play" in row, row
         page.screenshot(path=str(SHOTS / "guide-upgrade-before-save.png"), full_page=False)
 
-
-    def test_a_player_list_that_arrives_after_the_name_is_typed_still_checks_the_penalty(self, page, judge):
+    def test_a_player_list_that_arrives_after_the_name_is_typed_still_checks_the_penalty(
+        self, page, judge
+    ):
         """On a slow connection the judge types the player before the event's list arrives: once it
         arrives, the name is a listed player and the penalty is checked against the history."""
         from calllog import recording
 
         recording.record_call(
-            judge["user"], judge["event"],
-            {"client_id": "0b3c3a3e-7d0a-4c8e-9a51-2f4f0a6c1b22", "infraction": "Slow Play", "players": ["Ana Costa"]},
+            judge["user"],
+            judge["event"],
+            {
+                "client_id": "0b3c3a3e-7d0a-4c8e-9a51-2f4f0a6c1b22",
+                "infraction": "Slow Play",
+                "players": ["Ana Costa"],
+            },
         )
         held = []
-        page.route(f"**/api/v1/events/{judge['event'].pk}/players", lambda route: held.append(route))
+        page.route(
+            f"**/api/v1/events/{judge['event'].pk}/players", lambda route: held.append(route)
+        )
         guide = all_guides()["loop-resolution"]
         page.goto("/guides/loop-resolution/")
         page.select_option("#call-event", str(judge["event"].pk))
         walk(page, conclusion_paths(guide)["slow-play"])
         page.fill(".save-form input[name=offender]", "Ana Costa")
         page.wait_for_timeout(300)
-        assert page.get_attribute(".player-picker:has(input[name=offender])", "data-state") == "unknown"
+        assert (
+            page.get_attribute(".player-picker:has(input[name=offender])", "data-state")
+            == "unknown"
+        )
         assert held, "the player list was asked for"
         for route in held:
             route.continue_()
@@ -146,7 +186,9 @@ class RelOnceTests:
     def test_the_events_rel_answers_the_guides_rel_question(self, page, judge):
         from calllog import services
 
-        regular = services.open_event(judge["user"], name="FNM", date=dt.date(2026, 11, 20), rel="regular")
+        regular = services.open_event(
+            judge["user"], name="FNM", date=dt.date(2026, 11, 20), rel="regular"
+        )
         page.goto("/guides/drawing-and-mulligans/")
         # No event: the guide's own question asks the REL, and no second REL menu is shown.
         assert settled(page, 0)["node"] == "rel"
@@ -158,10 +200,12 @@ class RelOnceTests:
         assert page.inner_text("#guide-rel-fixed") == "REL: Competitive (the event’s)"
         assert page.locator("#guide-rel").is_hidden()
         page.select_option("#call-event", str(regular.pk))
-        # The walk keeps its first answer (Competitive), which this Regular event disagrees with: said
-        # plainly, nothing silently changed, and the judge walks again at the event's REL.
+        # The walk keeps its first answer (Competitive), which this Regular event disagrees with:
+        # said plainly, nothing silently changed, and the judge walks again at the event's REL.
         settled(page, 1)
-        assert "You answered Competitive REL, but FNM is a Regular REL event" in page.inner_text(".rel-warning")
+        assert "You answered Competitive REL, but FNM is a Regular REL event" in page.inner_text(
+            ".rel-warning"
+        )
         page.click(".rel-warning button.use-event-rel")
         assert settled(page, 1)["node"] == "regular-when"
 
@@ -169,7 +213,11 @@ class RelOnceTests:
         from calllog.models import Call
 
         guide = all_guides()["drawing-and-mulligans"]
-        node_id, answers = next((n, a) for n, a in sorted(conclusion_paths(guide).items()) if a[0] == 0 and guide.nodes[n].infraction)
+        node_id, answers = next(
+            (n, a)
+            for n, a in sorted(conclusion_paths(guide).items())
+            if a[0] == 0 and guide.nodes[n].infraction
+        )
         query = "&".join(f"a={a}" for a in answers)
         page.goto("/guides/drawing-and-mulligans/")
         page.select_option("#call-event", str(judge["event"].pk))
@@ -191,11 +239,17 @@ class ConclusionTests:
         walk(page, answers[:-1])
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         walk(page, answers[-1:], start=len(answers) - 1)
-        top = page.evaluate("document.querySelector('#guide-step .conclusion h2').getBoundingClientRect().top")
+        top = page.evaluate(
+            "document.querySelector('#guide-step .conclusion h2').getBoundingClientRect().top"
+        )
         # Below the sticky search bar, not under it, and at the top of what is seen.
         bar = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
-        assert bar <= top <= bar + 60, f"the ruling is at {top}px (search bar to {bar}px) in a {viewport} viewport"
-        assert page.evaluate("window.scrollY") > 0, "the walk should have been long enough to scroll"
+        assert bar <= top <= bar + 60, (
+            f"the ruling is at {top}px (search bar to {bar}px) in a {viewport} viewport"
+        )
+        assert page.evaluate("window.scrollY") > 0, (
+            "the walk should have been long enough to scroll"
+        )
         return guide
 
     def test_a_conclusion_opens_at_the_ruling_in_portrait_and_landscape(self, page, judge):
@@ -216,7 +270,11 @@ class ConclusionTests:
         labels = page.eval_on_selector_all(
             "#guide-step .citations .ipg-part dt", "items => items.map(i => i.textContent)"
         )
-        assert labels[:2] == ["Definition", "Penalty"] and "Philosophy" in labels and "Additional Remedy" in labels
+        assert (
+            labels[:2] == ["Definition", "Penalty"]
+            and "Philosophy" in labels
+            and "Additional Remedy" in labels
+        )
         penalty = page.inner_text('#guide-step .ipg-part[data-part="Penalty"] dd')
         assert penalty.strip() == "Warning"
 
@@ -226,8 +284,14 @@ class EditAndPlayersTests:
         from calllog import recording
 
         call, _ = recording.record_call(
-            judge["user"], judge["event"],
-            {"client_id": "0f0e5a4c-7d5b-4f0e-9a51-3b7f3f4f2c01", "infraction": "3.3", "players": ["Ana Costa"], "table": "4"},
+            judge["user"],
+            judge["event"],
+            {
+                "client_id": "0f0e5a4c-7d5b-4f0e-9a51-3b7f3f4f2c01",
+                "infraction": "3.3",
+                "players": ["Ana Costa"],
+                "table": "4",
+            },
         )
         page.goto(f"/events/{judge['event'].pk}/calls/{call.pk}/")
         page.click("#edit-call")
@@ -243,7 +307,9 @@ class EditAndPlayersTests:
         page.goto(f"/events/{judge['event'].pk}/")
         assert "+2" in page.inner_text("#time-extensions + table")
 
-    def test_the_picker_offers_the_listed_spelling_and_a_rename_follows_into_calls(self, page, judge):
+    def test_the_picker_offers_the_listed_spelling_and_a_rename_follows_into_calls(
+        self, page, judge
+    ):
         from calllog import players
         from calllog.models import Call
 

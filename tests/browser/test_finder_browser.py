@@ -1,5 +1,5 @@
-"""The infraction finder and the hand-overs to it, in a real browser at tablet size (skipped, saying why,
-where Playwright or Chromium is missing: see test_guides_browser)."""
+"""The infraction finder and the hand-overs to it, in a real browser at tablet size (skipped, saying
+why, where Playwright or Chromium is missing: see test_guides_browser)."""
 
 from __future__ import annotations
 
@@ -33,5 +33,5 @@ def test_a_guide_hands_over_to_the_finder_at_its_question(page):  # noqa: F811 (
     assert "Infraction finder" in link.inner_text()
     link.click()
     page.wait_for_url(re.compile(r"/guides/infraction-finder/"))
-    step = settled(page, 1)   # one answer: "A game action went wrong"
+    step = settled(page, 1)  # one answer: "A game action went wrong"
     assert step == {"node": "gpe", "kind": "question", "offline": "no"}

@@ -1,6 +1,6 @@
-"""The guide pages in a real browser (Debian's Chromium through Playwright): every guide walked to each of
-its conclusions at tablet size, and the offline story — guides kept by the service worker, a call saved
-without a connection, sent once when it returns.
+"""The guide pages in a real browser (Debian's Chromium through Playwright): every guide walked to
+each of its conclusions at tablet size, and the offline story — guides kept by the service worker, a
+call saved without a connection, sent once when it returns.
 
 Skipped when Playwright or the browser is missing. The browser is JUDGEAPP_CHROMIUM (default
 /usr/bin/chromium); screenshots go to JUDGEAPP_SCREENSHOTS (default screenshots/, gitignored).
@@ -20,7 +20,9 @@ import pytest
 from tests.browser.guide_paths import conclusion_paths, conclusions
 
 CHROMIUM = Path(os.environ.get("JUDGEAPP_CHROMIUM", "/usr/bin/chromium"))
-SHOTS = Path(os.environ.get("JUDGEAPP_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
+SHOTS = Path(
+    os.environ.get("JUDGEAPP_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots")
+)
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -40,27 +42,38 @@ except ImportError:  # pragma: no cover - depends on the machine
 pytestmark = [
     pytest.mark.skipif(
         sync_playwright is None,
-        reason="Playwright for Python is not installed (pip install playwright; no `playwright install` needed)",
+        reason=(
+            "Playwright for Python is not installed (pip install playwright; no `playwright "
+            "install` needed)"
+        ),
     ),
     pytest.mark.skipif(
-        not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)"
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium, or set JUDGEAPP_CHROMIUM)",
     ),
 ]
 
 
 @pytest.fixture
 def judge(rules_loaded, live_server):
-    """A signed-in floor judge with one Competitive event, and the session cookie the browser uses."""
+    """A signed-in floor judge with one Competitive event, and the session cookie the
+    browser uses."""
     from django.contrib.auth.models import User
     from django.test import Client
 
     from calllog import services as calllog
 
     user = User.objects.create_user("tablet-judge", password="pw-tablet-judge")
-    event = calllog.open_event(user, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive")
+    event = calllog.open_event(
+        user, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive"
+    )
     client = Client()
     client.force_login(user)
-    cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}
+    cookie = {
+        "name": "sessionid",
+        "value": client.cookies["sessionid"].value,
+        "url": live_server.url,
+    }
     return {"user": user, "event": event, "cookie": cookie, "url": live_server.url}
 
 
@@ -88,7 +101,14 @@ class RequestsInFlight:
 
 
 @contextlib.contextmanager
-def tablet_page(browser, url: str, *, cookie: dict | None = None, service_workers: str = "allow", timeout: int = 15000):
+def tablet_page(
+    browser,
+    url: str,
+    *,
+    cookie: dict | None = None,
+    service_workers: str = "allow",
+    timeout: int = 15000,
+):
     """A tablet-size page on the live server. On the way out the context is closed and the server is
     left to answer what the page had asked for: a request still being handled when the test database
     is flushed holds a lock on it, the flush fails and the next test finds the last one's rows."""
@@ -119,20 +139,22 @@ def page(browser, judge):
 
 
 def settled(page, answered: int) -> dict:
-    """Wait until the guide script has settled on a step after `answered` answers; that step's markers."""
+    """Wait until the guide script has settled on a step after `answered` answers; that
+    step's markers."""
     # One round trip to the browser: wait for the step and read its markers in the same call.
     return page.wait_for_function(
         """answered => {
             const el = document.querySelector("#guide-step");
             if (!el || el.dataset.answered !== String(answered) || el.hasAttribute("data-busy")) return false;
             return {node: el.dataset.node, kind: el.dataset.kind, offline: el.dataset.offline};
-        }""",
+        }""",  # noqa: E501
         arg=answered,
     ).json_value()
 
 
 def give(page, guide, answers: list) -> dict:
-    """Answer from the step the page is at (a fresh start): tap an answer button or fill the input."""
+    """Answer from the step the page is at (a fresh start): tap an answer button or fill
+    the input."""
     step = settled(page, 0)
     for i, answer in enumerate(answers):
         node = guide.nodes[step["node"]]
@@ -140,7 +162,9 @@ def give(page, guide, answers: list) -> dict:
             button = page.locator(f'#guide-step button.answer[data-index="{answer}"]')
             label, height = button.evaluate("b => [b.innerText, b.getBoundingClientRect().height]")
             assert label.strip() == node.answers[answer].label
-            assert height >= 56, f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
+            assert height >= 56, (
+                f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
+            )
             button.click()
         else:
             assert step["kind"] == "input", step
@@ -152,7 +176,8 @@ def give(page, guide, answers: list) -> dict:
 
 
 def pick_player(page, field: str, name: str) -> None:
-    """Type a player into a picker (players.js); a name not on the event's list needs "New player"."""
+    """Type a player into a picker (players.js); a name not on the event's list needs
+    "New player"."""
     page.fill(f"input[name={field}]", name)
     picker = page.locator(f".player-picker:has(input[name={field}])")
     if picker.get_attribute("data-state") == "unknown":
@@ -161,11 +186,14 @@ def pick_player(page, field: str, name: str) -> None:
 
 
 def no_horizontal_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
 
 
 def expected_rel(slug: str, answers: list, default: str) -> str:
-    """The REL a conclusion highlights: the one the guide asked for (fact "rel"), else the page's."""
+    """The REL a conclusion highlights: the one the guide asked for (fact "rel"), else
+    the page's."""
     from guides import services as guide_services
 
     asked = guide_services.walk(slug, answers)["facts"].get("rel")
@@ -183,7 +211,9 @@ class GuideWalkTests:
         guides = all_guides()
         assert guides, "no guides installed"
         page.goto("/guides/")
-        listed = page.eval_on_selector_all("a.guide-card", "links => links.map(a => a.dataset.guide)")
+        listed = page.eval_on_selector_all(
+            "a.guide-card", "links => links.map(a => a.dataset.guide)"
+        )
         assert sorted(listed) == sorted(guides)
         assert no_horizontal_scroll(page)
         for slug, guide in guides.items():
@@ -191,7 +221,8 @@ class GuideWalkTests:
             assert set(paths) == conclusions(guide), (
                 f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
             )
-            page.goto(f"/guides/{slug}/")  # one page load per guide: the rest is the page's own navigation
+            # one page load per guide: the rest is the page's own navigation
+            page.goto(f"/guides/{slug}/")
             settled(page, 0)
             (SHOTS / slug).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / slug / "_first-question.png"))
@@ -200,25 +231,34 @@ class GuideWalkTests:
                     page.click("#guide-nav button.restart")
                 step = give(page, guide, answers)
                 node = guide.nodes[node_id]
-                assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, f"{slug} {answers}"
+                assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, (
+                    f"{slug} {answers}"
+                )
                 assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
-                # The REL shown (the page's, Competitive, unless the guide asked it) is the highlighted
-                # row; the others are shown too.
+                # The REL shown (the page's, Competitive, unless the guide asked it) is the
+                # highlighted row; the others are shown too.
                 rel = expected_rel(slug, answers, "competitive")
                 assert page.inner_text("#guide-step tr.current th").startswith(rel.capitalize())
-                rows = page.eval_on_selector_all("#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)")
+                rows = page.eval_on_selector_all(
+                    "#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)"
+                )
                 assert rows == ["regular", "competitive", "professional"]
-                assert page.inner_text("#guide-step tr.current td").strip() == getattr(node.penalty, rel).strip()
+                assert (
+                    page.inner_text("#guide-step tr.current td").strip()
+                    == getattr(node.penalty, rel).strip()
+                )
                 links = page.eval_on_selector_all(
                     "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
                 )
-                assert links and all(link.startswith("/rules/") for link in links), f"{slug}/{node_id}: no rule links"
+                assert links and all(link.startswith("/rules/") for link in links), (
+                    f"{slug}/{node_id}: no rule links"
+                )
                 trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
                 assert trail == len(answers)
                 assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
                 folder = SHOTS / slug
                 folder.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(folder / f"{node_id}.png"))   # tablet-size: the viewport
+                page.screenshot(path=str(folder / f"{node_id}.png"))  # tablet-size: the viewport
             # The back button returns to the last question asked, its answers intact.
             page.click("#guide-nav button.back")
             step = settled(page, len(answers) - 1)
@@ -258,22 +298,36 @@ class GuideWalkTests:
         assert page.inner_text(".save-status").startswith("Saved to the event.")
         assert page.locator("#call-queue").is_hidden()
         call = Call.objects.get()
-        assert (call.conclusion, call.table, call.round, call.offender) == (node_id, "7", 2, "Cy Park")
-        assert call.base_penalty == guide.nodes[node_id].penalty.competitive  # the event is Competitive
+        assert (call.conclusion, call.table, call.round, call.offender) == (
+            node_id,
+            "7",
+            2,
+            "Cy Park",
+        )
+        # the event is Competitive
+        assert call.base_penalty == guide.nodes[node_id].penalty.competitive
         assert f"Penalty recorded: {call.penalty}." in page.inner_text(".save-status")
 
 
 class OfflineTests:
     def wait_for_precache(self, page, slugs: list[str]) -> None:
-        urls = ["/guides/"] + [f"/guides/{s}/" for s in slugs] + [f"/api/v1/guides/{s}" for s in slugs]
+        urls = (
+            ["/guides/"] + [f"/guides/{s}/" for s in slugs] + [f"/api/v1/guides/{s}" for s in slugs]
+        )
         # The guide pages' own scripts (player picker, penalty preview), kept with the guides.
-        urls += ["/static/judgeapp/players.js", "/static/judgeapp/penalty.js", "/static/judgeapp/words.js"]
+        urls += [
+            "/static/judgeapp/players.js",
+            "/static/judgeapp/penalty.js",
+            "/static/judgeapp/words.js",
+        ]
         script = """urls => caches.keys().then(names => Promise.all(names.map(n => caches.open(n)))).then(stores =>
             Promise.all(urls.map(u => Promise.all(stores.map(s => s.match(u))).then(hits => hits.some(Boolean)))))
-            .then(found => found.every(Boolean))"""
+            .then(found => found.every(Boolean))"""  # noqa: E501
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            if page.evaluate("navigator.serviceWorker.controller !== null") and page.evaluate(script, urls):
+            if page.evaluate("navigator.serviceWorker.controller !== null") and page.evaluate(
+                script, urls
+            ):
                 return
             time.sleep(0.2)
         raise AssertionError("the service worker did not store every guide")
@@ -323,21 +377,24 @@ class OfflineTests:
         assert Call.objects.count() == 0
         page.screenshot(path=str(SHOTS / "offline-call-queued.png"), full_page=True)
 
-        # Still offline, a guide never opened on this tablet runs from the stored copy, up to a step that
-        # needs the server; the queue badge is on this page too.
+        # Still offline, a guide never opened on this tablet runs from the stored copy, up to a step
+        # that needs the server; the queue badge is on this page too.
         loop = guides["loop-resolution"]
         loop_paths = conclusion_paths(loop)
         page.goto("/guides/loop-resolution/")
         assert page.inner_text("h1").strip() == loop.title
         loop_answers = max(loop_paths.values(), key=len)
         step, _ = walk_until_offline_stop(page, loop_answers)
-        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it must stop and say so"
+        assert step["offline"] == "yes", (
+            "the loop guide computes on the server, so offline it must stop and say so"
+        )
         assert "needs the connection" in page.inner_text("#guide-step .needs-network")
         assert page.locator("#guide-step button.retry").is_visible()
         assert page.inner_text("#call-queue").startswith("1 call waiting to be sent")
         waiting_at = step["node"]
 
-        # The connection returns: the queue is sent by itself, and emptied only after the server's 2xx.
+        # The connection returns: the queue is sent by itself, and emptied only after the
+        # server's 2xx.
         page.context.set_offline(False)
         page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
         # ... and the guide waiting on its computation goes on by itself.
@@ -347,11 +404,17 @@ class OfflineTests:
         assert len(calls) == 1
         call = calls[0]
         assert str(call.client_id) == client_id
-        assert (call.guide, call.conclusion, call.table, call.round) == ("shortcut-disputes", node_id, "12", 3)
+        assert (call.guide, call.conclusion, call.table, call.round) == (
+            "shortcut-disputes",
+            node_id,
+            "12",
+            3,
+        )
         assert call.players == ["Ana Costa", "Ben Ito"]
         assert call.event_id == judge["event"].pk and call.judge_id == judge["user"].pk
 
-        # The same call again (a reply lost on the way back, sent a second time) is still stored once.
+        # The same call again (a reply lost on the way back, sent a second time) is still
+        # stored once.
         again = page.evaluate("item => JudgeOffline.enqueue(item.url, item.body)", queued[0])
         assert again["sent"] is True and again["reply"]["id"] == call.pk
         page.evaluate("JudgeOffline.flush()")
@@ -361,8 +424,8 @@ class OfflineTests:
 
 
 def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
-    """Answer from a fresh start until the page stops at a step that needs the server; the step's markers
-    and the answers given before it."""
+    """Answer from a fresh start until the page stops at a step that needs the server; the step's
+    markers and the answers given before it."""
     step, given = settled(page, 0), []
     for answer in answers:
         if step["offline"] == "yes":
@@ -378,70 +441,107 @@ def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
 
 
 class ComputeOfflineTests:
-    """Guide steps that compute, reached without a connection (issue 16): the shuffle check's infraction
-    logic runs on the tablet; any other computation is queued on the tablet, run once the connection
-    returns (after a reload too) and its result shown when the judge comes back to the guide."""
+    """Guide steps that compute, reached without a connection (issue 16): the shuffle check's
+    infraction logic runs on the tablet; any other computation is queued on the tablet, run once the
+    connection returns (after a reload too) and its result shown when the judge comes back to
+    the guide."""
 
-    def test_a_server_step_reached_offline_is_queued_and_its_result_shown_after_a_reload(self, page, judge):
+    def test_a_server_step_reached_offline_is_queued_and_its_result_shown_after_a_reload(
+        self, page, judge
+    ):
         from guides import services as guide_services
 
         loop = all_guides()["loop-resolution"]
         page.goto("/guides/")
         OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
-        answered = []   # walks the server answered (attempts made offline never reach it)
-        page.on("response", lambda r: answered.append(r.url) if r.request.method == "POST" and r.url.endswith("/walk") else None)
+        answered = []  # walks the server answered (attempts made offline never reach it)
+        page.on(
+            "response",
+            lambda r: (
+                answered.append(r.url)
+                if r.request.method == "POST" and r.url.endswith("/walk")
+                else None
+            ),
+        )
 
         page.context.set_offline(True)
         page.goto("/guides/loop-resolution/")
         step, given = walk_until_offline_stop(page, max(conclusion_paths(loop).values(), key=len))
-        assert step["offline"] == "yes", "the loop guide computes on the server, so offline it stops at that step"
+        assert step["offline"] == "yes", (
+            "the loop guide computes on the server, so offline it stops at that step"
+        )
         waiting_at = step["node"]
         message = page.inner_text("#guide-step .needs-network")
         assert "needs the connection" in message and "queued on this tablet" in message
         assert page.inner_text("#guide-step .queued") == "1 computation waiting for the connection"
-        assert page.inner_text("#compute-queue").startswith("1 computation waiting for the connection")
+        assert page.inner_text("#compute-queue").startswith(
+            "1 computation waiting for the connection"
+        )
         queued = page.evaluate("JudgeComputeQueue.pending()")
         assert [(q["slug"], q["answers"]) for q in queued] == [("loop-resolution", given)]
         page.screenshot(path=str(SHOTS / "offline-computation-queued.png"), full_page=True)
 
-        # A reload (the tab closed and opened again) keeps it queued: still offline, the same step says so.
+        # A reload (the tab closed and opened again) keeps it queued: still offline, the same step
+        # says so.
         page.reload()
-        assert settled(page, len(given)) == {"node": waiting_at, "kind": step["kind"], "offline": "yes"}
+        assert settled(page, len(given)) == {
+            "node": waiting_at,
+            "kind": step["kind"],
+            "offline": "yes",
+        }
         assert page.inner_text("#guide-step .queued") == "1 computation waiting for the connection"
         assert len(page.evaluate("JudgeComputeQueue.pending()")) == 1
 
-        # Online again: the queue runs it once, and the guide goes on to where the server's walk leads.
+        # Online again: the queue runs it once, and the guide goes on to where the server's
+        # walk leads.
         expected = guide_services.walk("loop-resolution", given)
         page.context.set_offline(False)
         page.wait_for_selector('#guide-step[data-offline="no"]:not([data-busy])', timeout=45000)
-        assert page.eval_on_selector("#guide-step", "el => el.dataset.node") == expected["node_id"] != waiting_at
+        assert (
+            page.eval_on_selector("#guide-step", "el => el.dataset.node")
+            == expected["node_id"]
+            != waiting_at
+        )
         page.wait_for_selector("#compute-queue[hidden]", state="attached")
         assert page.evaluate("JudgeComputeQueue.pending()") == []
-        assert len(answered) == 1, answered   # run once: the page shows the answer the queue got
+        assert len(answered) == 1, answered  # run once: the page shows the answer the queue got
 
-        # Offline again, the judge comes back to the guide (the answers are in its address): the result is there.
+        # Offline again, the judge comes back to the guide (the answers are in its address): the
+        # result is there.
         address = page.url
         page.context.set_offline(True)
         page.goto("/guides/")
         page.goto(address)
-        page.wait_for_selector('#guide-step:not([data-busy])')
-        assert page.eval_on_selector("#guide-step", "el => [el.dataset.node, el.dataset.offline]") == [expected["node_id"], "no"]
+        page.wait_for_selector("#guide-step:not([data-busy])")
+        assert page.eval_on_selector(
+            "#guide-step", "el => [el.dataset.node, el.dataset.offline]"
+        ) == [expected["node_id"], "no"]
         page.screenshot(path=str(SHOTS / "offline-computation-result.png"), full_page=True)
 
     def test_the_shuffle_check_rules_on_the_tablet_offline(self, page, judge):
         from guides import services as guide_services
 
         shuffle = all_guides()["shuffle-infractions"]
-        paths = {node: answers for node, answers in conclusion_paths(shuffle).items()
-                 if "check" in (walked := guide_services.walk(shuffle.slug, answers))["path"]
-                 and not {"analyse", "check-procedure"} & set(walked["path"])}
-        assert paths, "the shuffle guide has conclusions reached through its shuffle check without a procedure"
+        paths = {
+            node: answers
+            for node, answers in conclusion_paths(shuffle).items()
+            if "check" in (walked := guide_services.walk(shuffle.slug, answers))["path"]
+            and not {"analyse", "check-procedure"} & set(walked["path"])
+        }
+        assert paths, (
+            "the shuffle guide has conclusions reached through its shuffle check without a "
+            "procedure"
+        )
         page.goto("/guides/")
         OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
         page.context.set_offline(True)
         for node_id, answers in sorted(paths.items())[:4]:
             page.goto("/guides/shuffle-infractions/")
-            assert give(page, shuffle, answers) == {"node": node_id, "kind": "conclusion", "offline": "no"}
+            assert give(page, shuffle, answers) == {
+                "node": node_id,
+                "kind": "conclusion",
+                "offline": "no",
+            }
             assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
             assert page.locator(".computed-here").is_visible()
             server = guide_services.walk(shuffle.slug, answers)

@@ -1,7 +1,7 @@
 """The floor judge's kit offline, in a real browser (Debian's Chromium through Playwright) at tablet
 size: open the site once, lose the network, and the number box, search, rules pages never opened,
-contents and glossary still answer from the copy on the device; a publish replaces that copy the next
-time the tablet is online; the site installs as an app.
+contents and glossary still answer from the copy on the device; a publish replaces that copy the
+next time the tablet is online; the site installs as an app.
 
 Skipped when Playwright or the browser is missing (see tests/browser/test_guides_browser.py).
 """
@@ -34,7 +34,7 @@ def site(rules_loaded, live_server):
     from search import card_source
     from search.offline import service
 
-    if HAS_HISTORY:   # the tests of old numbers are marked needs_history
+    if HAS_HISTORY:  # the tests of old numbers are marked needs_history
         if not Version.objects.filter(document__slug="cr", effective_date="2022-04-29").exists():
             services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20220429.txt"])
         old = Version.objects.get(document__slug="cr", effective_date="2022-04-29")
@@ -59,18 +59,30 @@ def wait_for_copy(page, version: str | None = None, timeout: float = 60) -> dict
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = page.evaluate(PACK_STATE)
-        if state and (version is None or state["version"] == version) and page.evaluate("navigator.serviceWorker.controller !== null"):
+        if (
+            state
+            and (version is None or state["version"] == version)
+            and page.evaluate("navigator.serviceWorker.controller !== null")
+        ):
             return state
         time.sleep(0.25)
-    server = page.evaluate("() => fetch('/offline/manifest.json').then(r => r.status + ' ' + r.statusText).catch(e => String(e))")
-    raise AssertionError(f"the service worker did not store the offline copy {version or ''}: it keeps {state}; the manifest answers {server}")
+    server = page.evaluate(
+        "() => fetch('/offline/manifest.json').then(r => r.status + ' ' + r.statusText).catch(e "
+        "=> String(e))"
+    )
+    raise AssertionError(
+        f"the service worker did not store the offline copy {version or ''}: it keeps {state}; "
+        f"the manifest answers {server}"
+    )
 
 
 def live_results(page, query: str) -> list[str]:
     page.fill("#jump-q", "")
     page.type("#jump-q", query)
     page.wait_for_selector("#jump-results .results a.hit", timeout=10000)
-    return page.eval_on_selector_all("#jump-results .results a.hit .num", "els => els.map(e => e.textContent.trim())")
+    return page.eval_on_selector_all(
+        "#jump-results .results a.hit .num", "els => els.map(e => e.textContent.trim())"
+    )
 
 
 class OfflineKitTests:
@@ -78,7 +90,8 @@ class OfflineKitTests:
     def test_rules_and_search_answer_offline_from_the_copy_on_the_device(self, page):
         from search.offline import service
 
-        version = service.current_pack().version   # built here first: SQLite in memory is one writer at a time
+        # built here first: SQLite in memory is one writer at a time
+        version = service.current_pack().version
         page.goto("/")
         kept = wait_for_copy(page, version)
         assert {d["doc"] for d in kept["documents"]} >= {"cr"}
@@ -115,35 +128,56 @@ class OfflineKitTests:
         page.wait_for_selector("#offline-reader .list a.row")
         page.goto("/glossary/Trample/")
         page.wait_for_selector("#offline-reader .definition")
-        # A page outside the rules that was never opened still says plainly that it needs the network.
+        # A page outside the rules that was never opened still says plainly that it needs
+        # the network.
         page.goto("/changes/cr/")
         assert "Offline" in page.inner_text("h1")
 
     def test_jar_sections_are_named_by_their_situation_offline(self, page):
-        """The JAR prints no numbers (rulesref/naming.py): offline, its pages, contents and hits name its sections
-        by their headings; the addresses keep the stored numbers."""
+        """The JAR prints no numbers (rulesref/naming.py): offline, its pages, contents and hits
+        name its sections by their headings; the addresses keep the stored numbers."""
         from rulesref.models import Rule
         from search.offline import service
 
-        situation = Rule.objects.filter(version__document__slug="jar", version__is_current=True, kind="rule").order_by("position")[2]
+        situation = Rule.objects.filter(
+            version__document__slug="jar", version__is_current=True, kind="rule"
+        ).order_by("position")[2]
         version = service.current_pack().version
         page.goto("/")
         wait_for_copy(page, version)
         page.context.set_offline(True)
         page.wait_for_selector("#offline-badge:not([hidden])")
         page.goto(f"/rules/jar/{situation.number}/")
-        page.wait_for_selector(f"#offline-reader article#r-{situation.number.replace('.', chr(92) + '.')}")
+        page.wait_for_selector(
+            f"#offline-reader article#r-{situation.number.replace('.', chr(92) + '.')}"
+        )
         assert page.inner_text("#offline-reader h1").strip() == situation.title
         assert page.title().startswith(situation.title)
-        named = page.inner_text("#offline-reader .crumbs") + page.inner_text("#offline-reader h1") + page.title()
-        assert situation.number not in named and situation.parent not in named.replace(situation.title, ""), named
+        named = (
+            page.inner_text("#offline-reader .crumbs")
+            + page.inner_text("#offline-reader h1")
+            + page.title()
+        )
+        assert situation.number not in named and situation.parent not in named.replace(
+            situation.title, ""
+        ), named
         page.goto("/rules/jar/")
         page.wait_for_selector("#offline-reader .list a.row")
         assert page.eval_on_selector_all("#offline-reader .list .num", "els => els.length") == 0
         page.goto("/search/?q=" + "drew extra cards" + "&doc=jar")
         page.wait_for_selector("#offline-reader .results a.hit")
-        assert page.eval_on_selector_all("#offline-reader .results .hit-head .num", "els => els.length") == 0
-        assert page.eval_on_selector_all("#offline-reader .results .hit-head .title", "els => els.length") > 0
+        assert (
+            page.eval_on_selector_all(
+                "#offline-reader .results .hit-head .num", "els => els.length"
+            )
+            == 0
+        )
+        assert (
+            page.eval_on_selector_all(
+                "#offline-reader .results .hit-head .title", "els => els.length"
+            )
+            > 0
+        )
 
     @needs_history
     def test_a_publish_replaces_the_copy_the_next_time_the_tablet_is_online(self, page):
@@ -162,17 +196,30 @@ class OfflineKitTests:
             assert newer != first["version"]
             page.context.set_offline(True)
             page.reload()
-            assert wait_for_copy(page)["version"] == first["version"]   # offline: the copy kept stays
+            # offline: the copy kept stays
+            assert wait_for_copy(page)["version"] == first["version"]
             page.context.set_offline(False)
             page.goto("/glossary/")
             kept = wait_for_copy(page, newer)
-            assert next(d for d in kept["documents"] if d["doc"] == "cr")["effective_date"] == "2022-04-29"
-            stored = page.evaluate("""() => caches.open("judgeapp-pack").then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))""")
+            assert (
+                next(d for d in kept["documents"] if d["doc"] == "cr")["effective_date"]
+                == "2022-04-29"
+            )
+            stored = page.evaluate(
+                """() => caches.open("judgeapp-pack").then(c => c.keys()).then(ks => ks.map(k """
+                """=> new URL(k.url).pathname))"""
+            )
             # one copy of the rules (the old one is gone) beside the cards
-            assert sorted(stored) == ["/offline/cards-manifest.json", "/offline/cards.json", "/offline/manifest.json", "/offline/pack.json"]
+            assert sorted(stored) == [
+                "/offline/cards-manifest.json",
+                "/offline/cards.json",
+                "/offline/manifest.json",
+                "/offline/pack.json",
+            ]
             page.context.set_offline(True)
             page.goto("/jump/?q=725.3")
-            page.wait_for_selector("article#r-725\\.3")   # the 2022 CR is the copy now: 725.3 is itself
+            # the 2022 CR is the copy now: 725.3 is itself
+            page.wait_for_selector("article#r-725\\.3")
         finally:
             services.publish_version(current)
 
@@ -182,21 +229,32 @@ class OfflineKitTests:
         version = service.current_pack().version
         page.goto("/")
         wait_for_copy(page, version)
-        manifest = page.evaluate("() => fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+        manifest = page.evaluate(
+            "() => fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
+        )
         assert manifest["display"] == "standalone" and manifest["start_url"].startswith("/")
         for icon in manifest["icons"]:
-            size = page.evaluate("""src => new Promise(ok => { const i = new Image(); i.onload = () => ok(i.naturalWidth + 'x' + i.naturalHeight); i.onerror = () => ok(null); i.src = src; })""", icon["src"])
+            size = page.evaluate(
+                """src => new Promise(ok => { const i = new Image(); i.onload = () => """
+                """ok(i.naturalWidth + 'x' + i.naturalHeight); i.onerror = () => ok(null); """
+                """i.src = src; })""",
+                icon["src"],
+            )
             assert size == icon["sizes"], icon
         cdp = page.context.new_cdp_session(page)
         errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        # Playwright's browser contexts are incognito, where Chromium installs nothing; nothing else may be missing.
+        # Playwright's browser contexts are incognito, where Chromium installs nothing; nothing else
+        # may be missing.
         assert [e for e in errors if e["errorId"] != "in-incognito"] == [], json.dumps(errors)
         page.context.set_offline(True)
         page.goto(manifest["start_url"])
         assert page.locator("#jump-q").is_visible()
 
 
-CARDS_STATE = """() => caches.open("judgeapp-pack").then(c => c.match("/offline/cards-manifest.json")).then(r => r ? r.json() : null)"""
+CARDS_STATE = (
+    """() => caches.open("judgeapp-pack").then(c => """
+    """c.match("/offline/cards-manifest.json")).then(r => r ? r.json() : null)"""
+)
 
 
 def wait_for_cards(page, timeout: float = 60) -> dict:
@@ -219,10 +277,19 @@ def head_judge(site, live_server):
     from calllog import services as calllog
 
     user = User.objects.create_user("clock-head", password="pw-clock-head")
-    event = calllog.open_event(user, name="Regional Championship Qualifier", date=dt.date(2026, 11, 24))
+    event = calllog.open_event(
+        user, name="Regional Championship Qualifier", date=dt.date(2026, 11, 24)
+    )
     client = Client()
     client.force_login(user)
-    return {"event": event, "cookie": {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}}
+    return {
+        "event": event,
+        "cookie": {
+            "name": "sessionid",
+            "value": client.cookies["sessionid"].value,
+            "url": live_server.url,
+        },
+    }
 
 
 class OfflineFloorToolsTests:
@@ -246,9 +313,15 @@ class OfflineFloorToolsTests:
         page.screenshot(path=str(SHOTS / "offline-card.png"))
         page.goto("/cards/?q=angel")
         page.wait_for_selector("#offline-reader .list a.row")
-        assert {"Platinum Angel", "Serra Angel"} <= set(page.eval_on_selector_all("#offline-reader .list a.row span:first-child", "els => els.map(e => e.textContent)"))
+        assert {"Platinum Angel", "Serra Angel"} <= set(
+            page.eval_on_selector_all(
+                "#offline-reader .list a.row span:first-child", "els => els.map(e => e.textContent)"
+            )
+        )
 
-    def test_a_round_clock_started_offline_counts_down_and_reaches_the_server(self, page, head_judge):
+    def test_a_round_clock_started_offline_counts_down_and_reaches_the_server(
+        self, page, head_judge
+    ):
         from floor.models import RoundClock
         from search.offline import service
 
@@ -257,7 +330,7 @@ class OfflineFloorToolsTests:
         url = f"/events/{head_judge['event'].pk}/clock/"
         page.goto(url)
         wait_for_copy(page, version)
-        page.goto(url)               # kept for offline use now that the worker controls the page
+        page.goto(url)  # kept for offline use now that the worker controls the page
         page.context.set_offline(True)
         page.reload()
         page.fill("#clock-controls input[name=round]", "4")
@@ -268,11 +341,23 @@ class OfflineFloorToolsTests:
         assert shown in ("05:00", "04:59", "04:58"), shown
         assert page.inner_text("#clock-warning") == "5 minutes left"
         assert "Offline" in page.inner_text("#clock-error")
-        with contextlib.suppress(PlaywrightTimeout):   # until it has counted down (the assertion says if not)
-            page.wait_for_function("shown => document.querySelector('#clock-time').innerText < shown", arg=shown,
-                                   timeout=10000)
+        # until it has counted down (the assertion says if not)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(
+                "shown => document.querySelector('#clock-time').innerText < shown",
+                arg=shown,
+                timeout=10000,
+            )
         later = page.inner_text("#clock-time")
-        assert later < shown, (shown, later, page.evaluate("JSON.parse(localStorage.getItem('judgeapp-clock-' + document.getElementById('round-clock').dataset.event))"))   # it counts down without the network
+        # it counts down without the network
+        assert later < shown, (
+            shown,
+            later,
+            page.evaluate(
+                "JSON.parse(localStorage.getItem('judgeapp-clock-' + "
+                "document.getElementById('round-clock').dataset.event))"
+            ),
+        )
         page.screenshot(path=str(SHOTS / "offline-round-clock.png"))
         assert not RoundClock.objects.exists()
         page.context.set_offline(False)

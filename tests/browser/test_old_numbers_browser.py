@@ -1,6 +1,6 @@
-"""The jump box in a real browser (Debian's Chromium through Playwright): a judge types a number from
-an older printout, 725.3 of the 2022 CR, and lands on 729.3 of the current CR with a line saying
-where it came from. Skipped, saying why, where Playwright or Chromium is missing (see
+"""The jump box in a real browser (Debian's Chromium through Playwright): a judge types a number
+from an older printout, 725.3 of the 2022 CR, and lands on 729.3 of the current CR with a line
+saying where it came from. Skipped, saying why, where Playwright or Chromium is missing (see
 tests/browser/test_guides_browser.py)."""
 
 from __future__ import annotations

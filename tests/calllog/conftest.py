@@ -103,17 +103,23 @@ def calllog_urls(settings):
 
 @pytest.fixture
 def cast(people, db):
-    """The named people, another event's head judge, and head_judge's event with floor_judge on it."""
+    """The named people, another event's head judge, and head_judge's event with floor_judge
+    on it."""
     from django.contrib.auth.models import User
 
     from calllog import services
 
     other = User.objects.create_user("other", password="pw-other-judge")
     event = services.open_event(
-        people["head_judge"], name="Regional Championship", date=dt.date(2026, 11, 22), rel="competitive"
+        people["head_judge"],
+        name="Regional Championship",
+        date=dt.date(2026, 11, 22),
+        rel="competitive",
     )
     services.add_judge(people["head_judge"], event, username="floor")
-    other_event = services.open_event(other, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive")
+    other_event = services.open_event(
+        other, name="Store Championship", date=dt.date(2026, 11, 22), rel="competitive"
+    )
     return {**people, "other": other, "event": event, "other_event": other_event}
 
 

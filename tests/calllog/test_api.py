@@ -48,7 +48,12 @@ class EventApiTests:
         )
         assert response.status_code == 201
         data = response.json()
-        assert (data["name"], data["rel"], data["role"], data["head_judge"]) == ("FNM", "regular", "head", "floor")
+        assert (data["name"], data["rel"], data["role"], data["head_judge"]) == (
+            "FNM",
+            "regular",
+            "head",
+            "floor",
+        )
         assert data["judges"] == [{"username": "floor", "role": "head"}]
 
     def test_bad_event_is_refused_in_the_error_shape(self, people):
@@ -62,9 +67,14 @@ class EventApiTests:
         assert Event.objects.count() == before
 
     def test_my_events_lists_only_mine(self, cast):
-        names = [e["name"] for e in client_for(cast["floor_judge"]).get("/api/v1/events").json()["events"]]
+        names = [
+            e["name"]
+            for e in client_for(cast["floor_judge"]).get("/api/v1/events").json()["events"]
+        ]
         assert names == ["Regional Championship"]
-        names = [e["name"] for e in client_for(cast["other"]).get("/api/v1/events").json()["events"]]
+        names = [
+            e["name"] for e in client_for(cast["other"]).get("/api/v1/events").json()["events"]
+        ]
         assert names == ["Store Championship"]
 
     def test_signed_out_requests_are_refused(self, cast):
@@ -81,7 +91,10 @@ class EventApiTests:
             f"/api/v1/events/{cast['event'].pk}/judges", {"username": "other"}, format="json"
         )
         assert response.status_code == 201
-        assert client_for(cast["other"]).get(f"/api/v1/events/{cast['event'].pk}").json()["role"] == "floor"
+        assert (
+            client_for(cast["other"]).get(f"/api/v1/events/{cast['event'].pk}").json()["role"]
+            == "floor"
+        )
 
     def test_floor_judge_cannot_add_a_judge(self, cast):
         before = snapshot()
@@ -111,7 +124,9 @@ class IsolationTests:
         ]
 
     def test_another_events_judge_gets_404_everywhere(self, cast):
-        call = Call.objects.get(pk=post_call(cast["floor_judge"], cast["event"], call_body()).json()["id"])
+        call = Call.objects.get(
+            pk=post_call(cast["floor_judge"], cast["event"], call_body()).json()["id"]
+        )
         before = snapshot()
         client = client_for(cast["other"])
         bodies = {"put": {"investigation_notes": "mine now"}, "post": call_body(), "get": None}
@@ -145,7 +160,10 @@ class CallApiTests:
         assert Call.objects.count() == 1
 
     def test_upgrade_is_reported_in_the_response(self, cast):
-        results = [post_call(cast["floor_judge"], cast["event"], call_body("Slow play")).json() for _ in range(2)]
+        results = [
+            post_call(cast["floor_judge"], cast["event"], call_body("Slow play")).json()
+            for _ in range(2)
+        ]
         assert [(r["base_penalty"], r["penalty"], r["upgraded"]) for r in results] == [
             ("Warning", "Warning", False),
             ("Warning", "Game Loss", True),
@@ -153,14 +171,18 @@ class CallApiTests:
         assert "Slow Play" in results[1]["upgrade_reason"]
 
     def test_bad_call_is_400_naming_the_field(self, cast):
-        response = post_call(cast["floor_judge"], cast["event"], call_body(answers=["Not sure", "Maybe"]))
+        response = post_call(
+            cast["floor_judge"], cast["event"], call_body(answers=["Not sure", "Maybe"])
+        )
         assert response.status_code == 400
         error = response.json()["error"]
         assert error["code"] == "invalid" and "answers[1]" in error["details"]
         assert Call.objects.count() == 0
 
     def test_non_object_body_is_400(self, cast):
-        response = client_for(cast["floor_judge"]).post(calls_url(cast["event"]), [1, 2], format="json")
+        response = client_for(cast["floor_judge"]).post(
+            calls_url(cast["event"]), [1, 2], format="json"
+        )
         assert response.status_code == 400
         assert Call.objects.count() == 0
 
@@ -170,17 +192,29 @@ class CallApiTests:
         e = cast["event"].pk
         floor, head = client_for(cast["floor_judge"]), client_for(cast["head_judge"])
         assert "investigation_notes" not in floor.get(f"/api/v1/events/{e}/calls/{call_id}").json()
-        assert "investigation_notes" not in floor.get(f"/api/v1/events/{e}/calls").json()["calls"][0]
+        assert (
+            "investigation_notes" not in floor.get(f"/api/v1/events/{e}/calls").json()["calls"][0]
+        )
         assert "player seemed" not in floor.get(f"/api/v1/events/{e}/players/Ana").content.decode()
-        assert head.get(f"/api/v1/events/{e}/calls/{call_id}").json()["investigation_notes"] == "player seemed to know"
+        assert (
+            head.get(f"/api/v1/events/{e}/calls/{call_id}").json()["investigation_notes"]
+            == "player seemed to know"
+        )
 
     def test_only_head_judges_write_notes(self, cast):
         call_id = post_call(cast["floor_judge"], cast["event"], call_body()).json()["id"]
         url = f"/api/v1/events/{cast['event'].pk}/calls/{call_id}/notes"
         before = snapshot()
-        assert client_for(cast["floor_judge"]).put(url, {"investigation_notes": "x"}, format="json").status_code == 403
+        assert (
+            client_for(cast["floor_judge"])
+            .put(url, {"investigation_notes": "x"}, format="json")
+            .status_code
+            == 403
+        )
         assert snapshot() == before
-        response = client_for(cast["head_judge"]).put(url, {"investigation_notes": "asked both players"}, format="json")
+        response = client_for(cast["head_judge"]).put(
+            url, {"investigation_notes": "asked both players"}, format="json"
+        )
         assert response.status_code == 200
         assert Call.objects.get(pk=call_id).investigation_notes == "asked both players"
 
@@ -189,21 +223,37 @@ class CallApiTests:
         post_call(cast["floor_judge"], cast["event"], call_body(players=["Ana", "Ben"]))
         url = f"/api/v1/events/{cast['event'].pk}/players/ana"
         data = client_for(cast["floor_judge"]).get(url, {"guide": SLUG, "conclusion": "grv"}).json()
-        assert data["name"] == "Ana" and [p["penalty"] for p in data["penalties"]] == ["Warning", "Warning"]
-        assert (data["next"]["penalty"], data["next"]["upgraded"], data["next"]["prior_warnings"]) == (
+        assert data["name"] == "Ana" and [p["penalty"] for p in data["penalties"]] == [
+            "Warning",
+            "Warning",
+        ]
+        assert (
+            data["next"]["penalty"],
+            data["next"]["upgraded"],
+            data["next"]["prior_warnings"],
+        ) == (
             "Game Loss",
             True,
             2,
         )
         assert data["next"]["citations"][0]["number"] == "2"
-        ftmgs = client_for(cast["floor_judge"]).get(url, {"guide": SLUG, "conclusion": "ftmgs"}).json()["next"]
+        ftmgs = (
+            client_for(cast["floor_judge"])
+            .get(url, {"guide": SLUG, "conclusion": "ftmgs"})
+            .json()["next"]
+        )
         assert (ftmgs["penalty"], ftmgs["upgraded"]) == ("Warning", False)
         # A player with no calls yet: the preview still answers.
         fresh = client_for(cast["floor_judge"]).get(
             f"/api/v1/events/{cast['event'].pk}/players/Zoe", {"guide": SLUG, "conclusion": "grv"}
         )
         assert fresh.status_code == 200 and fresh.json()["next"]["penalty"] == "Warning"
-        assert client_for(cast["floor_judge"]).get(f"/api/v1/events/{cast['event'].pk}/players/Zoe").status_code == 404
+        assert (
+            client_for(cast["floor_judge"])
+            .get(f"/api/v1/events/{cast['event'].pk}/players/Zoe")
+            .status_code
+            == 404
+        )
 
 
 class AuthTests:
@@ -214,7 +264,9 @@ class AuthTests:
         assert Call.objects.count() == 0
         client.get("/events/")  # a page sets the csrftoken cookie, as the tablet's guide page does
         token = client.cookies["csrftoken"].value
-        accepted = client.post(calls_url(cast["event"]), call_body(), format="json", HTTP_X_CSRFTOKEN=token)
+        accepted = client.post(
+            calls_url(cast["event"]), call_body(), format="json", HTTP_X_CSRFTOKEN=token
+        )
         assert accepted.status_code == 201
 
     def test_basic_auth_for_scripts(self, cast):
@@ -229,17 +281,25 @@ class AuthTests:
 class ExportTests:
     def record_three(self, cast):
         post_call(
-            cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=2)
+            cast["floor_judge"],
+            cast["event"],
+            call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=2),
         )
         post_call(
-            cast["floor_judge"], cast["event"], call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=4)
+            cast["floor_judge"],
+            cast["event"],
+            call_body("Slow play", players=["=cmd()", "Ben"], table="7", round=4),
         )
-        post_call(cast["head_judge"], cast["event"], call_body("A rules question", players=["Carl"]))
+        post_call(
+            cast["head_judge"], cast["event"], call_body("A rules question", players=["Carl"])
+        )
         Call.objects.filter(table="7", round=4).update(investigation_notes="talked to both")
 
     def test_csv_has_every_call_with_notes_and_safe_cells(self, cast):
         self.record_three(cast)
-        response = client_for(cast["head_judge"]).get(f"/api/v1/events/{cast['event'].pk}/export.csv")
+        response = client_for(cast["head_judge"]).get(
+            f"/api/v1/events/{cast['event'].pk}/export.csv"
+        )
         assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
         rows = list(csv.DictReader(io.StringIO(response.content.decode())))
         assert len(rows) == 3
@@ -252,19 +312,33 @@ class ExportTests:
         assert by_round["4"]["investigation_notes"] == "talked to both"
         assert by_round["4"]["offender"] == "'=cmd()"  # not a spreadsheet formula
         assert by_round["4"]["players"] == "'=cmd() | Ben"
-        assert "IPG 3.3" in by_round["4"]["citations"] and "IPG 3" in by_round["4"]["citations"].split(" | ")
+        assert "IPG 3.3" in by_round["4"]["citations"] and "IPG 3" in by_round["4"][
+            "citations"
+        ].split(" | ")
         assert {row["judge"] for row in rows} == {"floor", "head"}
         ids = {str(c.pk) for c in Call.objects.all()}
         assert {row["id"] for row in rows} == ids
 
     def test_json_export_matches_the_database(self, cast):
         self.record_three(cast)
-        data = json.loads(client_for(cast["head_judge"]).get(f"/api/v1/events/{cast['event'].pk}/export.json").content)
-        assert data["event"]["name"] == "Regional Championship" and data["event"]["rel"] == "competitive"
+        data = json.loads(
+            client_for(cast["head_judge"])
+            .get(f"/api/v1/events/{cast['event'].pk}/export.json")
+            .content
+        )
+        assert (
+            data["event"]["name"] == "Regional Championship"
+            and data["event"]["rel"] == "competitive"
+        )
         assert len(data["calls"]) == 3
         for record in data["calls"]:
             call = Call.objects.get(pk=record["id"])
-            assert (record["penalty"], record["players"], record["answers"], record["investigation_notes"]) == (
+            assert (
+                record["penalty"],
+                record["players"],
+                record["answers"],
+                record["investigation_notes"],
+            ) == (
                 call.penalty,
                 call.players,
                 call.answers,
@@ -274,6 +348,8 @@ class ExportTests:
     def test_floor_judge_cannot_export(self, cast):
         self.record_three(cast)
         for kind in ("csv", "json"):
-            response = client_for(cast["floor_judge"]).get(f"/api/v1/events/{cast['event'].pk}/export.{kind}")
+            response = client_for(cast["floor_judge"]).get(
+                f"/api/v1/events/{cast['event'].pk}/export.{kind}"
+            )
             assert response.status_code == 403
             assert "talked to both" not in response.content.decode()

@@ -1,6 +1,7 @@
-"""Issue 13's call log on the real IPG: every infraction of the current IPG recorded directly, with its
-penalty by REL and the IPG's upgrades; the time extension; the REL never silently overridden; calls
-edited with every change kept; the event's player list, a rename following the player into their calls."""
+"""Issue 13's call log on the real IPG: every infraction of the current IPG recorded directly, with
+its penalty by REL and the IPG's upgrades; the time extension; the REL never silently overridden;
+calls edited with every change kept; the event's player list, a rename following the player into
+their calls."""
 
 from __future__ import annotations
 
@@ -24,13 +25,23 @@ def api(user) -> APIClient:
 
 
 def infraction_body(infraction: str, players=("Ana Costa", "Ben Ito"), **extra) -> dict:
-    return {"client_id": str(uuid.uuid4()), "infraction": infraction, "players": list(players), **extra}
+    return {
+        "client_id": str(uuid.uuid4()),
+        "infraction": infraction,
+        "players": list(players),
+        **extra,
+    }
 
 
 def ipg_sections() -> list[Rule]:
-    """The current IPG's sections in chapters 2-4 that state a Penalty, straight from the database."""
-    rules = Rule.objects.filter(version__document__slug="ipg", version__is_current=True).order_by("position")
-    return [r for r in rules if r.number[:2] in ("2.", "3.", "4.") and (r.fields or {}).get("penalty")]
+    """The current IPG's sections in chapters 2-4 that state a Penalty, straight from
+    the database."""
+    rules = Rule.objects.filter(version__document__slug="ipg", version__is_current=True).order_by(
+        "position"
+    )
+    return [
+        r for r in rules if r.number[:2] in ("2.", "3.", "4.") and (r.fields or {}).get("penalty")
+    ]
 
 
 class CatalogueTests:
@@ -44,7 +55,11 @@ class CatalogueTests:
         for rule in sections:
             item = listed[rule.number]
             assert item["title"] == rule.title
-            assert item["penalty"]["competitive"] == item["penalty"]["professional"] == " ".join(rule.fields["penalty"].split())
+            assert (
+                item["penalty"]["competitive"]
+                == item["penalty"]["professional"]
+                == " ".join(rule.fields["penalty"].split())
+            )
             assert item["penalty"]["regular"] and item["regular_ref"].startswith("jar@")
             assert item["upgrade"] == (rule.fields.get("upgrade") or "")
 
@@ -64,39 +79,61 @@ class DirectCallTests:
             got = []
             for _ in range(3):
                 response = client.post(
-                    f"/api/v1/events/{event.pk}/calls", infraction_body(infraction.number, players=[f"P {infraction.number}"]),
+                    f"/api/v1/events/{event.pk}/calls",
+                    infraction_body(infraction.number, players=[f"P {infraction.number}"]),
                     format="json",
                 )
                 assert response.status_code == 201, response.json()
                 got.append(response.json()["penalty"])
             base = infraction.penalty
             warned = penalties.is_warning(base)
-            if not warned or infraction.category == penalties.UNSPORTING_CONDUCT or infraction.name == penalties.FTMGS:
+            if (
+                not warned
+                or infraction.category == penalties.UNSPORTING_CONDUCT
+                or infraction.name == penalties.FTMGS
+            ):
                 assert got == [base] * 3, infraction
             elif infraction.category == penalties.GAME_PLAY_ERROR:
                 assert got == [base, base, "Game Loss"], infraction
             else:
                 assert got == [base, "Game Loss", "Game Loss"], infraction
-        assert Call.objects.filter(event=event, guide="").count() == 3 * len(infractions.catalogue())
+        assert Call.objects.filter(event=event, guide="").count() == 3 * len(
+            infractions.catalogue()
+        )
 
     def test_preview_shows_the_upgrade_before_the_second_slow_play_is_saved(self, cast):
         event, client = cast["event"], api(cast["floor_judge"])
         url = f"/api/v1/events/{event.pk}/players/Ana Costa?infraction=Slow Play"
         first = client.get(url).json()["next"]
-        assert (first["penalty"], first["upgraded"], first["base_penalty"]) == ("Warning", False, "Warning")
-        saved = client.post(f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", time_extension=4), format="json")
+        assert (first["penalty"], first["upgraded"], first["base_penalty"]) == (
+            "Warning",
+            False,
+            "Warning",
+        )
+        saved = client.post(
+            f"/api/v1/events/{event.pk}/calls",
+            infraction_body("3.3", time_extension=4),
+            format="json",
+        )
         assert saved.status_code == 201 and saved.json()["time_extension"] == 4
         second = client.get(url).json()["next"]
         assert (second["penalty"], second["upgraded"]) == ("Game Loss", True)
-        assert [c["number"] for c in second["citations"]] == ["3"]  # IPG 3, the Tournament Errors intro
+        # IPG 3, the Tournament Errors intro
+        assert [c["number"] for c in second["citations"]] == ["3"]
 
     def test_regular_event_records_the_jars_handling_and_no_upgrade(self, cast):
         from calllog import services
 
-        event = services.open_event(cast["floor_judge"], name="FNM", date="2026-11-20", rel="regular")
+        event = services.open_event(
+            cast["floor_judge"], name="FNM", date="2026-11-20", rel="regular"
+        )
         client = api(cast["floor_judge"])
-        replies = [client.post(f"/api/v1/events/{event.pk}/calls", infraction_body("Slow Play"), format="json").json()
-                   for _ in range(2)]
+        replies = [
+            client.post(
+                f"/api/v1/events/{event.pk}/calls", infraction_body("Slow Play"), format="json"
+            ).json()
+            for _ in range(2)
+        ]
         assert [r["penalty"] for r in replies] == [infractions.find("3.3").regular] * 2
         assert not any(r["upgraded"] for r in replies)
         assert any(c["doc"] == "jar" for c in replies[0]["citations"])
@@ -127,7 +164,11 @@ class RelTests:
         refused = client.post(url, call_body(rel="regular"), format="json")
         assert refused.status_code == 409
         error = refused.json()["error"]
-        assert error["code"] == "rel_mismatch" and "Regular" in error["message"] and "Competitive" in error["message"]
+        assert (
+            error["code"] == "rel_mismatch"
+            and "Regular" in error["message"]
+            and "Competitive" in error["message"]
+        )
         assert Call.objects.count() == 0
         assert client.post(url, call_body(rel="competitive"), format="json").status_code == 201
 
@@ -135,11 +176,17 @@ class RelTests:
 class EditTests:
     def test_any_judge_of_the_event_edits_and_every_change_is_kept(self, cast):
         event = cast["event"]
-        created = api(cast["head_judge"]).post(
-            f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", table="4"), format="json"
-        ).json()
+        created = (
+            api(cast["head_judge"])
+            .post(
+                f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", table="4"), format="json"
+            )
+            .json()
+        )
         url = f"/api/v1/events/{event.pk}/calls/{created['id']}"
-        edited = api(cast["floor_judge"]).patch(url, {"table": "14", "time_extension": 3, "reason": "wrong table"}, format="json")
+        edited = api(cast["floor_judge"]).patch(
+            url, {"table": "14", "time_extension": 3, "reason": "wrong table"}, format="json"
+        )
         assert edited.status_code == 200
         data = edited.json()
         assert (data["table"], data["time_extension"]) == ("14", 3)
@@ -155,26 +202,48 @@ class EditTests:
 
     def test_bad_edits_and_strangers_change_nothing(self, cast):
         event = cast["event"]
-        created = api(cast["head_judge"]).post(
-            f"/api/v1/events/{event.pk}/calls", infraction_body("3.3"), format="json"
-        ).json()
+        created = (
+            api(cast["head_judge"])
+            .post(f"/api/v1/events/{event.pk}/calls", infraction_body("3.3"), format="json")
+            .json()
+        )
         url = f"/api/v1/events/{event.pk}/calls/{created['id']}"
-        assert api(cast["floor_judge"]).patch(url, {"offender": "Zed"}, format="json").status_code == 400
-        assert api(cast["floor_judge"]).patch(url, {"ruling": "other"}, format="json").status_code == 400
+        assert (
+            api(cast["floor_judge"]).patch(url, {"offender": "Zed"}, format="json").status_code
+            == 400
+        )
+        assert (
+            api(cast["floor_judge"]).patch(url, {"ruling": "other"}, format="json").status_code
+            == 400
+        )
         assert api(cast["other"]).patch(url, {"table": "1"}, format="json").status_code == 404
         assert CallRevision.objects.count() == 0
         assert Call.objects.get().offender == "Ana Costa"
 
     def test_edit_page_saves_a_revision_shown_on_the_call(self, cast, client):
         event = cast["event"]
-        created = api(cast["head_judge"]).post(
-            f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", table="4", round=2), format="json"
-        ).json()
+        created = (
+            api(cast["head_judge"])
+            .post(
+                f"/api/v1/events/{event.pk}/calls",
+                infraction_body("3.3", table="4", round=2),
+                format="json",
+            )
+            .json()
+        )
         client.force_login(cast["floor_judge"])
         response = client.post(
             f"/events/{event.pk}/calls/{created['id']}/edit",
-            {"table": "9", "round": "2", "day": "1", "players": ["Ana Costa", "Ben Ito"], "offender": "Ana Costa",
-             "penalty": "Warning", "time_extension": "5", "reason": "moved tables"},
+            {
+                "table": "9",
+                "round": "2",
+                "day": "1",
+                "players": ["Ana Costa", "Ben Ito"],
+                "offender": "Ana Costa",
+                "penalty": "Warning",
+                "time_extension": "5",
+                "reason": "moved tables",
+            },
         )
         assert response.status_code == 302
         page = client.get(f"/events/{event.pk}/calls/{created['id']}/").content.decode()
@@ -186,24 +255,47 @@ class EditTests:
 class PlayerListTests:
     def test_calls_add_their_players_to_the_list_spelled_as_listed(self, cast):
         event, client = cast["event"], api(cast["floor_judge"])
-        assert client.post(f"/api/v1/events/{event.pk}/players", {"name": "Ana  Costa"}, format="json").status_code == 201
-        assert client.post(f"/api/v1/events/{event.pk}/players", {"name": "ana costa"}, format="json").status_code == 200
+        assert (
+            client.post(
+                f"/api/v1/events/{event.pk}/players", {"name": "Ana  Costa"}, format="json"
+            ).status_code
+            == 201
+        )
+        assert (
+            client.post(
+                f"/api/v1/events/{event.pk}/players", {"name": "ana costa"}, format="json"
+            ).status_code
+            == 200
+        )
         reply = client.post(
-            f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", players=["ANA COSTA", "New Person"]), format="json"
+            f"/api/v1/events/{event.pk}/calls",
+            infraction_body("3.3", players=["ANA COSTA", "New Person"]),
+            format="json",
         ).json()
         assert reply["players"] == ["Ana Costa", "New Person"] and reply["offender"] == "Ana Costa"
-        assert sorted(Player.objects.filter(event=event).values_list("name", flat=True)) == ["Ana Costa", "New Person"]
+        assert sorted(Player.objects.filter(event=event).values_list("name", flat=True)) == [
+            "Ana Costa",
+            "New Person",
+        ]
 
     def test_renaming_a_typo_merges_the_penalty_history(self, cast):
         event, client = cast["event"], api(cast["floor_judge"])
         url = f"/api/v1/events/{event.pk}/calls"
         client.post(url, infraction_body("3.3", players=["Ana Costa"]), format="json")
-        client.post(url, infraction_body("3.3", players=["Ana Cotsa"]), format="json")  # the typo: a second Warning
-        assert list(Call.objects.order_by("id").values_list("penalty", flat=True)) == ["Warning", "Warning"]
-        conflict = client.patch(f"/api/v1/events/{event.pk}/players/Ana Cotsa", {"name": "Ana Costa"}, format="json")
+        # the typo: a second Warning
+        client.post(url, infraction_body("3.3", players=["Ana Cotsa"]), format="json")
+        assert list(Call.objects.order_by("id").values_list("penalty", flat=True)) == [
+            "Warning",
+            "Warning",
+        ]
+        conflict = client.patch(
+            f"/api/v1/events/{event.pk}/players/Ana Cotsa", {"name": "Ana Costa"}, format="json"
+        )
         assert conflict.status_code == 409 and Player.objects.filter(event=event).count() == 2
         merged = client.patch(
-            f"/api/v1/events/{event.pk}/players/Ana Cotsa", {"name": "Ana Costa", "merge": True}, format="json"
+            f"/api/v1/events/{event.pk}/players/Ana Cotsa",
+            {"name": "Ana Costa", "merge": True},
+            format="json",
         )
         assert merged.status_code == 200 and merged.json() == {"name": "Ana Costa", "calls": 2}
         assert set(Call.objects.values_list("offender", flat=True)) == {"Ana Costa"}
@@ -214,12 +306,21 @@ class PlayerListTests:
 
     def test_a_named_player_cannot_be_removed_a_listed_one_can(self, cast):
         event, client = cast["event"], api(cast["floor_judge"])
-        client.post(f"/api/v1/events/{event.pk}/calls", infraction_body("3.3", players=["Ana Costa"]), format="json")
+        client.post(
+            f"/api/v1/events/{event.pk}/calls",
+            infraction_body("3.3", players=["Ana Costa"]),
+            format="json",
+        )
         client.post(f"/api/v1/events/{event.pk}/players", {"name": "Walk In"}, format="json")
         assert client.delete(f"/api/v1/events/{event.pk}/players/Ana Costa").status_code == 409
         assert client.delete(f"/api/v1/events/{event.pk}/players/Walk In").status_code == 204
         assert list(Player.objects.values_list("name", flat=True)) == ["Ana Costa"]
-        assert api(cast["other"]).post(f"/api/v1/events/{event.pk}/players", {"name": "X"}, format="json").status_code == 404
+        assert (
+            api(cast["other"])
+            .post(f"/api/v1/events/{event.pk}/players", {"name": "X"}, format="json")
+            .status_code
+            == 404
+        )
 
 
 class PageFormTests:
@@ -228,11 +329,28 @@ class PageFormTests:
     def test_record_form_posts_a_call_and_refuses_an_unknown_infraction(self, cast, client):
         client.force_login(cast["floor_judge"])
         url = f"/events/{cast['event'].pk}/record"
-        response = client.post(url, {"infraction": "3.3", "offender": "Ana Costa", "opponent": "Ben Ito", "table": "3",
-                                     "round": "1", "time_extension": "2"})
+        response = client.post(
+            url,
+            {
+                "infraction": "3.3",
+                "offender": "Ana Costa",
+                "opponent": "Ben Ito",
+                "table": "3",
+                "round": "1",
+                "time_extension": "2",
+            },
+        )
         call = Call.objects.get()
-        assert response.status_code == 302 and response.url == f"/events/{cast['event'].pk}/calls/{call.pk}/"
-        assert (call.infraction, call.penalty, call.time_extension, call.players) == ("Slow Play", "Warning", 2, ["Ana Costa", "Ben Ito"])
+        assert (
+            response.status_code == 302
+            and response.url == f"/events/{cast['event'].pk}/calls/{call.pk}/"
+        )
+        assert (call.infraction, call.penalty, call.time_extension, call.players) == (
+            "Slow Play",
+            "Warning",
+            2,
+            ["Ana Costa", "Ben Ito"],
+        )
         refused = client.post(url, {"infraction": "9.9", "offender": "Ana Costa"})
         assert refused.status_code == 400 and "infraction" in refused.content.decode()
         assert Call.objects.count() == 1
@@ -242,9 +360,14 @@ class PageFormTests:
         client.force_login(cast["floor_judge"])
         client.post(f"/events/{event.pk}/record", {"infraction": "3.3", "offender": "Ana Cotsa"})
         client.post(f"/events/{event.pk}/players/", {"name": "Ana Costa"})
-        conflict = client.post(f"/events/{event.pk}/players/Ana Cotsa/rename", {"new_name": "Ana Costa"})
+        conflict = client.post(
+            f"/events/{event.pk}/players/Ana Cotsa/rename", {"new_name": "Ana Costa"}
+        )
         assert conflict.status_code == 409 and "Merge into Ana Costa" in conflict.content.decode()
-        merged = client.post(f"/events/{event.pk}/players/Ana Cotsa/rename", {"new_name": "Ana Costa", "merge": "yes"})
+        merged = client.post(
+            f"/events/{event.pk}/players/Ana Cotsa/rename",
+            {"new_name": "Ana Costa", "merge": "yes"},
+        )
         assert merged.status_code == 302
         assert Call.objects.get().offender == "Ana Costa"
         assert list(Player.objects.values_list("name", flat=True)) == ["Ana Costa"]
@@ -261,11 +384,46 @@ class BadInputTests:
         [
             ("post", "players", {"name": ""}, "name"),
             ("post", "players", {"name": "A/B"}, "name"),
-            ("post", "calls", {"client_id": "x", "infraction": "3.3", "players": ["A"]}, "client_id"),
-            ("post", "calls", {"client_id": str(uuid.uuid4()), "infraction": 33, "players": ["A"]}, "infraction"),
-            ("post", "calls", {"client_id": str(uuid.uuid4()), "infraction": "3.3", "players": []}, "players"),
-            ("post", "calls", {"client_id": str(uuid.uuid4()), "infraction": "3.3", "players": ["A"], "rel": "casual"}, "rel"),
-            ("post", "calls", {"client_id": str(uuid.uuid4()), "infraction": "3.3", "players": ["A"], "time_extension": -1}, "time_extension"),
+            (
+                "post",
+                "calls",
+                {"client_id": "x", "infraction": "3.3", "players": ["A"]},
+                "client_id",
+            ),
+            (
+                "post",
+                "calls",
+                {"client_id": str(uuid.uuid4()), "infraction": 33, "players": ["A"]},
+                "infraction",
+            ),
+            (
+                "post",
+                "calls",
+                {"client_id": str(uuid.uuid4()), "infraction": "3.3", "players": []},
+                "players",
+            ),
+            (
+                "post",
+                "calls",
+                {
+                    "client_id": str(uuid.uuid4()),
+                    "infraction": "3.3",
+                    "players": ["A"],
+                    "rel": "casual",
+                },
+                "rel",
+            ),
+            (
+                "post",
+                "calls",
+                {
+                    "client_id": str(uuid.uuid4()),
+                    "infraction": "3.3",
+                    "players": ["A"],
+                    "time_extension": -1,
+                },
+                "time_extension",
+            ),
             ("patch", "players/Ana Costa", {"name": "  "}, "name"),
             ("patch", "players/Ana Costa", {"name": "Ann", "merge": "yes"}, "merge"),
             ("patch", "calls/{call}", {"round": "soon"}, "round"),
@@ -276,14 +434,24 @@ class BadInputTests:
     def test_refused_naming_the_field_and_nothing_changes(self, cast, method, path, body, field):
         client = api(cast["floor_judge"])
         event = cast["event"]
-        call = client.post(f"/api/v1/events/{event.pk}/calls", infraction_body("3.3"), format="json").json()
-        before = (list(Call.objects.values()), list(Player.objects.values()), CallRevision.objects.count())
+        call = client.post(
+            f"/api/v1/events/{event.pk}/calls", infraction_body("3.3"), format="json"
+        ).json()
+        before = (
+            list(Call.objects.values()),
+            list(Player.objects.values()),
+            CallRevision.objects.count(),
+        )
         url = f"/api/v1/events/{event.pk}/" + path.format(call=call["id"])
         response = getattr(client, method)(url, body, format="json")
         assert response.status_code == 400, response.content
         error = response.json()["error"]
         assert error["code"] == "invalid" and field in error["details"], error
-        assert (list(Call.objects.values()), list(Player.objects.values()), CallRevision.objects.count()) == before
+        assert (
+            list(Call.objects.values()),
+            list(Player.objects.values()),
+            CallRevision.objects.count(),
+        ) == before
 
 
 class MergePropertyTests:
@@ -297,26 +465,56 @@ class MergePropertyTests:
         event, client = cast["event"], api(cast["floor_judge"])
         spellings = ["Ana Costa", "ana costa", "ANA  COSTA", "Ana Cotsa", "Anna Costa"]
 
-        @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-        @given(st.lists(st.tuples(st.sampled_from(spellings), st.sampled_from(["3.3", "2.5"])), min_size=1, max_size=5))
+        @settings(
+            max_examples=12,
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture],
+        )
+        @given(
+            st.lists(
+                st.tuples(st.sampled_from(spellings), st.sampled_from(["3.3", "2.5"])),
+                min_size=1,
+                max_size=5,
+            )
+        )
         def check(calls):
             Call.objects.filter(event=event).delete()
             Player.objects.filter(event=event).delete()
             for name, section in calls:
-                reply = client.post(f"/api/v1/events/{event.pk}/calls", infraction_body(section, players=[name]), format="json")
+                reply = client.post(
+                    f"/api/v1/events/{event.pk}/calls",
+                    infraction_body(section, players=[name]),
+                    format="json",
+                )
                 assert reply.status_code == 201
             for typo in ("Ana Cotsa", "Anna Costa"):
                 if Player.objects.filter(event=event, key=typo.casefold()).exists():
-                    target = "Ana Costa" if Player.objects.filter(event=event, key="ana costa").exists() else None
+                    target = (
+                        "Ana Costa"
+                        if Player.objects.filter(event=event, key="ana costa").exists()
+                        else None
+                    )
                     body = {"name": "Ana Costa", "merge": True} if target else {"name": "Ana Costa"}
-                    assert client.patch(f"/api/v1/events/{event.pk}/players/{typo}", body, format="json").status_code == 200
+                    assert (
+                        client.patch(
+                            f"/api/v1/events/{event.pk}/players/{typo}", body, format="json"
+                        ).status_code
+                        == 200
+                    )
             # One player, spelled as the list first spelled them; every call names them so.
             [listed] = Player.objects.filter(event=event)
             assert listed.key == "ana costa"
-            assert set(Call.objects.filter(event=event).values_list("offender", flat=True)) == {listed.name}
+            assert set(Call.objects.filter(event=event).values_list("offender", flat=True)) == {
+                listed.name
+            }
             for section, limit in (("3.3", 1), ("2.5", 2)):
                 earlier = sum(1 for _, s in calls if s == section)
-                preview = client.get(f"/api/v1/events/{event.pk}/players/Ana Costa?infraction={section}").json()["next"]
-                assert preview["penalty"] == ("Game Loss" if earlier >= limit else "Warning"), (calls, section)
+                preview = client.get(
+                    f"/api/v1/events/{event.pk}/players/Ana Costa?infraction={section}"
+                ).json()["next"]
+                assert preview["penalty"] == ("Game Loss" if earlier >= limit else "Warning"), (
+                    calls,
+                    section,
+                )
 
         check()

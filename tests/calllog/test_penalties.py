@@ -24,7 +24,9 @@ from calllog.penalties import (
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run(sequence: list[tuple[str, str]], rel: str = "competitive", days: list[int] | None = None) -> list[str]:
+def run(
+    sequence: list[tuple[str, str]], rel: str = "competitive", days: list[int] | None = None
+) -> list[str]:
     """Give one player each (infraction, base penalty) in turn; the penalties actually given."""
     history: list[Offense] = []
     given_penalties = []
@@ -69,7 +71,9 @@ class UpgradeTableTests(unittest.TestCase):
     def test_regular_rel_never_upgrades_by_count(self):
         for sequence, _ in self.TABLE:
             with self.subTest(sequence=sequence):
-                self.assertEqual(run([(s, W) for s in sequence], rel="regular"), [W] * len(sequence))
+                self.assertEqual(
+                    run([(s, W) for s in sequence], rel="regular"), [W] * len(sequence)
+                )
 
     def test_regular_rel_says_why_and_cites_the_jar(self):
         result = apply_upgrades([Offense("SP", "", W, "regular")], Offense("SP", "", W, "regular"))
@@ -94,7 +98,9 @@ class UpgradeTableTests(unittest.TestCase):
 
     def test_second_te_warning_cites_chapter_three(self):
         result = apply_upgrades([Offense("Slow Play", "", W)], Offense("SP", "", W))
-        self.assertEqual((result.penalty, result.upgraded, result.refs), (GL, True, ("ipg@2021-01-06:3",)))
+        self.assertEqual(
+            (result.penalty, result.upgraded, result.refs), (GL, True, ("ipg@2021-01-06:3",))
+        )
 
     def test_second_gpe_warning_says_the_next_is_a_game_loss(self):
         result = apply_upgrades([Offense("HCE", "", W)], Offense("HCE", "", W))
@@ -103,19 +109,26 @@ class UpgradeTableTests(unittest.TestCase):
 
     def test_counts_reset_between_days(self):
         self.assertEqual(run([("SP", W), ("SP", W)], days=[1, 2]), [W, W])
-        self.assertEqual(run([("GRV", W), ("GRV", W), ("GRV", W), ("GRV", W)], days=[1, 1, 2, 2]), [W, W, W, W])
+        self.assertEqual(
+            run([("GRV", W), ("GRV", W), ("GRV", W), ("GRV", W)], days=[1, 1, 2, 2]), [W, W, W, W]
+        )
         self.assertEqual(run([("GRV", W), ("GRV", W), ("GRV", W)], days=[2, 2, 2]), [W, W, GL])
 
     def test_only_warnings_are_upgraded_and_counted(self):
-        # Tardiness and Decklist Problem are Game Losses to begin with: they are not Warnings to upgrade.
+        # Tardiness and Decklist Problem are Game Losses to begin with: they are not Warnings
+        # to upgrade.
         self.assertEqual(run([("Tardiness", GL), ("Tardiness", GL)]), [GL, GL])
         self.assertEqual(run([("DLP", GL), ("DLP", W)]), [GL, W])
         # A Missed Trigger with no penalty does not count toward a later Warning.
-        self.assertEqual(run([("MT", "No penalty"), ("MT", "No penalty"), ("MT", W)]), ["No penalty", "No penalty", W])
+        self.assertEqual(
+            run([("MT", "No penalty"), ("MT", "No penalty"), ("MT", W)]),
+            ["No penalty", "No penalty", W],
+        )
 
     def test_infraction_outside_the_ipg_is_left_alone(self):
         result = apply_upgrades(
-            [Offense("Something else", "game_play_error", W)] * 3, Offense("Something else", "game_play_error", W)
+            [Offense("Something else", "game_play_error", W)] * 3,
+            Offense("Something else", "game_play_error", W),
         )
         # Same unknown infraction, but a guide-stated GPE category: it counts like a GPE.
         self.assertTrue(result.upgraded)
@@ -163,10 +176,13 @@ class InfractionNameTests(unittest.TestCase):
         path = next(p for p in rules_files("ipg") if "20210106" in p.name)
         rules = {r.number: r for r in parse_ipg(path.read_text(encoding="utf-8")).rules}
         self.assertIn(
-            "Failure to Maintain Game State, which is never upgraded, the third or subsequent warning", rules["2"].text
+            "Failure to Maintain Game State, which is never upgraded, the third or subsequent "
+            "warning",
+            rules["2"].text,
         )
         self.assertIn(
-            "upgraded to a Game Loss if the player has already received a Warning for an offense in the same category",
+            "upgraded to a Game Loss if the player has already received a Warning for an offense "
+            "in the same category",
             rules["3"].text,
         )
         self.assertIn("resets between days", rules["3"].text)
@@ -186,7 +202,10 @@ class UpgradePropertyTests(unittest.TestCase):
     @settings(max_examples=300, deadline=None)
     @given(
         st.lists(
-            st.tuples(st.sampled_from(["GRV", "HCE", "LEC", "MPE", "FtMGS", "SP", "IS", "CPV"]), st.integers(1, 2)),
+            st.tuples(
+                st.sampled_from(["GRV", "HCE", "LEC", "MPE", "FtMGS", "SP", "IS", "CPV"]),
+                st.integers(1, 2),
+            ),
             max_size=12,
         ),
         st.sampled_from(["regular", "competitive", "professional"]),
@@ -201,21 +220,26 @@ class UpgradePropertyTests(unittest.TestCase):
             history.append(new)
 
     @settings(max_examples=100, deadline=None)
-    @given(st.lists(st.sampled_from(["GRV", "HCE", "SP", "IS", "FtMGS"]), max_size=10), st.randoms())
+    @given(
+        st.lists(st.sampled_from(["GRV", "HCE", "SP", "IS", "FtMGS"]), max_size=10), st.randoms()
+    )
     def test_order_of_history_does_not_matter(self, names, rnd):
         history = [Offense(n, "", W) for n in names]
         shuffled = list(history)
         rnd.shuffle(shuffled)
         for new in ("GRV", "SP", "FtMGS"):
             self.assertEqual(
-                apply_upgrades(history, Offense(new, "", W)), apply_upgrades(shuffled, Offense(new, "", W))
+                apply_upgrades(history, Offense(new, "", W)),
+                apply_upgrades(shuffled, Offense(new, "", W)),
             )
 
 
 class BoundaryTests(unittest.TestCase):
     def test_penalties_module_loads_without_django(self):
         code = "import sys, calllog.penalties; print('django' in sys.modules)"
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+        )
         self.assertEqual(out.stdout.strip(), "False")
 
 
@@ -234,8 +258,11 @@ class PinnedReferenceTests:
         from calllog import penalties
         from rulesref import citing
 
-        pinned = {v for k, v in vars(penalties).items() if k.isupper() and isinstance(v, str) and "@" in v}
+        pinned = {
+            v for k, v in vars(penalties).items() if k.isupper() and isinstance(v, str) and "@" in v
+        }
         assert {"ipg@2021-01-06:2", "ipg@2021-01-06:3", "jar@2019-01-21:Introduction"} <= pinned
         assert set(penalties.PINNED_REFS) == pinned
-        assert set(citing.cited_by("calllog")) == pinned and pinned <= set(citing.known_references())
-
+        assert set(citing.cited_by("calllog")) == pinned and pinned <= set(
+            citing.known_references()
+        )

@@ -28,18 +28,33 @@ class PenaltyMigrationTests:
     def test_earlier_calls_are_written_one_way_and_keep_what_was_computed(self):
         old = migrate(BEFORE)
         user = old.get_model("auth", "User").objects.create(username="hj", password="!")
-        event = old.get_model("calllog", "Event").objects.create(name="PTQ", date=dt.date(2026, 11, 21), head_judge=user)
+        event = old.get_model("calllog", "Event").objects.create(
+            name="PTQ", date=dt.date(2026, 11, 21), head_judge=user
+        )
         Call = old.get_model("calllog", "Call")
         make = lambda **fields: Call.objects.create(  # noqa: E731
-            event=event, judge=user, client_id=uuid.uuid4(), guide="shuffle-infractions", conclusion="x",
-            infraction="Insufficient Shuffling", created_at=timezone.now(), **fields)
-        bracketed = make(base_penalty="Warning (Tournament Error - Insufficient Shuffling)",
-                         penalty="Warning (Tournament Error - Insufficient Shuffling)")
-        upgraded = make(base_penalty="Warning (Tournament Error - Insufficient Shuffling)", penalty="Game Loss",
-                        upgraded=True)
+            event=event,
+            judge=user,
+            client_id=uuid.uuid4(),
+            guide="shuffle-infractions",
+            conclusion="x",
+            infraction="Insufficient Shuffling",
+            created_at=timezone.now(),
+            **fields,
+        )
+        bracketed = make(
+            base_penalty="Warning (Tournament Error - Insufficient Shuffling)",
+            penalty="Warning (Tournament Error - Insufficient Shuffling)",
+        )
+        upgraded = make(
+            base_penalty="Warning (Tournament Error - Insufficient Shuffling)",
+            penalty="Game Loss",
+            upgraded=True,
+        )
         edited = make(base_penalty="Warning", penalty="No penalty")
         old.get_model("calllog", "CallRevision").objects.create(
-            call=edited, editor=user, changes={"penalty": ["Game Loss", "No penalty"]})
+            call=edited, editor=user, changes={"penalty": ["Game Loss", "No penalty"]}
+        )
         jar = make(base_penalty="None: educate the player", penalty="None: educate the player")
 
         new = migrate(AFTER)
@@ -51,4 +66,5 @@ class PenaltyMigrationTests:
         assert got(edited) == ("Warning", "No penalty", "Game Loss")
         assert got(jar) == ("None: educate the player",) * 3
         assert not any(r.needs_review or r.announced_penalty for r in rows.values())
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # every app at its latest again
+        # every app at its latest again
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -1,6 +1,6 @@
-"""Calls recorded from the shipped guides (judgeapp/guides/definitions): every conclusion naming an IPG
-infraction with a Warning, reached by answering questions only, upgrades as the IPG says when the same
-player gets it again at a Competitive event."""
+"""Calls recorded from the shipped guides (judgeapp/guides/definitions): every conclusion naming an
+IPG infraction with a Warning, reached by answering questions only, upgrades as the IPG says when
+the same player gets it again at a Competitive event."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def warning_paths(guide, rel: str = "competitive") -> dict[str, list[str]]:
                 paths.setdefault(node_id, answers)
             continue
         if node.kind is not NodeKind.QUESTION:
-            continue  # inputs and computations need facts; their conclusions are walked by the guide tests
+            # inputs and computations need facts; their conclusions are walked by the guide tests
+            continue
         for answer in node.answers:
             if dict(answer.set).get("rel") not in (None, rel):
                 continue
@@ -49,7 +50,9 @@ def shipped():
 
 class RealGuideCallTests:
     def test_repeated_warnings_from_the_shipped_guides_upgrade_as_the_ipg_says(self, people):
-        event = services.open_event(people["head_judge"], name="RCQ", date=dt.date(2026, 11, 22), rel="competitive")
+        event = services.open_event(
+            people["head_judge"], name="RCQ", date=dt.date(2026, 11, 22), rel="competitive"
+        )
         checked = refused = 0
         kinds = set()
         for guide in shipped().values():
@@ -86,11 +89,19 @@ class RealGuideCallTests:
             for answers in warning_paths(guide, rel="regular").values():
                 if guide_services.replay(guide.slug, answers)[1].facts.get("rel") != "regular":
                     continue
-                body = {"client_id": str(uuid.uuid4()), "guide": guide.slug, "answers": answers, "players": ["Al"]}
+                body = {
+                    "client_id": str(uuid.uuid4()),
+                    "guide": guide.slug,
+                    "answers": answers,
+                    "players": ["Al"],
+                }
                 with pytest.raises(recording.RelMismatch):
                     recording.record_call(people["head_judge"], event, body)
                 refused += 1
         assert refused >= 2 and Call.objects.filter(event=event).count() == 3 * checked
-        assert checked >= 3, "the shipped guides should reach several Warning conclusions by questions alone"
-        # Each rule is exercised by at least one shipped conclusion (25 of them when this was written).
+        assert checked >= 3, (
+            "the shipped guides should reach several Warning conclusions by questions alone"
+        )
+        # Each rule is exercised by at least one shipped conclusion (25 of them when this
+        # was written).
         assert kinds >= {penalties.GAME_PLAY_ERROR, penalties.TOURNAMENT_ERROR, "ftmgs"}, kinds

@@ -1,4 +1,5 @@
-"""Call-log services: recording calls from guide walks, upgrades from earlier calls, who sees what."""
+"""Call-log services: recording calls from guide walks, upgrades from earlier calls, who
+sees what."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ class RecordCallTests:
         assert "Game Rule Violation" in call.citations[0]["title"]
 
     def test_a_walk_through_a_second_question_reaches_the_same_conclusion(self, cast, test_guide):
-        call, _ = recording.record_call(cast["floor_judge"], cast["event"], call_body(answers=["Not sure", "Yes"]))
+        call, _ = recording.record_call(
+            cast["floor_judge"], cast["event"], call_body(answers=["Not sure", "Yes"])
+        )
         assert call.conclusion == "grv"
 
     def test_third_grv_warning_for_a_player_is_a_game_loss_with_its_reason(self, cast, test_guide):
@@ -117,7 +120,9 @@ class IdempotencyTests:
         body = call_body()
         recording.record_call(cast["floor_judge"], cast["event"], body)
         with pytest.raises(services.ClientIdConflict):
-            recording.record_call(cast["floor_judge"], cast["event"], {**body, "answers": ["Slow play"]})
+            recording.record_call(
+                cast["floor_judge"], cast["event"], {**body, "answers": ["Slow play"]}
+            )
         assert Call.objects.count() == 1
 
     def test_same_client_id_at_another_event_is_another_call(self, cast, test_guide):
@@ -194,7 +199,9 @@ class PermissionTests:
             services.add_judge(cast["head_judge"], cast["event"], username="nobody")
 
     def test_opening_an_event_makes_you_its_head_judge(self, people):
-        event = services.open_event(people["floor_judge"], name="FNM", date="2026-11-20", rel="regular")
+        event = services.open_event(
+            people["floor_judge"], name="FNM", date="2026-11-20", rel="regular"
+        )
         assert event.head_judge == people["floor_judge"]
         assert services.role_of(people["floor_judge"], event) == "head"
         assert services.role_of(people["head_judge"], event) is None
@@ -223,8 +230,11 @@ class PlayerHistoryTests:
 
 
 class RaceTests:
-    def test_a_copy_stored_while_this_one_was_replayed_is_returned_not_doubled(self, cast, test_guide, monkeypatch):
-        """Two deliveries of one queued call: the other stores it between this one's check and insert."""
+    def test_a_copy_stored_while_this_one_was_replayed_is_returned_not_doubled(
+        self, cast, test_guide, monkeypatch
+    ):
+        """Two deliveries of one queued call: the other stores it between this one's check
+        and insert."""
         from guides import services as guide_services
 
         body = call_body()

@@ -1,5 +1,6 @@
 """The call log's pages: sign in, my events, opening an event, adding judges, calls, players, notes,
-the printable report and downloads; another event's judges get 404 and refused posts change nothing."""
+the printable report and downloads; another event's judges get 404 and refused posts
+change nothing."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ class SignInTests:
         page = client.get("/accounts/login/?next=/events/")
         assert page.status_code == 200 and b'name="password"' in page.content
         response = client.post(
-            "/accounts/login/", {"username": "floor", "password": "pw-floor-judge", "next": "/events/"}
+            "/accounts/login/",
+            {"username": "floor", "password": "pw-floor-judge", "next": "/events/"},
         )
         assert response.status_code == 302 and response["Location"] == "/events/"
         assert b"Regional Championship" in client.get("/events/").content
@@ -54,13 +56,22 @@ class EventPageTests:
         assert "Store Championship" in page and "Regional Championship" not in page
 
     def test_a_guide_offers_the_judges_own_events_to_save_a_call_to(self, cast):
-        # The call log lists them for the guide page through guides.pages' registry (guides never import it).
+        # The call log lists them for the guide page through guides.pages' registry (guides never
+        # import it).
         response = browser(cast["floor_judge"]).get(f"/guides/{SLUG}/")
         assert response.status_code == 200, response.status_code
         page = response.content.decode()
-        events = json.loads(page.split('id="guide-events" type="application/json">', 1)[1].split("</script>", 1)[0])
+        events = json.loads(
+            page.split('id="guide-events" type="application/json">', 1)[1].split("</script>", 1)[0]
+        )
         assert [e["name"] for e in events] == ["Regional Championship"]
-        assert browser(cast["other"]).get(f"/guides/{SLUG}/").content.decode().count("Regional Championship") == 0
+        assert (
+            browser(cast["other"])
+            .get(f"/guides/{SLUG}/")
+            .content.decode()
+            .count("Regional Championship")
+            == 0
+        )
 
     def test_open_an_event(self, people):
         response = browser(people["floor_judge"]).post(
@@ -91,19 +102,25 @@ class EventPageTests:
         client = browser(cast["head_judge"])
         page = client.get(f"/events/{cast['event'].pk}/").content.decode()
         assert "export.csv" in page and "export.json" in page and 'name="username"' in page
-        response = client.post(f"/events/{cast['event'].pk}/judges", {"username": "other", "role": "floor"})
+        response = client.post(
+            f"/events/{cast['event'].pk}/judges", {"username": "other", "role": "floor"}
+        )
         assert response.status_code == 302
         assert browser(cast["other"]).get(f"/events/{cast['event'].pk}/").status_code == 200
 
     def test_unknown_username_is_shown_and_nothing_changes(self, cast):
         before = EventJudge.objects.count()
-        response = browser(cast["head_judge"]).post(f"/events/{cast['event'].pk}/judges", {"username": "nobody"})
+        response = browser(cast["head_judge"]).post(
+            f"/events/{cast['event'].pk}/judges", {"username": "nobody"}
+        )
         assert response.status_code == 400 and b"nobody" in response.content
         assert EventJudge.objects.count() == before
 
     def test_floor_judge_cannot_add_judges(self, cast):
         before = EventJudge.objects.count()
-        response = browser(cast["floor_judge"]).post(f"/events/{cast['event'].pk}/judges", {"username": "other"})
+        response = browser(cast["floor_judge"]).post(
+            f"/events/{cast['event'].pk}/judges", {"username": "other"}
+        )
         assert response.status_code == 403
         assert EventJudge.objects.count() == before
 
@@ -123,9 +140,18 @@ class IsolationPageTests:
         ):
             assert client.get(url).status_code == 404, url
         before = (EventJudge.objects.count(), Call.objects.get(pk=call.pk).investigation_notes)
-        assert client.post(f"/events/{e}/calls/{call.pk}/", {"investigation_notes": "x"}).status_code == 404
-        assert client.post(f"/events/{e}/judges", {"username": "other", "role": "head"}).status_code == 404
-        assert (EventJudge.objects.count(), Call.objects.get(pk=call.pk).investigation_notes) == before
+        assert (
+            client.post(f"/events/{e}/calls/{call.pk}/", {"investigation_notes": "x"}).status_code
+            == 404
+        )
+        assert (
+            client.post(f"/events/{e}/judges", {"username": "other", "role": "head"}).status_code
+            == 404
+        )
+        assert (
+            EventJudge.objects.count(),
+            Call.objects.get(pk=call.pk).investigation_notes,
+        ) == before
 
 
 class CallPageTests:
@@ -150,15 +176,24 @@ class CallPageTests:
     def test_player_page_lists_the_players_penalties(self, cast):
         record(cast, "Slow play", players=["Ana Lima", "Ben"])
         record(cast, "Slow play", players=["Ana Lima", "Ben"])
-        page = browser(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/players/ana lima/").content.decode()
+        page = (
+            browser(cast["floor_judge"])
+            .get(f"/events/{cast['event'].pk}/players/ana lima/")
+            .content.decode()
+        )
         assert "<h1>Ana Lima</h1>" in page and "2 penalties" in page
         assert "Upgraded to Game Loss" in page
 
 
 class ReportTests:
     def test_report_lists_every_call_and_prints(self, cast):
-        calls = [record(cast, a, players=["Ana", "Ben"]) for a in ("Slow play", "Slow play", "A rules question")]
-        page = browser(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/report/").content.decode()
+        calls = [
+            record(cast, a, players=["Ana", "Ben"])
+            for a in ("Slow play", "Slow play", "A rules question")
+        ]
+        page = (
+            browser(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/report/").content.decode()
+        )
         for call in calls:
             assert re.search(rf"<td>{call.pk}</td>", page)
         assert "@media print" in page

@@ -9,9 +9,10 @@ import pytest
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "scryfall"
 CARDS, RULINGS = FIXTURE / "oracle-cards.json", FIXTURE / "rulings.json"
-# The finish time the fixture's import is given: the same cards imported in every test then carry the
-# same search card stamp (cards.services.card_stamp), so the search index built with them for one test
-# is loaded from the run's index cache (tests/conftest.py) by the next instead of built again.
+# The finish time the fixture's import is given: the same cards imported in every test then carry
+# the same search card stamp (cards.services.card_stamp), so the search index built with them for
+# one test is loaded from the run's index cache (tests/conftest.py) by the next instead of
+# built again.
 FINISHED = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 

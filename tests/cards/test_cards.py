@@ -18,9 +18,21 @@ pytestmark = pytest.mark.django_db
 def current_rule_titled(title: str, prefix: str) -> str:
     from rulesref.models import Rule
 
-    rule = Rule.objects.filter(version__is_current=True, version__document__slug="cr", number__startswith=prefix).filter(
-        text__iexact=title).exclude(number__contains=" ").order_by("position").first() or Rule.objects.filter(
-        version__is_current=True, version__document__slug="cr", number__startswith=prefix, title__iexact=title).first()
+    rule = (
+        Rule.objects.filter(
+            version__is_current=True, version__document__slug="cr", number__startswith=prefix
+        )
+        .filter(text__iexact=title)
+        .exclude(number__contains=" ")
+        .order_by("position")
+        .first()
+        or Rule.objects.filter(
+            version__is_current=True,
+            version__document__slug="cr",
+            number__startswith=prefix,
+            title__iexact=title,
+        ).first()
+    )
     assert rule is not None, title
     return rule.number
 
@@ -30,12 +42,17 @@ class ImportTests:
         from cards import services
         from cards.models import Card, CardRuling, CardSync
 
-        assert imported.cards == Card.objects.count() == 17 and imported.rulings == CardRuling.objects.count() == 6
+        assert (
+            imported.cards == Card.objects.count() == 17
+            and imported.rulings == CardRuling.objects.count() == 6
+        )
         assert imported.sync.status == CardSync.Status.SUCCEEDED
         again = services.import_bulk(CARDS, RULINGS)
         assert (again.added, again.updated, again.removed) == (0, 0, 0)
 
-    def test_a_card_gone_from_the_file_is_removed_and_a_changed_one_updated(self, imported, tmp_path):
+    def test_a_card_gone_from_the_file_is_removed_and_a_changed_one_updated(
+        self, imported, tmp_path
+    ):
         from cards import services
         from cards.models import Card
 
@@ -60,7 +77,9 @@ class ImportTests:
             call_command("import_cards", str(truncated), str(RULINGS))
         assert sorted(Card.objects.values_list("name", "oracle_text")) == before
         failed = CardSync.objects.first()
-        assert failed.status == CardSync.Status.FAILED and failed.message.startswith("Cards not changed: oracle-cards.json, line")
+        assert failed.status == CardSync.Status.FAILED and failed.message.startswith(
+            "Cards not changed: oracle-cards.json, line"
+        )
 
     def test_the_command_prints_one_line(self, db, capsys):
         call_command("import_cards", str(CARDS), str(RULINGS))
@@ -72,11 +91,16 @@ class RulesOfACardTests:
         from cards import services
 
         trample = current_rule_titled("Trample", "702.")
-        assert {"doc": "cr", "number": trample, "title": "Trample"} in services.card_rules(services.find_card("Colossal Dreadmaw"))
+        assert {"doc": "cr", "number": trample, "title": "Trample"} in services.card_rules(
+            services.find_card("Colossal Dreadmaw")
+        )
         ephemerate = {r["title"] for r in services.card_rules(services.find_card("Ephemerate"))}
-        assert {"Exile", "Rebound"} <= ephemerate and "Cast" not in ephemerate   # "cast" is only in its reminder text
+        # "cast" is only in its reminder text
+        assert {"Exile", "Rebound"} <= ephemerate and "Cast" not in ephemerate
         assert "Scry" in {r["title"] for r in services.card_rules(services.find_card("Opt"))}
-        assert {"Reveal", "Discard"} <= {r["title"] for r in services.card_rules(services.find_card("Thoughtseize"))}
+        assert {"Reveal", "Discard"} <= {
+            r["title"] for r in services.card_rules(services.find_card("Thoughtseize"))
+        }
 
     @needs_history
     def test_numbers_follow_the_current_version(self, imported):
@@ -101,28 +125,40 @@ class CardApiTests:
     def api(self):
         return APIClient()
 
-    @pytest.mark.parametrize("typed", ["Thassa's Oracle", "thassas oracle", "THASSA’S ORACLE", "thasas oracle", "Thassa"])
+    @pytest.mark.parametrize(
+        "typed", ["Thassa's Oracle", "thassas oracle", "THASSA’S ORACLE", "thasas oracle", "Thassa"]
+    )
     def test_names_are_matched_tolerantly(self, api, imported, typed):
         body = api.get(f"/api/v1/cards/{typed}").json()
         assert body["name"] == "Thassa's Oracle"
         assert body["mana_cost"] == "{U}{U}" and body["type_line"] == "Creature — Merfolk Wizard"
-        assert body["rulings"] == [{"date": "2020-01-24", "text": body["rulings"][0]["text"], "source": "wotc"}]
+        assert body["rulings"] == [
+            {"date": "2020-01-24", "text": body["rulings"][0]["text"], "source": "wotc"}
+        ]
 
     def test_a_face_name_finds_its_card(self, api, imported):
-        assert api.get("/api/v1/cards/Insectile Aberration").json()["name"] == "Delver of Secrets // Insectile Aberration"
+        assert (
+            api.get("/api/v1/cards/Insectile Aberration").json()["name"]
+            == "Delver of Secrets // Insectile Aberration"
+        )
         assert api.get("/api/v1/cards/ice").json()["name"] == "Fire // Ice"
 
     def test_rulings_in_date_order_and_rules(self, api, imported):
         body = api.get("/api/v1/cards/platinum angel").json()
         assert [r["date"] for r in body["rulings"]] == ["2004-10-04", "2020-08-07"]
-        assert {"doc": "cr", "number": current_rule_titled("Flying", "702."), "title": "Flying"} in body["rules"]
+        assert {
+            "doc": "cr",
+            "number": current_rule_titled("Flying", "702."),
+            "title": "Flying",
+        } in body["rules"]
 
     def test_unknown_name_is_404_with_close_names(self, api, imported):
         response = api.get("/api/v1/cards/Angel")
         assert response.status_code == 404
         error = response.json()["error"]
         assert error["code"] == "not_found" and "Serra Angel" in error["details"]["close"]
-        assert api.get("/api/v1/cards/Lightning").json()["name"] == "Lightning Bolt"   # the one card it starts
+        # the one card it starts
+        assert api.get("/api/v1/cards/Lightning").json()["name"] == "Lightning Bolt"
 
     def test_bad_input_is_400_json(self, api, imported):
         assert api.get("/api/v1/cards/a%00b").status_code == 400
@@ -132,7 +168,9 @@ class CardApiTests:
     def test_search(self, api, imported):
         body = api.get("/api/v1/cards?q=angel").json()
         assert {r["name"] for r in body["results"]} == {"Platinum Angel", "Serra Angel"}
-        assert "Walking Ballista" in {r["name"] for r in api.get("/api/v1/cards?q=counter from").json()["results"]}
+        assert "Walking Ballista" in {
+            r["name"] for r in api.get("/api/v1/cards?q=counter from").json()["results"]
+        }
 
 
 class CardPageTests:
@@ -170,11 +208,25 @@ class SyncTests:
             def do_GET(self):
                 port = self.server.server_address[1]
                 if self.path == "/bulk-data":
-                    body = json.dumps({"object": "list", "data": [
-                        {"object": "bulk_data", "type": "oracle_cards", "updated_at": Handler.updated,
-                         "download_uri": f"http://127.0.0.1:{port}/oracle-cards.json"},
-                        {"object": "bulk_data", "type": "rulings", "updated_at": Handler.updated,
-                         "download_uri": f"http://127.0.0.1:{port}/rulings.json"}]}).encode()
+                    body = json.dumps(
+                        {
+                            "object": "list",
+                            "data": [
+                                {
+                                    "object": "bulk_data",
+                                    "type": "oracle_cards",
+                                    "updated_at": Handler.updated,
+                                    "download_uri": f"http://127.0.0.1:{port}/oracle-cards.json",
+                                },
+                                {
+                                    "object": "bulk_data",
+                                    "type": "rulings",
+                                    "updated_at": Handler.updated,
+                                    "download_uri": f"http://127.0.0.1:{port}/rulings.json",
+                                },
+                            ],
+                        }
+                    ).encode()
                     encoding = None
                 elif self.path == "/oracle-cards.json":
                     body, encoding = (served / "oracle-cards.json.gz").read_bytes(), "gzip"
@@ -196,7 +248,9 @@ class SyncTests:
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        settings.JUDGEAPP_SCRYFALL_BULK_URL = f"http://127.0.0.1:{server.server_address[1]}/bulk-data"
+        settings.JUDGEAPP_SCRYFALL_BULK_URL = (
+            f"http://127.0.0.1:{server.server_address[1]}/bulk-data"
+        )
         yield Handler
         server.shutdown()
 
@@ -211,7 +265,7 @@ class SyncTests:
         scryfall.updated = "2026-11-25T10:00:00+00:00"
         from cards import tasks
 
-        tasks.sync_cards()          # the daily beat task
+        tasks.sync_cards()  # the daily beat task
         assert CardSync.objects.first().status == CardSync.Status.SUCCEEDED
 
     def test_an_unreachable_scryfall_changes_nothing(self, db, settings):
@@ -223,4 +277,6 @@ class SyncTests:
         assert CardSync.objects.first().status == CardSync.Status.FAILED
 
     def test_the_daily_task_is_scheduled(self, settings):
-        assert any(entry["task"] == "cards.sync_cards" for entry in settings.CELERY_BEAT_SCHEDULE.values())
+        assert any(
+            entry["task"] == "cards.sync_cards" for entry in settings.CELERY_BEAT_SCHEDULE.values()
+        )

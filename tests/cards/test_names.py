@@ -7,7 +7,15 @@ from hypothesis import strategies as st
 
 from cards.names import match_name, name_key
 
-NAMES = ["Thassa's Oracle", "Lim-Dûl's Vault", "Fire // Ice", "Lightning Bolt", "Lightning Helix", "Blood Moon", "Opt"]
+NAMES = [
+    "Thassa's Oracle",
+    "Lim-Dûl's Vault",
+    "Fire // Ice",
+    "Lightning Bolt",
+    "Lightning Helix",
+    "Blood Moon",
+    "Opt",
+]
 KEYS = [name_key(n) for n in NAMES]
 
 
@@ -28,7 +36,10 @@ class NameTests:
         assert found.found is None and set(found.close) == {"lightning bolt", "lightning helix"}
         assert match_name("zzzzzz", KEYS).found is None
 
-    @given(st.sampled_from(NAMES), st.sampled_from([str.upper, str.lower, str.title, lambda s: f"  {s}  "]))
+    @given(
+        st.sampled_from(NAMES),
+        st.sampled_from([str.upper, str.lower, str.title, lambda s: f"  {s}  "]),
+    )
     def test_every_name_is_found_however_it_is_cased_or_spaced(self, name, spelling):
         assert match_name(spelling(name), KEYS).found == name_key(name)
 

@@ -19,9 +19,9 @@ from tests.cards.conftest import CARDS, RULINGS
 
 pytestmark = pytest.mark.django_db
 
-# Fixture cards whose Oracle text is keyword abilities only: a question naming one is about the rules
-# those keywords cite (cards.services.card_rules). Platinum Angel also flies, but a question about it
-# is about losing and winning (CR 104), so it is not one of them.
+# Fixture cards whose Oracle text is keyword abilities only: a question naming one is about the
+# rules those keywords cite (cards.services.card_rules). Platinum Angel also flies, but a question
+# about it is about losing and winning (CR 104), so it is not one of them.
 KEYWORD_CARDS = ("Colossal Dreadmaw", "Serra Angel")
 
 
@@ -37,11 +37,17 @@ def fresh():
 
 
 def _read_as(query: str) -> dict[str, str]:
-    return {u["words"].lower(): u["means"] for u in search_service.search_answer(query)["understood"] if u["kind"] == "card"}
+    return {
+        u["words"].lower(): u["means"]
+        for u in search_service.search_answer(query)["understood"]
+        if u["kind"] == "card"
+    }
 
 
 def _top(query: str, limit: int = 5) -> list[str]:
-    return [r["number"] for r in search_service.search_answer(query, doc="cr", limit=limit)["results"]]
+    return [
+        r["number"] for r in search_service.search_answer(query, doc="cr", limit=limit)["results"]
+    ]
 
 
 class NoCardTableTests:
@@ -64,36 +70,51 @@ class CardTableTests:
     def test_a_card_only_in_the_hand_written_list_is_no_longer_read(self, imported):
         assert "steam vents" in vocabulary.load_cards()
         assert _read_as("Steam Vents enters tapped?") == {}
-        assert vocabulary.card_descriptions() == {card_source.card_key(k): v for k, v in
-                                                  services.search_card_descriptions().items()}
+        assert vocabulary.card_descriptions() == {
+            card_source.card_key(k): v for k, v in services.search_card_descriptions().items()
+        }
 
-    @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(name=st.sampled_from(KEYWORD_CARDS),
-           template=st.sampled_from(["{} how does it work in combat", "what does {} do", "{} rules question"]))
-    def test_a_question_naming_a_card_ranks_the_rule_its_keyword_cites(self, imported, name, template):
+    @settings(
+        max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(
+        name=st.sampled_from(KEYWORD_CARDS),
+        template=st.sampled_from(
+            ["{} how does it work in combat", "what does {} do", "{} rules question"]
+        ),
+    )
+    def test_a_question_naming_a_card_ranks_the_rule_its_keyword_cites(
+        self, imported, name, template
+    ):
         """Checked against cards.services.card_rules, which finds the cited rules by the keywords'
         titles in the current CR, not through search."""
         card = Card.objects.get(name=name)
-        assert {line.lower() for line in card.oracle_text.splitlines()} == {k.lower() for k in card.keywords}
+        assert {line.lower() for line in card.oracle_text.splitlines()} == {
+            k.lower() for k in card.keywords
+        }
         cited = {r["number"] for r in services.card_rules(card) if r["number"].startswith("702.")}
         assert cited
         top = _top(template.format(name))
-        assert any(n == c or n.startswith(c) and n[len(c)].isalpha() for n in top for c in cited), (top, cited)
+        assert any(n == c or n.startswith(c) and n[len(c)].isalpha() for n in top for c in cited), (
+            top,
+            cited,
+        )
 
     def test_importing_cards_while_the_process_runs_changes_what_search_reads(self):
         before = _read_as("Blood Moon and Urborg")
         assert before == {"blood moon": vocabulary.load_cards()["blood moon"]}
-        services.import_bulk(CARDS, RULINGS)       # no index forgotten by hand: the import says so
+        services.import_bulk(CARDS, RULINGS)  # no index forgotten by hand: the import says so
         assert _read_as("Blood Moon and Urborg") == {"blood moon": "Nonbasic lands are Mountains."}
         Card.objects.filter(name="Blood Moon").delete()
-        card_source.forget_cards()                 # as another process's import reaches this one
+        card_source.forget_cards()  # as another process's import reaches this one
         assert _read_as("Blood Moon and Urborg") == {}
 
     def test_another_process_s_import_is_read_within_the_recheck(self, monkeypatch):
         clock = [1000.0]
         monkeypatch.setattr(card_source.time, "monotonic", lambda: clock[0])
         assert card_source.card_stamp() == card_source.SHIPPED
-        monkeypatch.setattr(card_source, "forget_cards", lambda: None)   # the import's own call reaches no other process
+        # the import's own call reaches no other process
+        monkeypatch.setattr(card_source, "forget_cards", lambda: None)
         services.import_bulk(CARDS, RULINGS)
         assert card_source.card_stamp() == card_source.SHIPPED
         clock[0] += card_source.RECHECK_SECONDS
@@ -111,7 +132,11 @@ class CardTableTests:
 
     def test_the_offline_pack_carries_the_table_s_card_words(self, imported):
         pack = json.loads(offline_service.current_pack().body)
-        assert pack["cards"]["blood moon"] == ["nonbas", "land", "mountain"] or "mountain" in " ".join(pack["cards"]["blood moon"])
+        assert pack["cards"]["blood moon"] == [
+            "nonbas",
+            "land",
+            "mountain",
+        ] or "mountain" in " ".join(pack["cards"]["blood moon"])
         assert "steam vent" not in pack["cards"] and "steam vents" not in pack["cards"]
         index = search_service.index_for(offline_service.current_versions())
         assert pack["cards"] == {" ".join(k): list(v) for k, v in sorted(index.cards.items()) if k}
@@ -125,14 +150,18 @@ class CardTableTests:
         changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
         assert changed
         hand = vocabulary.load_cards()["lightning bolt"]
-        assert any(f"Lightning Bolt ({hand})" in a and "Lightning Bolt (Lightning Bolt deals 3 damage to any target.)" in b
-                   for a, b in changed)
+        assert any(
+            f"Lightning Bolt ({hand})" in a
+            and "Lightning Bolt (Lightning Bolt deals 3 damage to any target.)" in b
+            for a, b in changed
+        )
         assert not any(f"({hand})" in b for b in after)
 
     def test_a_question_whose_vector_is_not_stored_yet_leaves_search_lexical(self, monkeypatch):
-        """The shipped vectors hold the asked-as questions as the hand-written list reads them: after an
-        import the changed texts have no vector until the worker computes them (cards_changed schedules
-        it), and search answers lexically meanwhile; once every vector is there it turns hybrid."""
+        """The shipped vectors hold the asked-as questions as the hand-written list reads them:
+        after an import the changed texts have no vector until the worker computes them
+        (cards_changed schedules it), and search answers lexically meanwhile; once every vector is
+        there it turns hybrid."""
         versions = search_service.current_versions("cr")
         shipped_reading = search_service._cached_for(versions)
         if not shipped_reading.keys:
@@ -148,11 +177,15 @@ class CardTableTests:
             def semantic_scorer(index, rows, question_vectors=b""):
                 return lambda query: [0.0] * len(index.entries)
 
-        monkeypatch.setattr(search_service, "stored", lambda keys, with_vectors: {k: b"" for k in keys if k in have})
+        monkeypatch.setattr(
+            search_service, "stored", lambda keys, with_vectors: {k: b"" for k in keys if k in have}
+        )
         monkeypatch.setattr(search_service, "semantic_module", lambda: Semantic)
         table_reading.checked_at = -1e9
         answer = search_service.search_answer("blood moon turns urborg into a mountain", doc="cr")
         assert answer["ranking"] == "lexical" and answer["results"]
         have |= set(table_reading.question_keys)
         table_reading.checked_at = -1e9
-        assert search_service.search_answer("blood moon and urborg", doc="cr")["ranking"] == "hybrid"
+        assert (
+            search_service.search_answer("blood moon and urborg", doc="cr")["ranking"] == "hybrid"
+        )

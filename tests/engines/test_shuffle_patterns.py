@@ -1,6 +1,6 @@
-"""The pattern test in both directions (too even, too clumped): exact p-values checked against brute-force
-enumeration of every deck on small decks, the issue-13 figures on 60-card decks, the Monte Carlo check within its
-stated error, and the words a judge reads."""
+"""The pattern test in both directions (too even, too clumped): exact p-values checked against
+brute-force enumeration of every deck on small decks, the issue-13 figures on 60-card decks, the
+Monte Carlo check within its stated error, and the words a judge reads."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from engines.shuffles import PatternDirection, Verdict
 
 
 def runs(prefix: str, kind: str) -> int:
-    return max((len(r) for r in prefix.replace("L" if kind == "S" else "S", " ").split()), default=0)
+    return max(
+        (len(r) for r in prefix.replace("L" if kind == "S" else "S", " ").split()), default=0
+    )
 
 
 def every_prefix(deck_size: int, lands: int, m: int):
@@ -38,7 +40,7 @@ def enumerate_p_values(deck_size: int, lands: int, pattern: str) -> dict[str, Fr
         counts["spells_clumped"] += runs(prefix, "S") >= max_s
     out = {k: Fraction(v, total) for k, v in counts.items()}
     if not (max_l and max_s):
-        out["too_even"] = Fraction(1)   # one kind only is a clump, never an even spread
+        out["too_even"] = Fraction(1)  # one kind only is a clump, never an even spread
     return out
 
 
@@ -58,8 +60,12 @@ class ExactAgainstEnumerationTests(unittest.TestCase):
         counted = enumerate_p_values(deck_size, lands, pattern)
         self.assertEqual(shuffles.pattern_probability(deck_size, lands, pattern), counted["exact"])
         self.assertEqual(shuffles.too_even_p_value(deck_size, lands, pattern), counted["too_even"])
-        self.assertEqual(shuffles.clumped_p_value(deck_size, lands, pattern, "L"), counted["lands_clumped"])
-        self.assertEqual(shuffles.clumped_p_value(deck_size, lands, pattern, "S"), counted["spells_clumped"])
+        self.assertEqual(
+            shuffles.clumped_p_value(deck_size, lands, pattern, "L"), counted["lands_clumped"]
+        )
+        self.assertEqual(
+            shuffles.clumped_p_value(deck_size, lands, pattern, "S"), counted["spells_clumped"]
+        )
 
     def test_runs_capped_sequences_match_a_count_of_all_strings(self) -> None:
         for m in range(1, 11):
@@ -73,11 +79,17 @@ class ExactAgainstEnumerationTests(unittest.TestCase):
 
 
 class IssueFiguresTests(unittest.TestCase):
-    """Issue 13: a mana-woven top 21 (land, spell, spell x7) and ten lands on top, 60 cards with 24 lands."""
+    """Issue 13: a mana-woven top 21 (land, spell, spell x7) and ten lands on top, 60 cards with
+    24 lands."""
 
     def analyse(self, pattern: str, riffles: int, max_samples: int = 200_000):
-        request = shuffles.validate_shuffle_request({"deck_size": 60, "procedure": [{"method": "riffle", "times": riffles}],
-                                                     "observed": {"pattern": pattern, "lands": 24}})
+        request = shuffles.validate_shuffle_request(
+            {
+                "deck_size": 60,
+                "procedure": [{"method": "riffle", "times": riffles}],
+                "observed": {"pattern": pattern, "lands": 24},
+            }
+        )
         return shuffles.analyse_shuffle(request, max_samples=max_samples, threshold=0.25)
 
     def test_the_woven_sequence_has_probability_about_1_4e_6(self) -> None:
@@ -104,7 +116,8 @@ class IssueFiguresTests(unittest.TestCase):
     def test_ten_lands_on_top_are_found_too_clumped(self) -> None:
         outcome = self.analyse(LANDS_ON_TOP, 3)
         self.assertIs(outcome.pattern.direction, PatternDirection.TOO_CLUMPED)
-        # P(the top 10 are all lands) = C(24, 10) / C(60, 10); three one-sided tests: three times that.
+        # P(the top 10 are all lands) = C(24, 10) / C(60, 10); three one-sided tests: three
+        # times that.
         all_lands = Fraction(math.comb(24, 10), math.comb(60, 10))
         self.assertEqual(outcome.pattern.p_value_lands_clumped, float(all_lands))
         self.assertAlmostEqual(outcome.pattern_p_value, float(3 * all_lands))
@@ -113,7 +126,8 @@ class IssueFiguresTests(unittest.TestCase):
     def test_twelve_spells_on_top_are_also_a_clump(self) -> None:
         outcome = self.analyse("S" * 12, 7)
         self.assertIs(outcome.pattern.direction, PatternDirection.TOO_CLUMPED)
-        # Ten spells are common enough with 36 of 60 (3 x C(36,10)/C(60,10) is just over 1%): not flagged.
+        # Ten spells are common enough with 36 of 60 (3 x C(36,10)/C(60,10) is just over 1%):
+        # not flagged.
         self.assertIsNone(self.analyse("S" * 10, 7).pattern.direction)
 
     def test_an_ordinary_top_is_neither(self) -> None:
@@ -126,20 +140,31 @@ class IssueFiguresTests(unittest.TestCase):
         for pattern in (WOVEN_21, LANDS_ON_TOP, "LSLLSSSLSL"):
             test = self.analyse(pattern, 7).pattern
             self.assertGreater(test.samples, 0)
-            self.assertLessEqual(abs(test.p_value_monte_carlo - test.p_value_exact), 5 * test.standard_error + 3 / test.samples,
-                                 (pattern, test))
+            self.assertLessEqual(
+                abs(test.p_value_monte_carlo - test.p_value_exact),
+                5 * test.standard_error + 3 / test.samples,
+                (pattern, test),
+            )
 
 
 class FalseAlarmRateTests(unittest.TestCase):
     def test_a_uniformly_shuffled_deck_is_flagged_at_most_at_the_stated_rate(self) -> None:
-        # Exact over every top-12 of a 20-card, 8-land deck: the share flagged must not exceed PATTERN_ALPHA.
+        # Exact over every top-12 of a 20-card, 8-land deck: the share flagged must not exceed
+        # PATTERN_ALPHA.
         total = math.comb(20, 8)
         flagged = 0
         cache: dict[str, bool] = {}
         for prefix in every_prefix(20, 8, 12):
             if prefix not in cache:
-                p = min(1, 3 * min(shuffles.too_even_p_value(20, 8, prefix), shuffles.clumped_p_value(20, 8, prefix, "L"),
-                                   shuffles.clumped_p_value(20, 8, prefix, "S")))
+                p = min(
+                    1,
+                    3
+                    * min(
+                        shuffles.too_even_p_value(20, 8, prefix),
+                        shuffles.clumped_p_value(20, 8, prefix, "L"),
+                        shuffles.clumped_p_value(20, 8, prefix, "S"),
+                    ),
+                )
                 cache[prefix] = p <= shuffles.PATTERN_ALPHA
             flagged += cache[prefix]
         self.assertLessEqual(Fraction(flagged, total), Fraction(1, 100))
@@ -149,10 +174,18 @@ class DistanceWordsTests(unittest.TestCase):
     def test_distances_are_said_in_words_with_the_number_beside_them(self) -> None:
         self.assertTrue(shuffles.describe_distance(1.0).startswith("far from random"))
         self.assertIn("1.000", shuffles.describe_distance(1.0))
-        self.assertTrue(shuffles.describe_distance(0.01).startswith("practically indistinguishable from random"))
-        self.assertTrue(shuffles.describe_distance(shuffles.riffle_distance(60, 8)).startswith("close to random"))
+        self.assertTrue(
+            shuffles.describe_distance(0.01).startswith("practically indistinguishable from random")
+        )
+        self.assertTrue(
+            shuffles.describe_distance(shuffles.riffle_distance(60, 8)).startswith(
+                "close to random"
+            )
+        )
 
     def test_the_analysis_carries_the_words(self) -> None:
-        request = shuffles.validate_shuffle_request({"deck_size": 60, "procedure": [{"method": "pile", "piles": 7}]})
+        request = shuffles.validate_shuffle_request(
+            {"deck_size": 60, "procedure": [{"method": "pile", "piles": 7}]}
+        )
         outcome = shuffles.analyse_shuffle(request, max_samples=1000, threshold=0.25)
         self.assertTrue(outcome.as_result()["distance_words"].startswith("far from random"))

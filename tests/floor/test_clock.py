@@ -1,4 +1,5 @@
-"""The round clock (floor/): time left from its record, the head judge's actions, every judge reading it."""
+"""The round clock (floor/): time left from its record, the head judge's actions, every judge
+reading it."""
 
 from __future__ import annotations
 
@@ -20,10 +21,23 @@ class ClockStateTests:
         running = clock_state(minutes=50, started_at=T0, now=T0 + dt.timedelta(minutes=42))
         assert (running.state, running.seconds_left, running.warning) == ("running", 480.0, 10)
         assert running.ends_at == T0 + dt.timedelta(minutes=50)
-        paused = clock_state(minutes=50, started_at=T0, now=T0 + dt.timedelta(minutes=30), paused_at=T0 + dt.timedelta(minutes=20))
+        paused = clock_state(
+            minutes=50,
+            started_at=T0,
+            now=T0 + dt.timedelta(minutes=30),
+            paused_at=T0 + dt.timedelta(minutes=20),
+        )
         assert (paused.state, paused.seconds_left, paused.ends_at) == ("paused", 1800.0, None)
-        assert clock_state(minutes=50, started_at=T0, now=T0 + dt.timedelta(minutes=51)).state == "over"
-        ended = clock_state(minutes=50, started_at=T0, now=T0 + dt.timedelta(minutes=40), ended_at=T0 + dt.timedelta(minutes=30))
+        assert (
+            clock_state(minutes=50, started_at=T0, now=T0 + dt.timedelta(minutes=51)).state
+            == "over"
+        )
+        ended = clock_state(
+            minutes=50,
+            started_at=T0,
+            now=T0 + dt.timedelta(minutes=40),
+            ended_at=T0 + dt.timedelta(minutes=30),
+        )
         assert (ended.state, ended.seconds_left) == ("ended", 1200.0)
 
     @given(st.integers(1, 240), st.integers(0, 20000), st.integers(0, 5000))
@@ -69,7 +83,8 @@ class ClockApiTests:
         assert hj.post(url, {"action": "add", "minutes": 3}, format="json").json()["minutes"] == 53
         assert hj.post(url, {"action": "resume"}, format="json").json()["state"] == "running"
         assert hj.post(url, {"action": "end"}, format="json").json()["state"] == "ended"
-        assert hj.post(url, {"action": "start"}, format="json").json()["round"] == 4   # the next round by default
+        # the next round by default
+        assert hj.post(url, {"action": "start"}, format="json").json()["round"] == 4
 
     def test_refusals_are_json_and_change_nothing(self, event):
         from floor.models import RoundClock
@@ -80,7 +95,9 @@ class ClockApiTests:
         assert stranger.get(url).status_code == 404
         assert APIClient().get(url).status_code in (401, 403)
         bad = hj.post(url, {"action": "start", "minutes": "fifty"}, format="json")
-        assert bad.status_code == 400 and bad.json()["error"]["details"] == {"minutes": ["a whole number from 1 to 240"]}
+        assert bad.status_code == 400 and bad.json()["error"]["details"] == {
+            "minutes": ["a whole number from 1 to 240"]
+        }
         assert hj.post(url, {"action": "pause"}, format="json").json()["error"]["code"] == "invalid"
         assert hj.post(url, {"action": "explode"}, format="json").status_code == 400
         assert not RoundClock.objects.exists()
@@ -95,16 +112,30 @@ class ClockApiTests:
 
         head = User.objects.get(username="hj")
         for table, minutes, round_number in (("12", 3, 2), ("12", 2, 2), ("4", 5, 2), ("7", 9, 1)):
-            recording.record_call(head, event, {"infraction": "3.3", "table": table, "round": round_number,
-                                                "players": ["Ana"], "time_extension": minutes, "client_id": str(uuid.uuid4())})
-        assert self.client_for("fj").get(url).json()["extensions"] == [{"table": "12", "minutes": 5}, {"table": "4", "minutes": 5}]
+            recording.record_call(
+                head,
+                event,
+                {
+                    "infraction": "3.3",
+                    "table": table,
+                    "round": round_number,
+                    "players": ["Ana"],
+                    "time_extension": minutes,
+                    "client_id": str(uuid.uuid4()),
+                },
+            )
+        assert self.client_for("fj").get(url).json()["extensions"] == [
+            {"table": "12", "minutes": 5},
+            {"table": "4", "minutes": 5},
+        ]
 
     def test_the_clock_page_for_judges(self, event, client):
         from django.contrib.auth.models import User
 
         client.force_login(User.objects.get(username="fj"))
         page = client.get(f"/events/{event.pk}/clock/").content.decode()
-        assert 'id="round-clock"' in page and 'id="clock-controls"' not in page   # floor judges read, head judges act
+        # floor judges read, head judges act
+        assert 'id="round-clock"' in page and 'id="clock-controls"' not in page
         client.force_login(User.objects.get(username="hj"))
         assert 'id="clock-controls"' in client.get(f"/events/{event.pk}/clock/").content.decode()
 

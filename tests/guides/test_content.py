@@ -1,10 +1,11 @@
-"""The content of the shortcut-disputes and drawing-and-mulligans guides, checked against the real rules.
+"""The content of the shortcut-disputes and drawing-and-mulligans guides, checked against the
+real rules.
 
 Every check here reads the real documents in JUDGEAPP_RULES_DIR (no database): each pinned reference
-must name a rule of that exact version, the shortcut guide must give every default shortcut of the real
-MTR 4.2 its own conclusion (the bullets are counted in the HTML independently of the rules parser), the
-MTR sentences a conclusion quotes must be in the MTR, and a conclusion naming an IPG infraction must
-quote that infraction's real penalty.
+must name a rule of that exact version, the shortcut guide must give every default shortcut of the
+real MTR 4.2 its own conclusion (the bullets are counted in the HTML independently of the rules
+parser), the MTR sentences a conclusion quotes must be in the MTR, and a conclusion naming an IPG
+infraction must quote that infraction's real penalty.
 """
 
 from __future__ import annotations
@@ -28,24 +29,32 @@ pytestmark = pytest.mark.corpus
 
 SLUGS = ("shortcut-disputes", "drawing-and-mulligans")
 MTR_QUOTE = re.compile(r"MTR (\d+\.\d+): “([^”]+)”")
-CATEGORY_OF_TITLE = {"Game Play Error": "game_play_error", "Tournament Error": "tournament_error", "Unsporting Conduct": "unsporting_conduct"}
+CATEGORY_OF_TITLE = {
+    "Game Play Error": "game_play_error",
+    "Tournament Error": "tournament_error",
+    "Unsporting Conduct": "unsporting_conduct",
+}
 
 
-# --- the real documents -----------------------------------------------------------------------------
+# --- the real documents ---------------------------------------------------------------------------
 
 
 @functools.cache
 def pinned_document(doc: str, date: str) -> ParsedDocument:
-    """The real document a pinned reference names: the file of that date, whose own text must agree."""
+    """The real document a pinned reference names: the file of that date, whose own text
+    must agree."""
     candidates = sorted((RULES_DIR / doc).glob(f"*{date.replace('-', '')}.*"))
     assert candidates, f"no {doc.upper()} file of {date} in {RULES_DIR / doc}"
     parsed = parse_document(candidates[0].read_bytes(), str(candidates[0]))
-    assert parsed.effective_date.isoformat() == date, f"{candidates[0].name} says it is of {parsed.effective_date}, not {date}"
+    assert parsed.effective_date.isoformat() == date, (
+        f"{candidates[0].name} says it is of {parsed.effective_date}, not {date}"
+    )
     return parsed
 
 
 def rule_named(ref: str):
-    """The parsed rule a pinned reference names (by number, or for the JAR by section title), or None."""
+    """The parsed rule a pinned reference names (by number, or for the JAR by section title),
+    or None."""
     pinned = parse_ref(ref)
     parsed = pinned_document(pinned.doc, pinned.pinned_date.isoformat())
     for rule in parsed.rules:
@@ -62,7 +71,8 @@ def normal(text: str) -> str:
 
 
 class _SectionBullets(HTMLParser):
-    """The list items of one MTR section (the entry-content after <header id=...>), as plain text."""
+    """The list items of one MTR section (the entry-content after <header id=...>), as
+    plain text."""
 
     def __init__(self, anchor: str) -> None:
         super().__init__(convert_charrefs=True)
@@ -111,7 +121,8 @@ class _SectionBullets(HTMLParser):
 
 @functools.cache
 def mtr_section(number: str) -> tuple[tuple[str, ...], str]:
-    """(bullets, whole text) of an MTR section in the real 2019-06-06 HTML, read without rulesref."""
+    """(bullets, whole text) of an MTR section in the real 2019-06-06 HTML, read
+    without rulesref."""
     path = next((RULES_DIR / "mtr").glob("*20190606.html"))
     reader = _SectionBullets("mtr" + number.replace(".", "-"))
     reader.feed(path.read_text(encoding="utf-8"))
@@ -119,7 +130,7 @@ def mtr_section(number: str) -> tuple[tuple[str, ...], str]:
     return tuple(reader.items), " ".join(reader.paragraphs + reader.items)
 
 
-# --- the guides -------------------------------------------------------------------------------------
+# --- the guides -----------------------------------------------------------------------------------
 
 
 @functools.cache
@@ -132,7 +143,8 @@ def conclusions(slug: str) -> list[Node]:
 
 
 def all_paths(g: Guide) -> list[tuple[tuple[int, ...], str]]:
-    """Every way through a guide made of questions: (answer indices, conclusion id), found by search."""
+    """Every way through a guide made of questions: (answer indices, conclusion id), found
+    by search."""
     out, todo = [], [((), g.start, frozenset())]
     while todo:
         answers, node_id, seen = todo.pop()
@@ -141,7 +153,9 @@ def all_paths(g: Guide) -> list[tuple[tuple[int, ...], str]]:
         if node.kind is NodeKind.CONCLUSION:
             out.append((answers, node_id))
             continue
-        assert node.kind is NodeKind.QUESTION, f"{g.slug}: {node_id!r} is a {node.kind.value}; these guides only ask questions"
+        assert node.kind is NodeKind.QUESTION, (
+            f"{g.slug}: {node_id!r} is a {node.kind.value}; these guides only ask questions"
+        )
         for i, answer in enumerate(node.answers):
             todo.append(((*answers, i), answer.next, seen | {node_id}))
     return out
@@ -182,7 +196,7 @@ class GuideFilesTests:
         while not runner.is_conclusion(g, state):
             node = runner.node_of(g, state)
             i = data.draw(st.integers(0, len(node.answers) - 1))
-            by_label.append(node.answers[i].label.upper())   # labels are matched case-insensitively
+            by_label.append(node.answers[i].label.upper())  # labels are matched case-insensitively
             state = runner.advance(g, state, i)
         assert runner.replay(g, by_label, no_computation).node_id == state.node_id
 
@@ -194,7 +208,8 @@ class ReferencesTests:
         assert missing == []
 
     def test_a_reference_to_a_rule_that_does_not_exist_is_caught(self):
-        # The check above can fail: 729.9 is not a CR 2025 rule, and MTR 4.2 has no subsection 4.2.1.
+        # The check above can fail: 729.9 is not a CR 2025 rule, and MTR 4.2 has no
+        # subsection 4.2.1.
         assert rule_named("cr@2025-02-07:729.9") is None
         assert rule_named("mtr@2019-06-06:4.2.1") is None
         assert rule_named("jar@2019-01-21:Introduction").number == "0"
@@ -207,7 +222,7 @@ class ReferencesTests:
                 assert f"ipg@2021-01-06:{section.number}" in node.refs, node.id
 
 
-# --- shortcuts ---------------------------------------------------------------------------------------
+# --- shortcuts ------------------------------------------------------------------------------------
 
 
 def quotes(node: Node) -> list[tuple[str, str]]:
@@ -218,13 +233,23 @@ class ShortcutCoverageTests:
     def test_the_bullets_counted_in_the_html_agree_with_the_parsed_section(self):
         bullets, _ = mtr_section("4.2")
         parsed = rule_named("mtr@2019-06-06:4.2")
-        assert len(bullets) == sum(1 for line in parsed.text.splitlines() if line.startswith("- ")) == 10
+        assert (
+            len(bullets)
+            == sum(1 for line in parsed.text.splitlines() if line.startswith("- "))
+            == 10
+        )
 
     def test_every_default_shortcut_has_a_conclusion_of_its_own(self):
         bullets, _ = mtr_section("4.2")
         owner: dict[int, list[str]] = {i: [] for i in range(len(bullets))}
         for node in conclusions("shortcut-disputes"):
-            hit = {i for section, q in quotes(node) if section == "4.2" for i, b in enumerate(bullets) if q in b}
+            hit = {
+                i
+                for section, q in quotes(node)
+                if section == "4.2"
+                for i, b in enumerate(bullets)
+                if q in b
+            }
             assert len(hit) <= 1, f"{node.id} quotes more than one default shortcut"
             for i in hit:
                 owner[i].append(node.id)
@@ -237,14 +262,22 @@ class ShortcutCoverageTests:
             for section, q in quotes(node):
                 _, text = mtr_section(section)
                 assert q in text, f"{node.id}: MTR {section} does not say {q!r}"
-                assert f"mtr@2019-06-06:{section}" in node.refs, f"{node.id} quotes MTR {section} without citing it"
+                assert f"mtr@2019-06-06:{section}" in node.refs, (
+                    f"{node.id} quotes MTR {section} without citing it"
+                )
                 quoted += 1
         assert quoted >= 20
 
     def test_a_misquote_would_be_caught(self):
         _, text = mtr_section("4.2")
-        assert normal("A player is assumed to have paid any cost of 0 unless they announce otherwise.") in text
-        assert normal("A player is assumed to have paid any cost of 1 unless they announce otherwise.") not in text
+        assert (
+            normal("A player is assumed to have paid any cost of 0 unless they announce otherwise.")
+            in text
+        )
+        assert (
+            normal("A player is assumed to have paid any cost of 1 unless they announce otherwise.")
+            not in text
+        )
 
     def test_shortcut_questions_and_out_of_order_sequencing_are_covered(self):
         sections = {s for node in conclusions("shortcut-disputes") for s, _ in quotes(node)}
@@ -253,7 +286,7 @@ class ShortcutCoverageTests:
         assert {"mtr@2019-06-06:4.3", "ipg@2021-01-06:3.7", "cr@2025-02-07:729.2b"} <= cited
 
 
-# --- penalties ---------------------------------------------------------------------------------------
+# --- penalties ------------------------------------------------------------------------------------
 
 
 @functools.cache
@@ -284,10 +317,18 @@ class PenaltyTests:
             expected = {ipg_penalty(section)}
             upgrade = dict(section.fields).get("upgrade", "")
             if upgrade and "upgrade" in node.ruling.casefold():
-                # A conclusion that says the section's upgrade applies gives the upgraded penalty instead.
-                expected = {penalty_words(m) for m in re.findall(r"the penalty is an? ([A-Z][a-z]+(?: [A-Z][a-z]+)?)", upgrade)}
+                # A conclusion that says the section's upgrade applies gives the upgraded
+                # penalty instead.
+                expected = {
+                    penalty_words(m)
+                    for m in re.findall(
+                        r"the penalty is an? ([A-Z][a-z]+(?: [A-Z][a-z]+)?)", upgrade
+                    )
+                }
             for rel in ("competitive", "professional"):
-                assert getattr(node.penalty, rel) in expected, f"{node.id}: {rel} should be one of {expected} ({section.title})"
+                assert getattr(node.penalty, rel) in expected, (
+                    f"{node.id}: {rel} should be one of {expected} ({section.title})"
+                )
             kind = section.title.split(" - ")[0]
             assert node.category == CATEGORY_OF_TITLE[kind], node.id
             checked += 1
@@ -295,14 +336,16 @@ class PenaltyTests:
 
     def test_the_penalty_check_reads_the_real_fields(self):
         assert ipg_penalty(ipg_section("HCE")) == "Warning"
-        assert ipg_penalty(ipg_section("MT")) == "No penalty"          # the IPG prints "None"
+        assert ipg_penalty(ipg_section("MT")) == "No penalty"  # the IPG prints "None"
         assert ipg_penalty(ipg_section("Cheating")) == "Disqualification"
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_without_an_infraction_there_is_no_penalty(self, slug):
         for node in conclusions(slug):
             if not node.infraction:
-                assert all(getattr(node.penalty, rel).startswith("No penalty") for rel in RELS), node.id
+                assert all(getattr(node.penalty, rel).startswith("No penalty") for rel in RELS), (
+                    node.id
+                )
                 assert not node.category, node.id
 
     @pytest.mark.parametrize("slug", SLUGS)
@@ -325,20 +368,36 @@ class DrawingGuideTests:
 
     def test_every_conclusion_reached_at_regular_gives_the_jar_fix_or_one_the_jar_shares(self):
         g = guide("drawing-and-mulligans")
-        regular = {end for answers, end in all_paths(g) if g.nodes[g.start].answers[answers[0]].label == "Regular"}
+        regular = {
+            end
+            for answers, end in all_paths(g)
+            if g.nodes[g.start].answers[answers[0]].label == "Regular"
+        }
         for node_id in regular:
             node = g.nodes[node_id]
             if node.infraction and node.category == "game_play_error":
-                assert any(ref.startswith("jar@") for ref in node.refs), f"{node_id} is reached at Regular without the JAR"
+                assert any(ref.startswith("jar@") for ref in node.refs), (
+                    f"{node_id} is reached at Regular without the JAR"
+                )
 
     def test_the_ipg_hidden_card_fix_is_not_offered_at_regular(self):
-        # The JAR's fix (random cards from the hand to the top of the library) replaces the IPG's at Regular.
+        # The JAR's fix (random cards from the hand to the top of the library) replaces the IPG's
+        # at Regular.
         g = guide("drawing-and-mulligans")
-        by_rel: dict[str, set[str]] = {"Regular": set(), "Competitive": set(), "Professional": set()}
+        by_rel: dict[str, set[str]] = {
+            "Regular": set(),
+            "Competitive": set(),
+            "Professional": set(),
+        }
         for answers, end in all_paths(g):
             by_rel[g.nodes[g.start].answers[answers[0]].label].add(end)
-        assert "hce-excess-unknown" in by_rel["Competitive"] and "hce-excess-unknown" not in by_rel["Regular"]
-        assert "jar-extra-draw" in by_rel["Regular"] and "jar-extra-draw" not in by_rel["Competitive"]
+        assert (
+            "hce-excess-unknown" in by_rel["Competitive"]
+            and "hce-excess-unknown" not in by_rel["Regular"]
+        )
+        assert (
+            "jar-extra-draw" in by_rel["Regular"] and "jar-extra-draw" not in by_rel["Competitive"]
+        )
         assert by_rel["Competitive"] == by_rel["Professional"]
 
 
@@ -350,18 +409,25 @@ class CallLogUpgradeTests:
     def test_the_call_log_upgrades_repeated_warnings_from_these_conclusions(self, slug):
         from calllog import penalties
 
-        warned = [n for n in conclusions(slug) if n.infraction and n.penalty.competitive == "Warning"]
+        warned = [
+            n for n in conclusions(slug) if n.infraction and n.penalty.competitive == "Warning"
+        ]
         assert warned
         for node in warned:
-            offense = penalties.Offense(node.infraction, node.category, node.penalty.competitive, "competitive")
+            offense = penalties.Offense(
+                node.infraction, node.category, node.penalty.competitive, "competitive"
+            )
             after_one = penalties.apply_upgrades([offense], offense).penalty
             after_two = penalties.apply_upgrades([offense, offense], offense).penalty
             section = ipg_section(node.infraction)
             if section.title.endswith("Failure to Maintain Game State"):
-                assert (after_one, after_two) == ("Warning", "Warning"), node.id      # never upgraded
+                assert (after_one, after_two) == ("Warning", "Warning"), node.id  # never upgraded
             elif node.category == "game_play_error":
-                assert (after_one, after_two) == ("Warning", "Game Loss"), node.id    # the third is a Game Loss
+                # the third is a Game Loss
+                assert (after_one, after_two) == ("Warning", "Game Loss"), node.id
             else:
-                assert after_one == "Game Loss", node.id                              # the second TE Warning
-            regular = penalties.Offense(node.infraction, node.category, node.penalty.regular, "regular")
+                assert after_one == "Game Loss", node.id  # the second TE Warning
+            regular = penalties.Offense(
+                node.infraction, node.category, node.penalty.regular, "regular"
+            )
             assert not penalties.apply_upgrades([regular, regular], regular).upgraded, node.id

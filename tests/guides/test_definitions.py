@@ -1,6 +1,7 @@
-"""Every guide file in judgeapp/guides/definitions: it loads, every reference resolves in the current
-rules, and every path from the start (each answer of each question, each input at its default, the
-real engines for compute nodes) ends in a conclusion, every conclusion being reached."""
+"""Every guide file in judgeapp/guides/definitions: it loads, every reference resolves in the
+current rules, and every path from the start (each answer of each question, each input at its
+default, the real engines for compute nodes) ends in a conclusion, every conclusion
+being reached."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ MAX_PATHS = 5000
 
 
 def walk_every_path(guide):
-    """{conclusion id: [(answers, state)]} over every path; a path that fails raises with its answers."""
+    """{conclusion id: [(answers, state)]} over every path; a path that fails raises with
+    its answers."""
     ends: dict[str, list] = {}
 
     def visit(state, answers):
@@ -76,7 +78,8 @@ class DefinitionTests:
         assert loader.validate_references(guide, references.resolve) == []
         for ref in loader.all_refs(guide):
             resolved = references.resolve(ref)
-            assert resolved.number and (resolved.text or resolved.title), ref   # a JAR heading has a title, no text
+            # a JAR heading has a title, no text
+            assert resolved.number and (resolved.text or resolved.title), ref
 
     def test_every_path_ends_in_a_conclusion_and_every_conclusion_is_reached(self, path, paths):
         guide = loader.load_guide(path)
@@ -93,28 +96,44 @@ class DefinitionTests:
 
 # --- the conclusions agree with the computation they follow ---------------------------------------
 
+
 def loop_expectation(conclusion: str, result: dict | None) -> bool:
-    if result is None:   # IPG 3.3: any loop continued without an exact number is Slow Play, asked before computing
+    # IPG 3.3: any loop continued without an exact number is Slow Play, asked before computing
+    if result is None:
         return conclusion == "slow-play"
     over = result["game_over"]
     return {
         "draw": lambda: result["draw"] and over["draw"],
         "player-loses": lambda: not result["draw"] and bool(over["losers"]),
-        "shortcut": lambda: over is None and result["shortcut_allowed"] and result["iterations"] is not None,
-        # MTR 4.4 decides (CR 729.1c): the lowest number named stands and its player makes a different choice.
-        "fragmented": lambda: (result["loop_kind"] == "fragmented" and result["decided_by"] == "mtr"
-                               and result["must_deviate"] == result["stopped_by"] and result["iterations"] is not None),
-        "non-deterministic": lambda: result["loop_kind"] == "non_deterministic" and not result["shortcut_allowed"],
+        "shortcut": lambda: (
+            over is None and result["shortcut_allowed"] and result["iterations"] is not None
+        ),
+        # MTR 4.4 decides (CR 729.1c): the lowest number named stands and its player makes a
+        # different choice.
+        "fragmented": lambda: (
+            result["loop_kind"] == "fragmented"
+            and result["decided_by"] == "mtr"
+            and result["must_deviate"] == result["stopped_by"]
+            and result["iterations"] is not None
+        ),
+        "non-deterministic": lambda: (
+            result["loop_kind"] == "non_deterministic" and not result["shortcut_allowed"]
+        ),
         "slow-play": lambda: result["loop_kind"] == "non_deterministic",
         "restart-refused": lambda: result["refused"],
         "stalling": lambda: result["refused"],
     }[conclusion]()
 
 
-SHUFFLE_INFRACTIONS = {"insufficient-shuffling": "insufficient_shuffling", "regular-shuffling": "unwanted_behaviour",
-                       "game-rule-violation": "game_rule_violation", "regular-search-error": "regular_game_error",
-                       "no-infraction": "none",
-                       "looking-at-extra-cards": "looking_at_extra_cards", "regular-card-seen": "regular_game_error"}
+SHUFFLE_INFRACTIONS = {
+    "insufficient-shuffling": "insufficient_shuffling",
+    "regular-shuffling": "unwanted_behaviour",
+    "game-rule-violation": "game_rule_violation",
+    "regular-search-error": "regular_game_error",
+    "no-infraction": "none",
+    "looking-at-extra-cards": "looking_at_extra_cards",
+    "regular-card-seen": "regular_game_error",
+}
 
 
 class LoopResolutionTests:
@@ -123,7 +142,11 @@ class LoopResolutionTests:
         counts = Counter()
         for conclusion, walked in paths(guide).items():
             for answers, state in walked:
-                assert loop_expectation(conclusion, state.result), (conclusion, answers, state.result["explanation"])
+                assert loop_expectation(conclusion, state.result), (
+                    conclusion,
+                    answers,
+                    state.result["explanation"],
+                )
                 counts[conclusion] += 1
         assert counts["shortcut"] and counts["draw"] and counts["player-loses"]
 
@@ -144,17 +167,23 @@ class ShuffleInfractionTests:
                     assert state.result["investigate"], answers
                 else:
                     assert not state.result["investigate"]
-                    assert state.result["infraction"] == SHUFFLE_INFRACTIONS[conclusion], (conclusion, answers)
+                    assert state.result["infraction"] == SHUFFLE_INFRACTIONS[conclusion], (
+                        conclusion,
+                        answers,
+                    )
 
     def test_regular_rel_conclusions_are_reached_only_at_regular(self, paths):
         guide = guide_services.get_guide("shuffle-infractions")
         for conclusion in ("regular-shuffling", "regular-search-error"):
             assert {state.facts["rel"] for _, state in paths(guide)[conclusion]} == {"regular"}
-        assert "regular" not in {state.facts["rel"] for _, state in paths(guide)["insufficient-shuffling"]}
+        assert "regular" not in {
+            state.facts["rel"] for _, state in paths(guide)["insufficient-shuffling"]
+        }
 
     def test_no_walk_upgrades_by_count_the_call_log_does(self, paths):
-        # IPG 2 and 3 count earlier Warnings for the same infraction: calllog/penalties.py does, from the player's
-        # recorded penalties; the guide gives the penalty before any count and says what a repeat brings.
+        # IPG 2 and 3 count earlier Warnings for the same infraction: calllog/penalties.py does,
+        # from the player's recorded penalties; the guide gives the penalty before any count and
+        # says what a repeat brings.
         guide = guide_services.get_guide("shuffle-infractions")
         for conclusion, walked in paths(guide).items():
             for answers, state in walked:
@@ -165,7 +194,10 @@ class ShuffleInfractionTests:
         guide = guide_services.get_guide("shuffle-infractions")
         for conclusion in ("looking-at-extra-cards", "regular-card-seen"):
             for answers, state in paths(guide)[conclusion]:
-                assert state.facts["shuffling_opponents_deck"] and state.result["charged_to"] == "shuffler", answers
+                assert (
+                    state.facts["shuffling_opponents_deck"]
+                    and state.result["charged_to"] == "shuffler"
+                ), answers
 
 
 class SystemCheckTests:
@@ -179,20 +211,23 @@ class SystemCheckTests:
         from rulesref import references
         from rulesref.models import Version
 
-        Version.objects.update(is_current=False)   # rolled back with the test
+        Version.objects.update(is_current=False)  # rolled back with the test
         references.forget_resolutions()
         try:
             messages = checks.check_guides()
         finally:
             references.forget_resolutions()
-        assert messages and all(m.level < 40 for m in messages)   # warnings, no errors
+        assert messages and all(m.level < 40 for m in messages)  # warnings, no errors
         assert any("CR" in m.msg for m in messages)
 
     def test_a_malformed_guide_is_an_error(self, tmp_path, monkeypatch):
         from guides import checks
 
-        (tmp_path / "bad.toml").write_text('title = "Bad"\nstart = "x"\n[[nodes]]\nid = "x"\nkind = "question"\ntext = "?"\n'
-                                           'answers = { Yes = "nowhere" }\n', encoding="utf-8")
+        (tmp_path / "bad.toml").write_text(
+            'title = "Bad"\nstart = "x"\n[[nodes]]\nid = "x"\nkind = "question"\ntext = "?"\n'
+            'answers = { Yes = "nowhere" }\n',
+            encoding="utf-8",
+        )
         monkeypatch.setattr(loader, "DEFINITIONS", Path(tmp_path))
         try:
             messages = checks.check_guides()
@@ -209,22 +244,32 @@ class GuidesAffectedTests:
 
         old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")[:2]
         affected = {a["slug"]: a for a in guide_services.guides_affected(old, new)}
-        assert "loop-resolution" in affected       # CR 725 "Taking Shortcuts" in 2022 is 729 in 2025
+        assert "loop-resolution" in affected  # CR 725 "Taking Shortcuts" in 2022 is 729 in 2025
         rows = {r["ref"]: r for r in affected["loop-resolution"]["changes"]}
         row = rows["cr@2025-02-07:729.4"]
         assert (row["old_number"], row["new_number"]) == ("725.4", "729.4")
-        assert row["old_text"] == old.rules.get(number="725.4").text and row["new_text"] == new.rules.get(number="729.4").text
+        assert (
+            row["old_text"] == old.rules.get(number="725.4").text
+            and row["new_text"] == new.rules.get(number="729.4").text
+        )
         assert "draw" in row["nodes"]
         assert all(r["ref"].startswith("cr@") for a in affected.values() for r in a["changes"])
 
     @needs_history
-    def test_the_admin_review_of_a_cr_version_lists_the_affected_guides(self, client, django_user_model):
+    def test_the_admin_review_of_a_cr_version_lists_the_affected_guides(
+        self, client, django_user_model
+    ):
         from rulesref.models import Version
 
         admin = django_user_model.objects.create_superuser("curator", password="pw-curator")
         client.force_login(admin)
-        older = Version.objects.filter(document__slug="cr", is_current=False).order_by("effective_date").first()
-        page = client.get(f"/admin/rulesref/version/{older.pk}/review/")   # compared with the current one
+        older = (
+            Version.objects.filter(document__slug="cr", is_current=False)
+            .order_by("effective_date")
+            .first()
+        )
+        # compared with the current one
+        page = client.get(f"/admin/rulesref/version/{older.pk}/review/")
         assert page.status_code == 200
         review = page.context["review"]
         assert review.references_unavailable == ""

@@ -57,31 +57,70 @@ class LoadGuideTests:
     def test_a_good_file_becomes_schema_records(self, tmp_path):
         guide = loader.load_guide(write(tmp_path, GOOD))
         assert guide.slug == "tiny" and guide.start == "q"
-        assert [n.kind for n in guide.nodes.values()] == [NodeKind.QUESTION, NodeKind.INPUT, NodeKind.CONCLUSION]
+        assert [n.kind for n in guide.nodes.values()] == [
+            NodeKind.QUESTION,
+            NodeKind.INPUT,
+            NodeKind.CONCLUSION,
+        ]
         assert guide.nodes["q"].answers[0].set == (("intent", True),)
-        assert (guide.nodes["n"].minimum, guide.nodes["n"].maximum, guide.nodes["n"].default) == (1, 9, 2)
+        assert (guide.nodes["n"].minimum, guide.nodes["n"].maximum, guide.nodes["n"].default) == (
+            1,
+            9,
+            2,
+        )
         assert guide.nodes["end"].penalty.competitive == "Warning"
 
     def test_the_short_answer_form_of_the_style_guide_is_read(self, tmp_path):
-        guide = loader.load_guide(broken(tmp_path, 'answers = [{ label = "Yes", next = "end", set = { intent = true } }, { label = "No", next = "n" }]',
-                                         'answers = { Yes = "end", No = "n" }'))
-        assert [(a.label, a.next) for a in guide.nodes["q"].answers] == [("Yes", "end"), ("No", "n")]
+        guide = loader.load_guide(
+            broken(
+                tmp_path,
+                'answers = [{ label = "Yes", next = "end", set = { intent = true } }, { '
+                'label = "No", next = "n" }]',
+                'answers = { Yes = "end", No = "n" }',
+            )
+        )
+        assert [(a.label, a.next) for a in guide.nodes["q"].answers] == [
+            ("Yes", "end"),
+            ("No", "n"),
+        ]
 
-    @pytest.mark.parametrize(("old", "new", "node", "words"), [
-        ('summary = "A test guide."', 'summary = "A test guide."\ncolour = "blue"', "", "unknown keys"),
-        ('field = "count"', 'field = "count"\nwidget = "slider"', "n", "unknown keys"),
-        ('id = "n"', 'id = "q"', "q", "duplicate"),
-        ('{ label = "No", next = "n" }', '{ label = "No", next = "nowhere" }', "q", "'nowhere', which is not a node"),
-        ('start = "q"', 'start = "n"', "q", "unreachable"),
-        ('text = "Was it on purpose?"', '', "q", "needs text"),
-        ('input = "int"', 'input = "slider"', "n", "input must be"),
-        ('default = 2', 'default = 12', "n", "default"),
-        ('penalty = { regular = "None", competitive = "Warning", professional = "Warning" }',
-         'penalty = { regular = "None", competitive = "Warning" }', "end", "penalty.professional"),
-        ('refs = ["cr@2025-02-07:729.4"]', 'refs = []', "end", "needs refs"),
-        ('refs = ["mtr@2019-06-06:4.4"]', 'refs = ["MTR 4.4"]', "q", "malformed reference"),
-        ('refs = ["mtr@2019-06-06:4.4"]', 'refs = ["mtr@2019-6-6:4.4"]', "q", "malformed reference"),
-    ])
+    @pytest.mark.parametrize(
+        ("old", "new", "node", "words"),
+        [
+            (
+                'summary = "A test guide."',
+                'summary = "A test guide."\ncolour = "blue"',
+                "",
+                "unknown keys",
+            ),
+            ('field = "count"', 'field = "count"\nwidget = "slider"', "n", "unknown keys"),
+            ('id = "n"', 'id = "q"', "q", "duplicate"),
+            (
+                '{ label = "No", next = "n" }',
+                '{ label = "No", next = "nowhere" }',
+                "q",
+                "'nowhere', which is not a node",
+            ),
+            ('start = "q"', 'start = "n"', "q", "unreachable"),
+            ('text = "Was it on purpose?"', "", "q", "needs text"),
+            ('input = "int"', 'input = "slider"', "n", "input must be"),
+            ("default = 2", "default = 12", "n", "default"),
+            (
+                'penalty = { regular = "None", competitive = "Warning", professional = "Warning" }',
+                'penalty = { regular = "None", competitive = "Warning" }',
+                "end",
+                "penalty.professional",
+            ),
+            ('refs = ["cr@2025-02-07:729.4"]', "refs = []", "end", "needs refs"),
+            ('refs = ["mtr@2019-06-06:4.4"]', 'refs = ["MTR 4.4"]', "q", "malformed reference"),
+            (
+                'refs = ["mtr@2019-06-06:4.4"]',
+                'refs = ["mtr@2019-6-6:4.4"]',
+                "q",
+                "malformed reference",
+            ),
+        ],
+    )
     def test_a_broken_file_is_refused_naming_the_node(self, tmp_path, old, new, node, words):
         with pytest.raises(loader.GuideError) as caught:
             loader.load_guide(broken(tmp_path, old, new))
@@ -90,8 +129,12 @@ class LoadGuideTests:
         assert caught.value.source.endswith("tiny.toml")
 
     def test_an_unknown_computation_is_refused(self, tmp_path):
-        text = GOOD.replace('next = "end"\n\n[[nodes]]\nid = "end"', 'next = "run"\n\n[[nodes]]\nid = "run"\nkind = "compute"\n'
-                            'computation = "tea-leaves"\nrequest = { x = 1 }\nbranch_on = "x"\ndefault = "end"\n\n[[nodes]]\nid = "end"')
+        text = GOOD.replace(
+            'next = "end"\n\n[[nodes]]\nid = "end"',
+            'next = "run"\n\n[[nodes]]\nid = "run"\nkind = "compute"\n'
+            'computation = "tea-leaves"\nrequest = { x = 1 }\nbranch_on = "x"\ndefault = '
+            '"end"\n\n[[nodes]]\nid = "end"',
+        )
         with pytest.raises(loader.GuideError, match="unknown computation 'tea-leaves'"):
             loader.load_guide(write(tmp_path, text))
 
@@ -109,19 +152,28 @@ class LoadGuideTests:
             text = "And again?"
             answers = { Yes = "loop-a" }
             """)
-        text = text.replace('{ label = "No", next = "n" }', '{ label = "No", next = "n" }, { label = "Maybe", next = "loop-a" }')
+        text = text.replace(
+            '{ label = "No", next = "n" }',
+            '{ label = "No", next = "n" }, { label = "Maybe", next = "loop-a" }',
+        )
         with pytest.raises(loader.GuideError, match="never reach a conclusion"):
             loader.load_guide(write(tmp_path, text))
 
     def test_a_cycle_with_a_way_out_is_allowed(self, tmp_path):
-        text = GOOD.replace('{ label = "No", next = "n" }', '{ label = "No", next = "n" }, { label = "Ask again", next = "q" }')
+        text = GOOD.replace(
+            '{ label = "No", next = "n" }',
+            '{ label = "No", next = "n" }, { label = "Ask again", next = "q" }',
+        )
         guide = loader.load_guide(write(tmp_path, text))
         assert [a.next for a in guide.nodes["q"].answers] == ["end", "n", "q"]
 
     def test_switches_that_lead_back_to_themselves_are_refused(self, tmp_path):
-        text = GOOD.replace('next = "end"\n\n[[nodes]]\nid = "end"', 'next = "s1"\n\n[[nodes]]\nid = "s1"\nkind = "switch"\nbranch_on = "count"\n'
-                            'branches = { "2" = "end" }\ndefault = "s2"\n\n[[nodes]]\nid = "s2"\nkind = "switch"\nbranch_on = "count"\n'
-                            'default = "s1"\n\n[[nodes]]\nid = "end"')
+        text = GOOD.replace(
+            'next = "end"\n\n[[nodes]]\nid = "end"',
+            'next = "s1"\n\n[[nodes]]\nid = "s1"\nkind = "switch"\nbranch_on = "count"\n'
+            'branches = { "2" = "end" }\ndefault = "s2"\n\n[[nodes]]\nid = "s2"\nkind = '
+            '"switch"\nbranch_on = "count"\ndefault = "s1"\n\n[[nodes]]\nid = "end"',
+        )
         with pytest.raises(loader.GuideError, match="lead back to themselves"):
             loader.load_guide(write(tmp_path, text))
 
@@ -151,7 +203,11 @@ class ValidateReferencesTests:
             return Here() if ref.endswith("729.4") else Gone()
 
         problems = loader.validate_references(guide, resolve)
-        assert len(problems) == 1 and "[q]" in problems[0] and "no MTR version is current" in problems[0]
+        assert (
+            len(problems) == 1
+            and "[q]" in problems[0]
+            and "no MTR version is current" in problems[0]
+        )
         assert loader.validate_references(guide, lambda ref: Here()) == []
         assert len(loader.validate_references(guide, lambda ref: Gone())) == 2
 
@@ -161,8 +217,16 @@ class PurityTests:
         import subprocess
         import sys
 
-        code = ("import sys, guides.loader, guides.runner; "
-                "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework')))")
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": "."}).stdout
+        code = (
+            "import sys, guides.loader, guides.runner; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', "
+            "'rest_framework')))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": "."},
+        ).stdout
         assert out.strip() == "[]"

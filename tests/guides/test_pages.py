@@ -1,5 +1,5 @@
-"""The guide pages without a browser: the list, a guide page with its data for the script, and the walk
-a reader without JavaScript takes through the query string (?a=0&a=2...) to a conclusion."""
+"""The guide pages without a browser: the list, a guide page with its data for the script, and the
+walk a reader without JavaScript takes through the query string (?a=0&a=2...) to a conclusion."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ def step_of(html: str) -> tuple[str, str]:
 
 
 def embedded(html: str, element_id: str):
-    match = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.DOTALL)
+    match = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.DOTALL
+    )
     assert match, f"no {element_id} on the page"
     return json.loads(match[1])
 
@@ -57,13 +59,16 @@ class GuideRunPageTests:
         page = client.get("/guides/shortcut-disputes/?rel=regular").content.decode()
         links = re.findall(r'<a class="answer" href="([^"]*)">([^<]*)</a>', page)
         assert [unescape(label) for _, label in links] == [a.label for a in start.answers]
-        assert [unescape(href) for href, _ in links] == [f"?rel=regular&a={i}" for i in range(len(start.answers))]
+        assert [unescape(href) for href, _ in links] == [
+            f"?rel=regular&a={i}" for i in range(len(start.answers))
+        ]
 
     def test_without_javascript_the_query_string_walks_to_every_conclusion(self, client):
         for slug, guide in guide_services.guides().items():
             for node_id, answers in conclusion_paths(guide).items():
                 query = "&".join(
-                    ["rel=professional"] + [f"a={','.join(a) if isinstance(a, list) else a}" for a in answers]
+                    ["rel=professional"]
+                    + [f"a={','.join(a) if isinstance(a, list) else a}" for a in answers]
                 )
                 response = client.get(f"/guides/{slug}/?{query}")
                 page = unescape(response.content.decode())
@@ -71,12 +76,18 @@ class GuideRunPageTests:
                 assert step_of(page) == (node_id, "conclusion"), (slug, answers)
                 node = guide.nodes[node_id]
                 assert node.ruling.strip() in page and node.fix.strip() in page
-                # The REL asked for (in the address, or by the guide itself) is the highlighted row; the
-                # others are there too.
+                # The REL asked for (in the address, or by the guide itself) is the highlighted row;
+                # the others are there too.
                 asked = guide_services.walk(slug, answers)["facts"].get("rel")
-                rel = asked if asked in ("regular", "competitive", "professional") else "professional"
+                rel = (
+                    asked if asked in ("regular", "competitive", "professional") else "professional"
+                )
                 current = re.search(r'<tr class="current"><th>([^<]*)</th><td>([^<]*)</td>', page)
-                assert current and current[1] == rel.capitalize() and current[2] == getattr(node.penalty, rel)
+                assert (
+                    current
+                    and current[1] == rel.capitalize()
+                    and current[2] == getattr(node.penalty, rel)
+                )
                 assert node.penalty.regular in page and node.penalty.competitive in page
                 # Rules to show the players link to the rules pages, with their text.
                 resolved = guide_services.node_data(node)["citations"]
@@ -102,16 +113,24 @@ class GuideRunPageTests:
         answers = next(
             a
             for _, a in sorted(conclusion_paths(guide).items(), key=lambda item: len(item[1]))
-            if any(guide.nodes[p].kind is NodeKind.INPUT for p in guide_services.walk("loop-resolution", a)["path"])
+            if any(
+                guide.nodes[p].kind is NodeKind.INPUT
+                for p in guide_services.walk("loop-resolution", a)["path"]
+            )
         )
         walked = guide_services.walk("loop-resolution", answers)
-        asked = [p for p in walked["path"] if guide.nodes[p].kind in (NodeKind.QUESTION, NodeKind.INPUT)]
+        asked = [
+            p for p in walked["path"] if guide.nodes[p].kind in (NodeKind.QUESTION, NodeKind.INPUT)
+        ]
         first_input = next(i for i, p in enumerate(asked) if guide.nodes[p].kind is NodeKind.INPUT)
         given = answers[:first_input]
-        page = client.get("/guides/loop-resolution/?" + "&".join(f"a={a}" for a in given)).content.decode()
+        page = client.get(
+            "/guides/loop-resolution/?" + "&".join(f"a={a}" for a in given)
+        ).content.decode()
         assert step_of(page) == (asked[first_input], "input")
         hidden = re.findall(r'<input type="hidden" name="a" value="([^"]*)">', page)
-        assert hidden == [str(a) for a in given] * 2  # in the REL switcher and in the input's own form
+        # in the REL switcher and in the input's own form
+        assert hidden == [str(a) for a in given] * 2
         assert re.search(r'<input id="guide-input" name="a"', page)
 
 
@@ -120,12 +139,23 @@ class SaveCallOnThePageTests:
         from calllog import services as calllog
 
         judge = people["floor_judge"]
-        event = calllog.open_event(judge, name="Regional Qualifier", date=dt.date(2026, 11, 21), rel="professional")
-        calllog.open_event(people["head_judge"], name="Someone else's event", date=dt.date(2026, 11, 21))
+        event = calllog.open_event(
+            judge, name="Regional Qualifier", date=dt.date(2026, 11, 21), rel="professional"
+        )
+        calllog.open_event(
+            people["head_judge"], name="Someone else's event", date=dt.date(2026, 11, 21)
+        )
         client.force_login(judge)
         response = client.get("/guides/shortcut-disputes/")
         events = embedded(response.content.decode(), "guide-events")
-        assert events == [{"id": event.pk, "name": "Regional Qualifier", "date": "2026-11-21", "rel": "professional"}]
+        assert events == [
+            {
+                "id": event.pk,
+                "name": "Regional Qualifier",
+                "date": "2026-11-21",
+                "rel": "professional",
+            }
+        ]
         assert "csrftoken" in response.cookies
         assert 'data-signed-in="yes"' in response.content.decode()
 

@@ -18,18 +18,33 @@ from guides import result_words
 # A text that happens to spell a Python literal ("False") is a judge's own words, shown as given: it
 # is left out here so that a None, True or False in the output can only be raw data leaking through.
 LITERALS = {"None", "True", "False"}
-plain_text = st.text(alphabet=st.characters(whitelist_categories=("L", "N"), whitelist_characters=" -.,'"), max_size=12).filter(
-    lambda text: not LITERALS & set(text.split())
-)
+plain_text = st.text(
+    alphabet=st.characters(whitelist_categories=("L", "N"), whitelist_characters=" -.,'"),
+    max_size=12,
+).filter(lambda text: not LITERALS & set(text.split()))
 keys = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_ ", min_size=1, max_size=12).filter(str.strip)
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False), plain_text)
-values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)), max_leaves=20)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(-1e6, 1e6, allow_nan=False),
+    plain_text,
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=20,
+)
 
 
 class ResultWordsTests:
     def test_final_state_reads_as_sentences(self):
         lines = result_words.describe(
-            "final_state", {"Active player": {"life": 20, "poison": 0}, "Non-active player": {"life": 7, "poison": 3}}
+            "final_state",
+            {
+                "Active player": {"life": 20, "poison": 0},
+                "Non-active player": {"life": 7, "poison": 3},
+            },
         )
         assert lines == ["Active player: 20 life, 0 poison", "Non-active player: 7 life, 3 poison"]
         assert result_words.label("final_state") == "Final state"
@@ -47,7 +62,8 @@ class ResultWordsTests:
             assert f"{number} {key.replace('_', ' ').strip()}" in line
 
     def test_every_shown_result_of_the_shipped_guides_is_in_words(self, db):
-        """Every conclusion of every guide that shows a computed result, reached with the real engines."""
+        """Every conclusion of every guide that shows a computed result, reached with the
+        real engines."""
         from guides import services as guide_services
         from tests.browser.guide_paths import conclusion_paths
 
@@ -68,17 +84,30 @@ class ResultWordsTests:
         import shutil
         import subprocess
 
-        sentences = ["The loop is performed 1 times; then Active player must take their action to break it.",
-                     "The loop is performed 11 times.", "The loop is performed 1,001 times.", "performed 21 times",
-                     "1 times or more", "x1 times"]
+        sentences = [
+            "The loop is performed 1 times; then Active player must take their action to break it.",
+            "The loop is performed 11 times.",
+            "The loop is performed 1,001 times.",
+            "performed 21 times",
+            "1 times or more",
+            "x1 times",
+        ]
         server = [result_words.describe("explanation", s)[0] for s in sentences]
-        assert server[0] == "The loop is performed once; then Active player must take their action to break it."
+        assert (
+            server[0]
+            == "The loop is performed once; then Active player must take their action to break it."
+        )
         assert server[1:4] == sentences[1:4] and server[4] == "once or more"
         node = shutil.which("node")
         assert node, "node is needed to run the page's words script"
-        script = (Path(__file__).resolve().parents[2] / "static" / "judgeapp" / "words.js").as_posix()
-        code = f"global.window = {{}}; require({json.dumps(script)}); " \
-               f"process.stdout.write(JSON.stringify({json.dumps(sentences)}.map(s => window.JudgeWords.describe(s)[0])))"
+        script = (
+            Path(__file__).resolve().parents[2] / "static" / "judgeapp" / "words.js"
+        ).as_posix()
+        code = (
+            f"global.window = {{}}; require({json.dumps(script)}); "
+            f"process.stdout.write(JSON.stringify({json.dumps(sentences)}.map(s => "
+            "window.JudgeWords.describe(s)[0])))"
+        )
         done = subprocess.run([node, "-e", code], capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == server
@@ -91,10 +120,20 @@ class CitationPartsTests:
         from rulesref import references
         from rulesref.models import Rule
 
-        cited = citation_parts.with_parts(references.citations(["ipg@2021-01-06:3.3", "cr@2025-02-07:729.4"]))
+        cited = citation_parts.with_parts(
+            references.citations(["ipg@2021-01-06:3.3", "cr@2025-02-07:729.4"])
+        )
         slow, loop = cited
-        rule = Rule.objects.get(version__document__slug="ipg", version__is_current=True, number=slow["number"])
-        assert [p["label"] for p in slow["parts"]] == ["Definition", "Penalty", "Examples", "Philosophy", "Additional Remedy"]
+        rule = Rule.objects.get(
+            version__document__slug="ipg", version__is_current=True, number=slow["number"]
+        )
+        assert [p["label"] for p in slow["parts"]] == [
+            "Definition",
+            "Penalty",
+            "Examples",
+            "Philosophy",
+            "Additional Remedy",
+        ]
         assert {p["label"]: p["text"] for p in slow["parts"]}["Penalty"] == rule.fields["penalty"]
         assert "parts" not in loop
 
@@ -104,7 +143,9 @@ class CitationPartsTests:
         from rulesref.models import Rule
 
         (oa,) = citation_parts.with_parts(references.citations(["ipg@2021-01-06:3.2"]))
-        rule = Rule.objects.get(version__document__slug="ipg", version__is_current=True, number=oa["number"])
+        rule = Rule.objects.get(
+            version__document__slug="ipg", version__is_current=True, number=oa["number"]
+        )
         parts = {p["label"]: p["text"] for p in oa["parts"]}
         assert parts["Downgrade"] == rule.fields["downgrade"].strip()
         assert "Downgrade" not in parts["Philosophy"]
@@ -122,7 +163,10 @@ class CitationPartsTests:
         answers = conclusion_paths(guide_services.guides()["loop-resolution"])["slow-play"]
         html = client.get("/guides/loop-resolution/", {"a": answers}).content.decode()
         assert '<div class="ipg-part" data-part="Definition"><dt>Definition</dt>' in html
-        assert '<div class="ipg-part" data-part="Penalty"><dt>Penalty</dt><dd>Warning</dd></div>' in html
+        assert (
+            '<div class="ipg-part" data-part="Penalty"><dt>Penalty</dt><dd>Warning</dd></div>'
+            in html
+        )
 
     def test_the_page_without_javascript_says_results_in_words(self, client):
         from guides import services as guide_services

@@ -1,4 +1,5 @@
-"""A URL map for the guide API tests: the guide routes under /api/v1/, as judgeapp.urls mounts them."""
+"""A URL map for the guide API tests: the guide routes under /api/v1/, as judgeapp.urls
+mounts them."""
 
 from django.urls import include, path
 

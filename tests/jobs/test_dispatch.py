@@ -14,7 +14,14 @@ from rest_framework.test import APIClient
 
 from jobs import dispatch, tasks
 from jobs.models import Job
-from tests.jobs.broker import QUEUE_KEY, REDIS_URL, broker_at, closed_port_url, forget_keys, redis_or_skip
+from tests.jobs.broker import (
+    QUEUE_KEY,
+    REDIS_URL,
+    broker_at,
+    closed_port_url,
+    forget_keys,
+    redis_or_skip,
+)
 
 pytestmark = pytest.mark.django_db
 GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 3}]}
@@ -30,7 +37,9 @@ def age(job_id, seconds: int) -> None:
 
 
 class BrokerDownTests:
-    def test_post_answers_202_json_and_the_job_stays_queued_unsent(self, settings, django_capture_on_commit_callbacks):
+    def test_post_answers_202_json_and_the_job_stays_queued_unsent(
+        self, settings, django_capture_on_commit_callbacks
+    ):
         with broker_at(closed_port_url(), settings):
             started = time.monotonic()
             response = post_game(django_capture_on_commit_callbacks)
@@ -41,30 +50,45 @@ class BrokerDownTests:
         assert job.status == Job.Status.QUEUED and job.sent_at is None
         assert elapsed < 2.0, f"a down broker took {elapsed:.2f} s to notice"
 
-    def test_wait_on_a_down_broker_answers_202_not_500(self, settings, django_capture_on_commit_callbacks):
+    def test_wait_on_a_down_broker_answers_202_not_500(
+        self, settings, django_capture_on_commit_callbacks
+    ):
         with broker_at(closed_port_url(), settings):
-            response = post_game(django_capture_on_commit_callbacks, "/api/v1/jobs/game-outcome?wait=0.2")
+            response = post_game(
+                django_capture_on_commit_callbacks, "/api/v1/jobs/game-outcome?wait=0.2"
+            )
         assert response.status_code == 202, response.content
         assert response.json()["status"] == "queued"
 
-    def test_resend_while_the_broker_is_still_down_keeps_the_job(self, settings, django_capture_on_commit_callbacks):
+    def test_resend_while_the_broker_is_still_down_keeps_the_job(
+        self, settings, django_capture_on_commit_callbacks
+    ):
         with broker_at(closed_port_url(), settings):
-            job_id = Job.objects.get(public_id=post_game(django_capture_on_commit_callbacks).json()["id"]).pk
+            job_id = Job.objects.get(
+                public_id=post_game(django_capture_on_commit_callbacks).json()["id"]
+            ).pk
             age(job_id, 60)
             assert dispatch.resend_unsent_jobs() == (0, 1)
         assert Job.objects.get(pk=job_id).sent_at is None
 
-    def test_resend_sends_every_job_left_queued_once_the_broker_is_back(self, settings, django_capture_on_commit_callbacks):
+    def test_resend_sends_every_job_left_queued_once_the_broker_is_back(
+        self, settings, django_capture_on_commit_callbacks
+    ):
         redis_or_skip()
         with broker_at(closed_port_url(), settings):
-            ids = [Job.objects.get(public_id=post_game(django_capture_on_commit_callbacks).json()["id"]).pk for _ in range(5)]
+            ids = [
+                Job.objects.get(
+                    public_id=post_game(django_capture_on_commit_callbacks).json()["id"]
+                ).pk
+                for _ in range(5)
+            ]
         for job_id in ids:
             age(job_id, 60)
         queue = redis.Redis.from_url(REDIS_URL)
         queue.delete(QUEUE_KEY)
         try:
             with broker_at(REDIS_URL, settings):
-                tasks.resend_unsent_jobs()   # what beat runs
+                tasks.resend_unsent_jobs()  # what beat runs
             assert queue.llen(QUEUE_KEY) == 5
         finally:
             forget_keys(queue)
@@ -82,7 +106,10 @@ class ResendSelectionTests:
     def test_a_job_sent_long_ago_and_never_started_is_sent_again(self, settings):
         job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME, sent_at=timezone.now())
         assert job not in dispatch.jobs_to_resend()
-        Job.objects.filter(pk=job.pk).update(sent_at=timezone.now() - dt.timedelta(seconds=settings.JUDGEAPP_RESEND_STALE_SECONDS + 1))
+        Job.objects.filter(pk=job.pk).update(
+            sent_at=timezone.now()
+            - dt.timedelta(seconds=settings.JUDGEAPP_RESEND_STALE_SECONDS + 1)
+        )
         assert job in dispatch.jobs_to_resend()
 
     def test_running_and_finished_jobs_are_never_sent_again(self):
@@ -97,7 +124,9 @@ class ResendSelectionTests:
 
 
 class EagerDefaultTests:
-    def test_without_a_broker_the_job_runs_in_process_and_counts_as_sent(self, django_capture_on_commit_callbacks):
+    def test_without_a_broker_the_job_runs_in_process_and_counts_as_sent(
+        self, django_capture_on_commit_callbacks
+    ):
         response = post_game(django_capture_on_commit_callbacks)
         job = Job.objects.get(public_id=response.json()["id"])
         assert job.status == Job.Status.SUCCEEDED and job.sent_at is not None

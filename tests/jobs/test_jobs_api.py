@@ -20,7 +20,8 @@ def api():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("rules_loaded")
 class ShuffleJobTests:
-    """Transactional: the job is enqueued when the request's transaction commits, as in production."""
+    """Transactional: the job is enqueued when the request's transaction commits, as
+    in production."""
 
     def test_wait_returns_the_finished_job(self, api):
         response = api.post("/api/v1/jobs/shuffle-analysis?wait=5", SHUFFLE, format="json")
@@ -39,7 +40,8 @@ class ShuffleJobTests:
         for citation in cr:
             rule = api.get(f"/api/v1/rules/cr/{citation['number']}").json()
             assert rule["version"]["current"] is True
-            assert rule["text"] == citation["text"]  # the citation carries the current text of that number
+            # the citation carries the current text of that number
+            assert rule["text"] == citation["text"]
             texts.append(rule["text"].lower())
         assert any("shuffle" in text for text in texts)
 
@@ -68,7 +70,10 @@ class ShuffleJobTests:
         assert Job.objects.count() == 0
 
     def test_bad_wait_is_400(self, api):
-        assert api.post("/api/v1/jobs/shuffle-analysis?wait=31", SHUFFLE, format="json").status_code == 400
+        assert (
+            api.post("/api/v1/jobs/shuffle-analysis?wait=31", SHUFFLE, format="json").status_code
+            == 400
+        )
         assert Job.objects.count() == 0
 
     def test_non_object_body_is_400(self, api):
@@ -100,8 +105,9 @@ class JobLifecycleTests:
 
     def test_a_job_whose_worker_died_is_run_again(self):
         job = Job.objects.create(kind=Job.Kind.SHUFFLE_ANALYSIS, input=SHUFFLE)
-        assert services.claim_job(job.pk) is not None  # a worker took it, then died before finishing
-        again = services.claim_job(job.pk)              # the message is redelivered to another worker
+        # a worker took it, then died before finishing
+        assert services.claim_job(job.pk) is not None
+        again = services.claim_job(job.pk)  # the message is redelivered to another worker
         assert again is not None and again.attempts == 2
         services.run_claimed_job(again)
         assert Job.objects.get(pk=job.pk).status == Job.Status.SUCCEEDED

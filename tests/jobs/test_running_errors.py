@@ -1,4 +1,5 @@
-"""A failed job says what a judge can read; the traceback goes to the log (issue 14). Job ids are random."""
+"""A failed job says what a judge can read; the traceback goes to the log (issue 14). Job ids
+are random."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "
 
 
 class FailedJobTests:
-    def test_an_engine_crash_stores_a_readable_message_and_logs_the_traceback(self, monkeypatch, caplog):
+    def test_an_engine_crash_stores_a_readable_message_and_logs_the_traceback(
+        self, monkeypatch, caplog
+    ):
         job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME, status=Job.Status.RUNNING)
 
         class Broken:
@@ -30,7 +33,11 @@ class FailedJobTests:
         with caplog.at_level(logging.ERROR, logger="jobs.running"):
             job = running.run_claimed_job(job)
         assert job.status == Job.Status.FAILED
-        assert "Traceback" not in job.error and "/srv/" not in job.error and "KeyError" not in job.error
+        assert (
+            "Traceback" not in job.error
+            and "/srv/" not in job.error
+            and "KeyError" not in job.error
+        )
         assert "error id" in job.error
         reference = job.error.rsplit("error id ", 1)[1].rstrip(".")
         logged = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
@@ -39,7 +46,9 @@ class FailedJobTests:
 
 
 class JobIdTests:
-    def test_the_id_clients_see_is_a_uuid_and_integer_ids_do_not_resolve(self, django_capture_on_commit_callbacks):
+    def test_the_id_clients_see_is_a_uuid_and_integer_ids_do_not_resolve(
+        self, django_capture_on_commit_callbacks
+    ):
         api = APIClient()
         with django_capture_on_commit_callbacks(execute=True):
             body = api.post("/api/v1/jobs/game-outcome", GAME, format="json").json()
@@ -57,7 +66,7 @@ class WaitCapTests:
         services.forget_wait_slots()
         job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME)
         slots = services._slots()
-        assert slots.acquire(blocking=False)   # one request is already waiting
+        assert slots.acquire(blocking=False)  # one request is already waiting
         try:
             import time
 

@@ -15,9 +15,15 @@ def api():
 
 class ShuffleCheckApiTests:
     def test_pile_shuffle_only_at_competitive_is_insufficient_shuffling(self, api):
-        response = api.post("/api/v1/shuffle-check", {
-            "rel": "competitive", "deck_size": 60, "procedure": [{"method": "pile", "times": 1, "piles": 7}],
-        }, format="json")
+        response = api.post(
+            "/api/v1/shuffle-check",
+            {
+                "rel": "competitive",
+                "deck_size": 60,
+                "procedure": [{"method": "pile", "times": 1, "piles": 7}],
+            },
+            format="json",
+        )
         assert response.status_code == 200, response.content
         body = response.json()
         assert body["infraction"] == "insufficient_shuffling"
@@ -27,17 +33,29 @@ class ShuffleCheckApiTests:
         assert cr and all(c["number"] for c in cr)
 
     def test_a_proper_shuffle_is_no_infraction(self, api):
-        body = api.post("/api/v1/shuffle-check", {
-            "rel": "competitive", "deck_size": 60, "procedure": [{"method": "riffle", "times": 8}],
-        }, format="json").json()
+        body = api.post(
+            "/api/v1/shuffle-check",
+            {
+                "rel": "competitive",
+                "deck_size": 60,
+                "procedure": [{"method": "riffle", "times": 8}],
+            },
+            format="json",
+        ).json()
         assert body["infraction"] == "none"
 
-    @pytest.mark.parametrize(("payload", "field"), [
-        ({"rel": "casual", "deck_size": 60}, "rel"),
-        ({"rel": "regular", "deck_size": 900}, "deck_size"),
-        ({"rel": "regular", "deck_size": 60, "procedure": [{"method": "shake", "times": 1}]}, "procedure[0].method"),
-        ({"rel": "regular", "deck_size": 60, "pattern_seen": "yes"}, "pattern_seen"),
-    ])
+    @pytest.mark.parametrize(
+        ("payload", "field"),
+        [
+            ({"rel": "casual", "deck_size": 60}, "rel"),
+            ({"rel": "regular", "deck_size": 900}, "deck_size"),
+            (
+                {"rel": "regular", "deck_size": 60, "procedure": [{"method": "shake", "times": 1}]},
+                "procedure[0].method",
+            ),
+            ({"rel": "regular", "deck_size": 60, "pattern_seen": "yes"}, "pattern_seen"),
+        ],
+    )
     def test_bad_facts_are_400_naming_the_field(self, api, payload, field):
         response = api.post("/api/v1/shuffle-check", payload, format="json")
         assert response.status_code == 400

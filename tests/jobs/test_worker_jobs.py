@@ -1,4 +1,5 @@
-"""Jobs on the real stack: PostgreSQL, Redis and a real Celery worker process (`make test-stack`)."""
+"""Jobs on the real stack: PostgreSQL, Redis and a real Celery worker process (`make
+test-stack`)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,19 @@ from rest_framework.test import APIClient
 from jobs.models import Job
 from tests.jobs.worker import WorkerProcess, purge_queue, real_stack_or_skip
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rules_loaded")]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("rules_loaded"),
+]
 SHUFFLE = {"deck_size": 60, "procedure": [{"method": "riffle", "times": 7}]}
 # A perfectly weaved 60-card deck: its pattern is so unlikely that the Monte Carlo check runs to its
 # sample cap, which the slow worker below raises so that the job takes seconds.
-SLOW_SHUFFLE = {"deck_size": 60, "procedure": [{"method": "riffle", "times": 2}],
-                "observed": {"pattern": "LS" * 30, "lands": 30}}
+SLOW_SHUFFLE = {
+    "deck_size": 60,
+    "procedure": [{"method": "riffle", "times": 2}],
+    "observed": {"pattern": "LS" * 30, "lands": 30},
+}
 
 
 @pytest.fixture
@@ -49,7 +57,10 @@ class RealWorkerTests:
 
     def test_game_and_loop_jobs_run_on_the_worker(self, worker):
         client = APIClient()
-        game = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}]}
+        game = {
+            "format": "two_player",
+            "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}],
+        }
         body = client.post("/api/v1/jobs/game-outcome?wait=20", game, format="json").json()
         assert body["status"] == "succeeded", body
         assert body["result"]["losers"] == ["A"] and body["result"]["winners"] == ["B"]
@@ -57,8 +68,11 @@ class RealWorkerTests:
 
 @pytest.fixture
 def slow_worker_env():
-    return {"JUDGEAPP_SHUFFLE_MAX_SAMPLES": "400000000", "JUDGEAPP_VISIBILITY_TIMEOUT": "3",
-            "JUDGEAPP_RESTORE_INTERVAL": "1"}
+    return {
+        "JUDGEAPP_SHUFFLE_MAX_SAMPLES": "400000000",
+        "JUDGEAPP_VISIBILITY_TIMEOUT": "3",
+        "JUDGEAPP_RESTORE_INTERVAL": "1",
+    }
 
 
 class WorkerDeathTests:
@@ -69,17 +83,30 @@ class WorkerDeathTests:
         purge_queue()
         first = WorkerProcess(env=slow_worker_env, name="doomed").start()
         try:
-            job_id = Job.objects.get(public_id=APIClient().post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json").json()["id"]).pk
-            wait_until(lambda: Job.objects.get(pk=job_id).status == Job.Status.RUNNING, 20, "the job to start")
+            job_id = Job.objects.get(
+                public_id=APIClient()
+                .post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json")
+                .json()["id"]
+            ).pk
+            wait_until(
+                lambda: Job.objects.get(pk=job_id).status == Job.Status.RUNNING,
+                20,
+                "the job to start",
+            )
             first.kill_hard()
         finally:
             first.stop()
         assert Job.objects.get(pk=job_id).status == Job.Status.RUNNING  # nobody finished it
-        second = WorkerProcess(env={**slow_worker_env, "JUDGEAPP_SHUFFLE_MAX_SAMPLES": "200000"}, name="heir").start()
+        second = WorkerProcess(
+            env={**slow_worker_env, "JUDGEAPP_SHUFFLE_MAX_SAMPLES": "200000"}, name="heir"
+        ).start()
         try:
             job = wait_until(
-                lambda: Job.objects.filter(pk=job_id, status__in=[Job.Status.SUCCEEDED, Job.Status.FAILED]).first(),
-                60, "the second worker to finish the job",
+                lambda: Job.objects.filter(
+                    pk=job_id, status__in=[Job.Status.SUCCEEDED, Job.Status.FAILED]
+                ).first(),
+                60,
+                "the second worker to finish the job",
             )
         finally:
             second.stop()
@@ -89,9 +116,12 @@ class WorkerDeathTests:
 
 
 class BrokerOutageTests:
-    def test_jobs_posted_while_the_broker_is_down_run_once_beat_re_sends_them(self, worker, settings):
-        """The lost-job case of issue 14 end to end: POSTs while the broker is unreachable answer 202
-        and leave the jobs queued and unsent; the re-send (what beat runs) hands them to the worker."""
+    def test_jobs_posted_while_the_broker_is_down_run_once_beat_re_sends_them(
+        self, worker, settings
+    ):
+        """The lost-job case of issue 14 end to end: POSTs while the broker is unreachable answer
+        202 and leave the jobs queued and unsent; the re-send (what beat runs) hands them to
+        the worker."""
         import datetime as dt
 
         from django.utils import timezone
@@ -99,13 +129,28 @@ class BrokerOutageTests:
         from jobs import tasks
         from tests.jobs.broker import broker_at, closed_port_url
 
-        game = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}]}
+        game = {
+            "format": "two_player",
+            "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}],
+        }
         with broker_at(closed_port_url(), settings):
-            answers = [APIClient().post("/api/v1/jobs/game-outcome", game, format="json") for _ in range(5)]
+            answers = [
+                APIClient().post("/api/v1/jobs/game-outcome", game, format="json") for _ in range(5)
+            ]
         assert [a.status_code for a in answers] == [202] * 5
         ids = [a.json()["id"] for a in answers]
-        assert Job.objects.filter(public_id__in=ids, status=Job.Status.QUEUED, sent_at__isnull=True).count() == 5
-        Job.objects.filter(public_id__in=ids).update(created_at=timezone.now() - dt.timedelta(minutes=1))
+        assert (
+            Job.objects.filter(
+                public_id__in=ids, status=Job.Status.QUEUED, sent_at__isnull=True
+            ).count()
+            == 5
+        )
+        Job.objects.filter(public_id__in=ids).update(
+            created_at=timezone.now() - dt.timedelta(minutes=1)
+        )
         tasks.resend_unsent_jobs()
-        wait_until(lambda: Job.objects.filter(public_id__in=ids, status=Job.Status.SUCCEEDED).count() == 5, 30,
-                   "the re-sent jobs to run")
+        wait_until(
+            lambda: Job.objects.filter(public_id__in=ids, status=Job.Status.SUCCEEDED).count() == 5,
+            30,
+            "the re-sent jobs to run",
+        )

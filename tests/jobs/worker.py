@@ -17,7 +17,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def real_stack_or_skip() -> None:
-    if os.environ.get("JUDGEAPP_REAL_WORKER") != "1" or settings.CELERY_BROKER_URL.startswith("memory://"):
+    if os.environ.get("JUDGEAPP_REAL_WORKER") != "1" or settings.CELERY_BROKER_URL.startswith(
+        "memory://"
+    ):
         pytest.skip("needs a real broker and worker: run `make test-stack`")
     if connection.vendor != "postgresql":
         pytest.skip("a worker process shares the test database only on PostgreSQL")
@@ -32,17 +34,41 @@ def test_database_url() -> str:
 class WorkerProcess:
     """`celery -A judgeapp worker` against the test database; stopped (or killed) by the test."""
 
-    def __init__(self, *, concurrency: int = 1, env: dict[str, str] | None = None, name: str = "w1") -> None:
+    def __init__(
+        self, *, concurrency: int = 1, env: dict[str, str] | None = None, name: str = "w1"
+    ) -> None:
         self.env = {**os.environ, "DATABASE_URL": test_database_url(), **(env or {})}
-        self.args = [sys.executable, "-m", "celery", "-A", "judgeapp", "worker", "--loglevel", "INFO",
-                     "--concurrency", str(concurrency), "--pool", "prefork", "-n", f"{name}@%h",
-                     "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        self.args = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "judgeapp",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(concurrency),
+            "--pool",
+            "prefork",
+            "-n",
+            f"{name}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
         self.log = Path(f"/tmp/judgeapp-worker-{name}-{os.getpid()}.log")
         self.process: subprocess.Popen | None = None
 
     def start(self) -> WorkerProcess:
-        self.process = subprocess.Popen(self.args, cwd=REPO, env=self.env, stdout=self.log.open("wb"),
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            self.args,
+            cwd=REPO,
+            env=self.env,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if "ready." in self.log.read_text(errors="replace"):
@@ -50,14 +76,19 @@ class WorkerProcess:
             if self.process.poll() is not None:
                 break
             time.sleep(0.1)
-        raise RuntimeError(f"the worker did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
+        raise RuntimeError(
+            f"the worker did not start:\n{self.log.read_text(errors='replace')[-3000:]}"
+        )
 
     def children(self) -> list[int]:
-        out = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout
+        out = subprocess.run(
+            ["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True
+        ).stdout
         return [int(pid) for pid in out.split()]
 
     def kill_hard(self) -> None:
-        """SIGKILL the whole worker, pool children included: nothing gets to acknowledge anything."""
+        """SIGKILL the whole worker, pool children included: nothing gets to
+        acknowledge anything."""
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
 

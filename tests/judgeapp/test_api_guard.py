@@ -35,7 +35,9 @@ def post_raw(path: str, raw: str | bytes, client=None):
 
 
 class RoutingTests:
-    @pytest.mark.parametrize("path", ["/api/v1/jobs/-1", "/api/v1/jobs/1", "/api/v1/nothing-here", "/api/v1/rules"])
+    @pytest.mark.parametrize(
+        "path", ["/api/v1/jobs/-1", "/api/v1/jobs/1", "/api/v1/nothing-here", "/api/v1/rules"]
+    )
     def test_unknown_paths_answer_json_404(self, path):
         assert_error(Client().get(path), 404, "not_found")
 
@@ -55,13 +57,21 @@ class CsrfTests:
     def test_a_session_post_without_a_csrf_token_is_refused_in_json(self, people):
         client = Client(enforce_csrf_checks=True)
         client.force_login(people["floor_judge"])
-        body = assert_error(client.post("/api/v1/rules/cr/100.1"), 403, "csrf_failed")   # health is csrf-exempt (GET only)
+        # health is csrf-exempt (GET only)
+        body = assert_error(client.post("/api/v1/rules/cr/100.1"), 403, "csrf_failed")
         assert body["error"]["details"]["reason"]
 
     def test_drf_views_refuse_it_in_json_as_well(self, people):
         client = Client(enforce_csrf_checks=True)
         client.force_login(people["floor_judge"])
-        assert_error(client.post("/api/v1/events", {"name": "x", "date": "2026-01-01"}, content_type="application/json"), 403)
+        assert_error(
+            client.post(
+                "/api/v1/events",
+                {"name": "x", "date": "2026-01-01"},
+                content_type="application/json",
+            ),
+            403,
+        )
         assert not Event.objects.exists()
 
 
@@ -86,12 +96,16 @@ class BodyTests:
         assert not Job.objects.exists()
 
     def test_a_lone_surrogate_in_a_key_is_refused(self):
-        assert_error(post_raw("/api/v1/guides/loop-resolution/walk", '{"\\ud800": 1}'), 400, "invalid")
+        assert_error(
+            post_raw("/api/v1/guides/loop-resolution/walk", '{"\\ud800": 1}'), 400, "invalid"
+        )
 
     def test_nul_in_a_call_log_text_field_is_400_on_every_database(self, people):
         client = APIClient()
         client.force_authenticate(people["floor_judge"])
-        response = client.post("/api/v1/events", {"name": "GP\x00Lyon", "date": "2026-01-01"}, format="json")
+        response = client.post(
+            "/api/v1/events", {"name": "GP\x00Lyon", "date": "2026-01-01"}, format="json"
+        )
         assert_error(response, 400, "invalid")
         assert not Event.objects.exists()
 
@@ -109,7 +123,9 @@ class BodyTests:
         settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
         client = APIClient()
         client.force_authenticate(people["floor_judge"])
-        response = client.post("/api/v1/events", {"name": "x" * 2000, "date": "2026-01-01"}, format="multipart")
+        response = client.post(
+            "/api/v1/events", {"name": "x" * 2000, "date": "2026-01-01"}, format="multipart"
+        )
         assert_error(response, 413)
 
 
@@ -136,21 +152,30 @@ class DateTests:
     def test_an_impossible_event_date_is_400(self, people):
         client = APIClient()
         client.force_authenticate(people["floor_judge"])
-        body = assert_error(client.post("/api/v1/events", {"name": "GP", "date": "2025-02-30"}, format="json"), 400)
+        body = assert_error(
+            client.post("/api/v1/events", {"name": "GP", "date": "2025-02-30"}, format="json"), 400
+        )
         assert "date" in body["error"]["details"]
         assert not Event.objects.exists()
 
     def test_an_impossible_clock_start_is_400(self, people):
         client = APIClient()
         client.force_authenticate(people["floor_judge"])
-        event_id = client.post("/api/v1/events", {"name": "GP", "date": "2025-02-07"}, format="json").json()["id"]
-        response = client.post(f"/api/v1/events/{event_id}/clock",
-                               {"action": "start", "round": 1, "minutes": 50, "started_at": "2025-02-30T10:00:00Z"}, format="json")
+        event_id = client.post(
+            "/api/v1/events", {"name": "GP", "date": "2025-02-07"}, format="json"
+        ).json()["id"]
+        response = client.post(
+            f"/api/v1/events/{event_id}/clock",
+            {"action": "start", "round": 1, "minutes": 50, "started_at": "2025-02-30T10:00:00Z"},
+            format="json",
+        )
         assert_error(response, 400)
 
 
 class ServerErrorTests:
-    def test_a_crash_answers_json_500_with_an_error_id_that_is_in_the_log(self, monkeypatch, caplog):
+    def test_a_crash_answers_json_500_with_an_error_id_that_is_in_the_log(
+        self, monkeypatch, caplog
+    ):
         from jobs import services
 
         def broken(*args, **kwargs):
@@ -158,7 +183,11 @@ class ServerErrorTests:
 
         monkeypatch.setattr(services, "start_job", broken)
         with caplog.at_level(logging.ERROR, logger="judgeapp.api"):
-            body = assert_error(Client().post("/api/v1/jobs/game-outcome", GAME, content_type="application/json"), 500, "server_error")
+            body = assert_error(
+                Client().post("/api/v1/jobs/game-outcome", GAME, content_type="application/json"),
+                500,
+                "server_error",
+            )
         error_id = body["error"]["details"]["error_id"]
         assert "/srv/" not in json.dumps(body)
         record = next(r for r in caplog.records if error_id in r.getMessage())
@@ -166,12 +195,17 @@ class ServerErrorTests:
 
 
 class FuzzedBodyTests:
-    @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @hsettings(
+        max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(name=st.text(max_size=30), life=st.one_of(st.integers(), st.text(max_size=5), st.none()))
     def test_any_player_name_and_life_answer_below_500_in_json(self, name, life):
-        payload = {"format": "two_player", "players": [{"name": name, "life": life}, {"name": "B", "life": 3}]}
+        payload = {
+            "format": "two_player",
+            "players": [{"name": name, "life": life}, {"name": "B", "life": 3}],
+        }
         response = post_raw("/api/v1/jobs/game-outcome", json.dumps(payload))
         assert response.status_code < 500 and response["Content-Type"] == "application/json"
         has_bad = any(c == "\x00" or 0xD800 <= ord(c) <= 0xDFFF for c in name)
-        if has_bad:   # checked another way: the reference rule on characters
+        if has_bad:  # checked another way: the reference rule on characters
             assert response.status_code == 400

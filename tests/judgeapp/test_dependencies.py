@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-BOUND = 8.0   # seconds: every answer within this, whatever is stalled
+BOUND = 8.0  # seconds: every answer within this, whatever is stalled
 # The real PostgreSQL these tests relay to and drop connections of (only databases they make).
 PG_URL = os.environ.get("JUDGEAPP_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 _PG = urllib.parse.urlsplit(PG_URL)
@@ -35,7 +35,9 @@ PG_ADDRESS = (_PG.hostname or "127.0.0.1", _PG.port or 5432)
 def _via(port: int) -> str:
     """PG_URL with its host and port replaced by a relay's."""
     auth = _PG.netloc.rpartition("@")[0]
-    return urllib.parse.urlunsplit(_PG._replace(netloc=f"{auth + '@' if auth else ''}127.0.0.1:{port}"))
+    return urllib.parse.urlunsplit(
+        _PG._replace(netloc=f"{auth + '@' if auth else ''}127.0.0.1:{port}")
+    )
 
 
 class BlackHole:
@@ -57,7 +59,7 @@ class BlackHole:
                 continue
             except OSError:
                 return
-            self.accepted.append(conn)   # kept open, never read, never answered
+            self.accepted.append(conn)  # kept open, never read, never answered
 
     def close(self) -> None:
         self._stop = True
@@ -89,15 +91,33 @@ class App:
             **env,
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "judgeapp.wsgi:application", "-k", "gthread", "-w", "1",
-             "--threads", str(threads), "-b", f"127.0.0.1:{self.port}", "--timeout", "120"],
-            cwd=REPO, env=full_env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "judgeapp.wsgi:application",
+                "-k",
+                "gthread",
+                "-w",
+                "1",
+                "--threads",
+                str(threads),
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "--timeout",
+                "120",
+            ],
+            cwd=REPO,
+            env=full_env,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, self.log.read_text()
             try:
-                if self.request("GET", "/api/v1/no-such-path", timeout=2)[0] == 404:   # answered without the database
+                # answered without the database
+                if self.request("GET", "/api/v1/no-such-path", timeout=2)[0] == 404:
                     return
             except OSError:
                 time.sleep(0.2)
@@ -105,8 +125,12 @@ class App:
 
     def request(self, method: str, path: str, body: dict | None = None, timeout: float = BOUND):
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"} if data else {})
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json"} if data else {},
+        )
         try:
             with urllib.request.urlopen(req, timeout=timeout) as response:
                 return response.status, dict(response.headers), response.read()
@@ -140,7 +164,12 @@ def sqlite_db(tmp_path_factory) -> str:
     """A migrated SQLite file for the app under test (the Redis tests need a working database)."""
     path = tmp_path_factory.mktemp("db") / "judge.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "JUDGEAPP_SEARCH_VECTORS": "0"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0", "--skip-checks"], cwd=REPO, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0", "--skip-checks"],
+        cwd=REPO,
+        env=env,
+        check=True,
+    )
     return f"sqlite:///{path}"
 
 
@@ -155,13 +184,21 @@ SHUFFLE = {"deck_size": 52, "procedure": [{"method": "riffle", "times": 7}]}
 
 
 def test_database_that_never_answers_gives_503_within_seconds(black_hole, tmp_path):
-    app = App({"DATABASE_URL": f"postgres://judge@127.0.0.1:{black_hole.port}/judgeapp",
-               "JUDGEAPP_DB_CONNECT_TIMEOUT": "2"}, tmp_path)
+    app = App(
+        {
+            "DATABASE_URL": f"postgres://judge@127.0.0.1:{black_hole.port}/judgeapp",
+            "JUDGEAPP_DB_CONNECT_TIMEOUT": "2",
+        },
+        tmp_path,
+    )
     try:
         timings = {}
         # Health, concurrently from more clients than threads: none waits past the bound.
         results = []
-        threads = [threading.Thread(target=lambda: results.append(app.timed("GET", "/api/v1/health"))) for _ in range(8)]
+        threads = [
+            threading.Thread(target=lambda: results.append(app.timed("GET", "/api/v1/health")))
+            for _ in range(8)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -169,16 +206,23 @@ def test_database_that_never_answers_gives_503_within_seconds(black_hole, tmp_pa
         assert len(results) == 8
         for status, headers, content, took in results:
             body = _is_json_503(status, headers, content)
-            assert body["status"] == "unavailable" and body["database"].startswith("unreachable"), body
+            assert body["status"] == "unavailable" and body["database"].startswith("unreachable"), (
+                body
+            )
             assert took < BOUND
         timings["health x8"] = max(r[3] for r in results)
 
         status, headers, content, timings["lookup"] = app.timed("GET", "/api/v1/rules/cr/100.1")
         assert _is_json_503(status, headers, content)["error"]["code"] == "unavailable"
-        status, headers, content, timings["POST jobs"] = app.timed("POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE)
+        status, headers, content, timings["POST jobs"] = app.timed(
+            "POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE
+        )
         assert _is_json_503(status, headers, content)["error"]["code"] == "unavailable"
         status, headers, content, timings["page"] = app.timed("GET", "/rules/cr/")
-        assert status == 503 and headers["Content-Type"].startswith("text/html"), (status, content[:300])
+        assert status == 503 and headers["Content-Type"].startswith("text/html"), (
+            status,
+            content[:300],
+        )
         assert b"Temporarily unavailable" in content and b"Traceback" not in content
         status, headers, content, timings["404"] = app.timed("GET", "/api/v1/no-such-path")
         assert status == 404
@@ -193,9 +237,11 @@ def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
     """An open persistent connection whose server goes silent: libpq alone would wait forever.
     A relay stands between the app and the real PostgreSQL; it starts dropping what it is sent."""
     relay = Relay(PG_ADDRESS)
-    app = App({"DATABASE_URL": _via(relay.port), "JUDGEAPP_DB_REQUEST_TIMEOUT": "2"}, tmp_path, threads=2)
+    app = App(
+        {"DATABASE_URL": _via(relay.port), "JUDGEAPP_DB_REQUEST_TIMEOUT": "2"}, tmp_path, threads=2
+    )
     try:
-        for _ in range(4):   # each thread opens its persistent connection
+        for _ in range(4):  # each thread opens its persistent connection
             status, _headers, content = app.request("GET", "/api/v1/health")
             assert status == 200, content
         relay.stall = True
@@ -205,7 +251,7 @@ def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
         assert took < BOUND
         print(f"database stalled mid-connection: health answered 503 in {took:.2f} s")
         relay.stall = False
-        time.sleep(1.2)   # JUDGEAPP_DB_RETRY_SECONDS
+        time.sleep(1.2)  # JUDGEAPP_DB_RETRY_SECONDS
         status, _headers, content = app.request("GET", "/api/v1/health")
         assert status == 200, content
     finally:
@@ -215,7 +261,8 @@ def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
 
 
 class Relay:
-    """A TCP relay to a real server that can be told to stall: then it forwards nothing either way."""
+    """A TCP relay to a real server that can be told to stall: then it forwards nothing
+    either way."""
 
     def __init__(self, target) -> None:
         self.target = target
@@ -247,7 +294,7 @@ class Relay:
             if not data:
                 return
             while self.stall:
-                time.sleep(0.05)   # held, never delivered while stalled
+                time.sleep(0.05)  # held, never delivered while stalled
             try:
                 sink.sendall(data)
             except OSError:
@@ -259,22 +306,34 @@ class Relay:
             sock.close()
 
 
-def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(black_hole, sqlite_db, tmp_path):
-    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"}, tmp_path)
+def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(
+    black_hole, sqlite_db, tmp_path
+):
+    app = App(
+        {"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"},
+        tmp_path,
+    )
     try:
         timings = {}
         # The database answers: health is up, and names the broker it cannot reach.
         for attempt in range(3):
-            status, _headers, content, timings[f"health {attempt}"] = app.timed("GET", "/api/v1/health")
+            status, _headers, content, timings[f"health {attempt}"] = app.timed(
+                "GET", "/api/v1/health"
+            )
             body = json.loads(content)
             assert status == 200 and body["database"] == "ok", body
             assert body["broker"].startswith("unreachable"), body
-        # A job is accepted and kept queued for the re-send; the request does not wait on the broker.
-        status, _headers, content, timings["POST jobs"] = app.timed("POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE)
+        # A job is accepted and kept queued for the re-send; the request does not wait on
+        # the broker.
+        status, _headers, content, timings["POST jobs"] = app.timed(
+            "POST", "/api/v1/jobs/shuffle-analysis", SHUFFLE
+        )
         assert status == 202, content
         job = json.loads(content)
         assert job["status"] == "queued", job
-        status, _headers, content, timings["GET job"] = app.timed("GET", f"/api/v1/jobs/{job['id']}")
+        status, _headers, content, timings["GET job"] = app.timed(
+            "GET", f"/api/v1/jobs/{job['id']}"
+        )
         assert status == 200 and json.loads(content)["status"] == "queued"
         assert all(took < BOUND for took in timings.values()), timings
         assert max(timings[f"health {attempt}"] for attempt in range(3)) < 2, timings
@@ -292,12 +351,25 @@ def test_health_asks_the_broker_on_one_kept_connection(sqlite_db, tmp_path):
     parts = redis_url.split("/")
     host, _, port = parts[2].rpartition("@")[2].partition(":")
     relay = Relay((host, int(port or 6379)))
-    app = App({"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{relay.port}/{parts[3] or 0}"}, tmp_path)
+    app = App(
+        {
+            "DATABASE_URL": sqlite_db,
+            "CELERY_BROKER_URL": f"redis://127.0.0.1:{relay.port}/{parts[3] or 0}",
+        },
+        tmp_path,
+    )
     try:
         results = []
-        for _round in range(3):   # health asks the broker at most once a second: three rounds, three pings
-            threads = [threading.Thread(target=lambda: results.extend(app.request("GET", "/api/v1/health")[2] for _ in range(5)))
-                       for _ in range(4)]
+        # health asks the broker at most once a second: three rounds, three pings
+        for _round in range(3):
+            threads = [
+                threading.Thread(
+                    target=lambda: results.extend(
+                        app.request("GET", "/api/v1/health")[2] for _ in range(5)
+                    )
+                )
+                for _ in range(4)
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -325,8 +397,8 @@ def test_health_takes_only_get_and_head(sqlite_db, tmp_path):
 
 
 def test_dropped_database_connections_fail_no_request(tmp_path):
-    """PostgreSQL ends every connection of the app (pg_terminate_backend, as a restart does): the next
-    requests are answered as before, on fresh connections, not 500 or 503 once per thread."""
+    """PostgreSQL ends every connection of the app (pg_terminate_backend, as a restart does): the
+    next requests are answered as before, on fresh connections, not 500 or 503 once per thread."""
     import psycopg
 
     name = f"judgeapp_deps_probe_{os.getpid()}"
@@ -335,14 +407,18 @@ def test_dropped_database_connections_fail_no_request(tmp_path):
         admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
         admin.execute(f'CREATE DATABASE "{name}"')
     base = admin_url.rsplit("/", 1)[0]
-    app = App({"DATABASE_URL": f"{base}/{name}", "DATABASE_CONN_MAX_AGE": "60"}, tmp_path, threads=4)
+    app = App(
+        {"DATABASE_URL": f"{base}/{name}", "DATABASE_CONN_MAX_AGE": "60"}, tmp_path, threads=4
+    )
     try:
-        for _ in range(8):   # each thread holds a persistent connection
+        for _ in range(8):  # each thread holds a persistent connection
             status, _headers, content = app.request("GET", "/api/v1/health")
             assert status == 200, content
         with psycopg.connect(admin_url, autocommit=True) as admin:
-            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
-                                  [name]).fetchone()[0]
+            ended = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                [name],
+            ).fetchone()[0]
         assert ended >= 1
         statuses = [app.request("GET", "/api/v1/health")[0] for _ in range(8)]
         assert statuses == [200] * 8, statuses
@@ -353,8 +429,8 @@ def test_dropped_database_connections_fail_no_request(tmp_path):
 
 
 def test_the_watchdog_ends_a_query_the_server_never_answers():
-    """The mechanism under the 503s: a query in flight on an open connection whose server went silent
-    (libpq alone waits forever) ends with an error once the watchdog cuts the socket."""
+    """The mechanism under the 503s: a query in flight on an open connection whose server went
+    silent (libpq alone waits forever) ends with an error once the watchdog cuts the socket."""
     import psycopg
 
     from judgeapp import db_guard

@@ -1,6 +1,6 @@
-"""Models that moved apps keep their rows: a database made before the move (Job, Event, EventJudge and
-Call in the judgeapp app) migrates forward to jobs and calllog without losing one, on SQLite and on
-PostgreSQL (`DATABASE_URL=postgres://… pytest tests/judgeapp/test_moved_models_migration.py`)."""
+"""Models that moved apps keep their rows: a database made before the move (Job, Event, EventJudge
+and Call in the judgeapp app) migrates forward to jobs and calllog without losing one, on SQLite and
+on PostgreSQL (`DATABASE_URL=postgres://… pytest tests/judgeapp/test_moved_models_migration.py`)."""
 
 from __future__ import annotations
 
@@ -34,18 +34,37 @@ class MovedModelsMigrationTests:
         assert not {"jobs", "calllog"} & {m._meta.app_label for m in old.get_models()}
         user = old.get_model("auth", "User").objects.create(username="hj", password="!")
         job = old.get_model("judgeapp", "Job").objects.create(
-            kind="loop-outcome", input={"actions": 1}, status="succeeded", result={"outcome": "draw"}, owner=user)
-        event = old.get_model("judgeapp", "Event").objects.create(name="PTQ", date=dt.date(2026, 11, 21), head_judge=user)
+            kind="loop-outcome",
+            input={"actions": 1},
+            status="succeeded",
+            result={"outcome": "draw"},
+            owner=user,
+        )
+        event = old.get_model("judgeapp", "Event").objects.create(
+            name="PTQ", date=dt.date(2026, 11, 21), head_judge=user
+        )
         old.get_model("judgeapp", "EventJudge").objects.create(event=event, judge=user, role="head")
         client_id = uuid.uuid4()
         old.get_model("judgeapp", "Call").objects.create(
-            event=event, judge=user, client_id=client_id, guide="shortcut-disputes", conclusion="x", penalty="Warning",
-            answers=["a", "b"], citations=[{"ref": "cr@2025-02-07:729.4"}], created_at=timezone.now())
+            event=event,
+            judge=user,
+            client_id=client_id,
+            guide="shortcut-disputes",
+            conclusion="x",
+            penalty="Warning",
+            answers=["a", "b"],
+            citations=[{"ref": "cr@2025-02-07:729.4"}],
+            created_at=timezone.now(),
+        )
 
         new = migrate(latest())
 
         moved_job = new.get_model("jobs", "Job").objects.get(pk=job.pk)
-        assert (moved_job.kind, moved_job.result, moved_job.owner_id) == ("loop-outcome", {"outcome": "draw"}, user.pk)
+        assert (moved_job.kind, moved_job.result, moved_job.owner_id) == (
+            "loop-outcome",
+            {"outcome": "draw"},
+            user.pk,
+        )
         moved_event = new.get_model("calllog", "Event").objects.get(pk=event.pk)
         assert list(moved_event.judges.values_list("username", flat=True)) == ["hj"]
         call = new.get_model("calllog", "Call").objects.get(client_id=client_id)
@@ -66,7 +85,9 @@ class MovedModelsMigrationTests:
         ContentType.objects.clear_cache()
         before = {m: ContentType.objects.get_for_model(m).pk for m in self._models()}
         migrate(BEFORE)
-        labels = set(ContentType.objects.filter(pk__in=before.values()).values_list("app_label", flat=True))
+        labels = set(
+            ContentType.objects.filter(pk__in=before.values()).values_list("app_label", flat=True)
+        )
         assert labels == {"judgeapp"}
         migrate(latest())
         ContentType.objects.clear_cache()

@@ -1,5 +1,5 @@
-"""The OpenAPI schema (issue 14): served as JSON and YAML, lists every endpoint of docs/API.md and the
-extensions, documents the error shape, and its docs page uses the project's own static files."""
+"""The OpenAPI schema (issue 14): served as JSON and YAML, lists every endpoint of docs/API.md and
+the extensions, documents the error shape, and its docs page uses the project's own static files."""
 
 from __future__ import annotations
 
@@ -13,12 +13,29 @@ from django.test import Client
 pytestmark = pytest.mark.django_db
 API_MD = Path(__file__).resolve().parents[2] / "docs" / "API.md"
 EXPECTED = {
-    "/api/v1/health", "/api/v1/rules/{doc}/{number}", "/api/v1/rules/{doc}/{number}/trace", "/api/v1/search",
-    "/api/v1/glossary/{term}", "/api/v1/documents", "/api/v1/diff/{doc}", "/api/v1/jobs/loop-outcome",
-    "/api/v1/jobs/game-outcome", "/api/v1/jobs/shuffle-analysis", "/api/v1/jobs/{job_id}", "/api/v1/guides",
-    "/api/v1/guides/{slug}", "/api/v1/guides/{slug}/walk", "/api/v1/cards/{name}", "/api/v1/cards",
-    "/api/v1/shuffle-check", "/api/v1/events", "/api/v1/events/{event_id}/calls", "/api/v1/events/{event_id}/clock",
-    "/api/v1/admin/versions", "/api/v1/admin/versions/{version_id}/publish", "/api/v1/admin/documents/{doc}/rollback",
+    "/api/v1/health",
+    "/api/v1/rules/{doc}/{number}",
+    "/api/v1/rules/{doc}/{number}/trace",
+    "/api/v1/search",
+    "/api/v1/glossary/{term}",
+    "/api/v1/documents",
+    "/api/v1/diff/{doc}",
+    "/api/v1/jobs/loop-outcome",
+    "/api/v1/jobs/game-outcome",
+    "/api/v1/jobs/shuffle-analysis",
+    "/api/v1/jobs/{job_id}",
+    "/api/v1/guides",
+    "/api/v1/guides/{slug}",
+    "/api/v1/guides/{slug}/walk",
+    "/api/v1/cards/{name}",
+    "/api/v1/cards",
+    "/api/v1/shuffle-check",
+    "/api/v1/events",
+    "/api/v1/events/{event_id}/calls",
+    "/api/v1/events/{event_id}/clock",
+    "/api/v1/admin/versions",
+    "/api/v1/admin/versions/{version_id}/publish",
+    "/api/v1/admin/documents/{doc}/rollback",
 }
 
 
@@ -37,7 +54,10 @@ class SchemaTests:
         assert EXPECTED <= set(schema["paths"])
 
     def test_every_path_api_md_names_is_described(self, schema):
-        named = {m.group(1).split("?")[0] for m in re.finditer(r"`(?:GET|POST) (/api/v1/[^`\s]+)", API_MD.read_text())}
+        named = {
+            m.group(1).split("?")[0]
+            for m in re.finditer(r"`(?:GET|POST) (/api/v1/[^`\s]+)", API_MD.read_text())
+        }
         described = {re.sub(r"\{[^}]+\}", "{}", p) for p in schema["paths"]}
         for path in named - {"/api/v1/schema/"}:
             assert re.sub(r"\{[^}]+\}", "{}", path) in described, path
@@ -57,7 +77,9 @@ class SchemaTests:
 
     def test_yaml_on_request(self):
         response = Client().get("/api/v1/schema/?format=yaml")
-        assert response.status_code == 200 and response["Content-Type"].startswith("application/vnd.oai.openapi;")
+        assert response.status_code == 200 and response["Content-Type"].startswith(
+            "application/vnd.oai.openapi;"
+        )
         assert "/api/v1/search" in yaml.safe_load(response.content)["paths"]
 
 
@@ -74,7 +96,9 @@ class RequestModelSchemaTests:
     """The job requests and the call are described by the models that read them (issue 26)."""
 
     def body(self, schema, path):
-        ref = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        ref = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"][
+            "$ref"
+        ]
         return schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
 
     def test_each_job_request_has_its_models_fields(self, schema):
@@ -82,17 +106,28 @@ class RequestModelSchemaTests:
         from engines.loops.requests import LoopOutcomeRequest
         from engines.shuffles.requests import ShuffleAnalysisRequest
 
-        for kind, model in {"loop-outcome": LoopOutcomeRequest, "game-outcome": GameOutcomeRequest,
-                            "shuffle-analysis": ShuffleAnalysisRequest}.items():
+        for kind, model in {
+            "loop-outcome": LoopOutcomeRequest,
+            "game-outcome": GameOutcomeRequest,
+            "shuffle-analysis": ShuffleAnalysisRequest,
+        }.items():
             body = self.body(schema, f"/api/v1/jobs/{kind}")
-            assert set(body["properties"]) == {f.alias or n for n, f in model.model_fields.items()}, kind
+            assert set(body["properties"]) == {
+                f.alias or n for n, f in model.model_fields.items()
+            }, kind
 
     def test_constraints_are_those_the_server_enforces(self, schema):
         loop = self.body(schema, "/api/v1/jobs/loop-outcome")
-        assert (loop["properties"]["players"]["minItems"], loop["properties"]["players"]["maxItems"]) == (2, 16)
-        assert set(loop["required"]) == {"players", "iteration"}   # state and the rest have defaults
+        assert (
+            loop["properties"]["players"]["minItems"],
+            loop["properties"]["players"]["maxItems"],
+        ) == (2, 16)
+        assert set(loop["required"]) == {"players", "iteration"}  # state and the rest have defaults
         shuffle = self.body(schema, "/api/v1/jobs/shuffle-analysis")
-        assert (shuffle["properties"]["deck_size"]["minimum"], shuffle["properties"]["deck_size"]["maximum"]) == (1, 250)
+        assert (
+            shuffle["properties"]["deck_size"]["minimum"],
+            shuffle["properties"]["deck_size"]["maximum"],
+        ) == (1, 250)
         kinds = schema["components"]["schemas"]["ActionKind"]["enum"]
         assert kinds == ["optional", "mandatory", "unless"]
         call = self.body(schema, "/api/v1/events/{event_id}/calls")
@@ -105,23 +140,39 @@ class RequestModelSchemaTests:
         from floor.services import ACTIONS, ClockRequest
         from guides.services import WalkRequest
 
-        for path, model in {"/api/v1/shuffle-check": ShuffleCheckRequest, "/api/v1/guides/{slug}/walk": WalkRequest,
-                            "/api/v1/events/{event_id}/clock": ClockRequest, "/api/v1/events": EventRequest,
-                            "/api/v1/events/{event_id}/judges": JudgeRequest,
-                            "/api/v1/events/{event_id}/players": PlayerRequest}.items():
+        for path, model in {
+            "/api/v1/shuffle-check": ShuffleCheckRequest,
+            "/api/v1/guides/{slug}/walk": WalkRequest,
+            "/api/v1/events/{event_id}/clock": ClockRequest,
+            "/api/v1/events": EventRequest,
+            "/api/v1/events/{event_id}/judges": JudgeRequest,
+            "/api/v1/events/{event_id}/players": PlayerRequest,
+        }.items():
             body = self.body(schema, path)
             assert set(body["properties"]) == set(model.model_fields), path
         check = self.body(schema, "/api/v1/shuffle-check")
-        assert set(check["required"]) == {"rel", "deck_size"} and check["properties"]["presented_to_opponent"]["default"] is True
-        assert (check["properties"]["deck_size"]["minimum"], check["properties"]["deck_size"]["maximum"]) == (0, 250)
+        assert (
+            set(check["required"]) == {"rel", "deck_size"}
+            and check["properties"]["presented_to_opponent"]["default"] is True
+        )
+        assert (
+            check["properties"]["deck_size"]["minimum"],
+            check["properties"]["deck_size"]["maximum"],
+        ) == (0, 250)
         clock = self.body(schema, "/api/v1/events/{event_id}/clock")
         action = clock["properties"]["action"]["allOf"][0]["$ref"].rsplit("/", 1)[1]
-        assert schema["components"]["schemas"][action]["enum"] == list(ACTIONS)   # "add", as the server takes it
+        # "add", as the server takes it
+        assert schema["components"]["schemas"][action]["enum"] == list(ACTIONS)
         event = self.body(schema, "/api/v1/events")
-        assert set(event["required"]) == {"name", "date"} and event["properties"]["name"]["maxLength"] == 200
+        assert (
+            set(event["required"]) == {"name", "date"}
+            and event["properties"]["name"]["maxLength"] == 200
+        )
 
     def test_drf_owned_requests_are_their_views_serializers(self, schema):
-        upload = schema["paths"]["/api/v1/admin/versions"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+        upload = schema["paths"]["/api/v1/admin/versions"]["post"]["requestBody"]["content"][
+            "multipart/form-data"
+        ]["schema"]
         assert upload["$ref"].endswith("/UploadRequest")
         assert schema["components"]["schemas"]["UploadRequest"]["required"] == ["file"]
         assert set(schema["components"]["schemas"]["RollbackRequest"]["properties"]) == {"to"}

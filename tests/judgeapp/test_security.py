@@ -27,10 +27,17 @@ def basic(username: str, password: str) -> dict:
 
 
 class LoginThrottlingTests:
-    @pytest.mark.parametrize(("page", "staff"), [("/accounts/login/", False), ("/admin/login/", True)],
-                             ids=["sign-in page", "admin sign-in"])
-    def test_a_sign_in_page_locks_out_after_too_many_wrong_passwords(self, django_user_model, settings, page, staff):
-        django_user_model.objects.create_user("curator", password="right-password-2", is_staff=staff)
+    @pytest.mark.parametrize(
+        ("page", "staff"),
+        [("/accounts/login/", False), ("/admin/login/", True)],
+        ids=["sign-in page", "admin sign-in"],
+    )
+    def test_a_sign_in_page_locks_out_after_too_many_wrong_passwords(
+        self, django_user_model, settings, page, staff
+    ):
+        django_user_model.objects.create_user(
+            "curator", password="right-password-2", is_staff=staff
+        )
         client = Client()
         for _ in range(settings.AXES_FAILURE_LIMIT):
             client.post(page, {"username": "curator", "password": "wrong"})
@@ -40,10 +47,16 @@ class LoginThrottlingTests:
 
     def test_basic_auth_on_the_api_locks_out_and_answers_json(self, judge, settings):
         client = Client()
-        assert client.get("/api/v1/events", **basic("judge-ann", "right-password-1")).status_code == 200
-        answers = [client.get("/api/v1/events", **basic("judge-ann", "wrong")).status_code
-                   for _ in range(settings.AXES_FAILURE_LIMIT)]
-        assert set(answers[:-1]) <= {401, 403} and answers[-1] == 429   # the attempt that reaches the limit locks
+        assert (
+            client.get("/api/v1/events", **basic("judge-ann", "right-password-1")).status_code
+            == 200
+        )
+        answers = [
+            client.get("/api/v1/events", **basic("judge-ann", "wrong")).status_code
+            for _ in range(settings.AXES_FAILURE_LIMIT)
+        ]
+        # the attempt that reaches the limit locks
+        assert set(answers[:-1]) <= {401, 403} and answers[-1] == 429
         response = client.get("/api/v1/events", **basic("judge-ann", "right-password-1"))
         assert response.status_code == 429, response.content
         assert response["Content-Type"] == "application/json"
@@ -54,7 +67,9 @@ class LoginThrottlingTests:
         client = Client()
         for _ in range(settings.AXES_FAILURE_LIMIT - 1):
             client.post("/accounts/login/", {"username": "judge-ann", "password": "wrong"})
-        response = client.post("/accounts/login/", {"username": "judge-ann", "password": "right-password-1"})
+        response = client.post(
+            "/accounts/login/", {"username": "judge-ann", "password": "right-password-1"}
+        )
         assert response.status_code == 302
 
 
@@ -70,22 +85,55 @@ def env_example() -> dict[str, str]:
 class DeployCheckTests:
     def test_check_deploy_is_clean_with_the_example_environment(self):
         env = {**os.environ, **env_example(), "DATABASE_URL": ""}
-        run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--tag", "security", "--fail-level", "WARNING"],
-                             cwd=REPO, env=env, capture_output=True, text=True)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "check",
+                "--deploy",
+                "--tag",
+                "security",
+                "--fail-level",
+                "WARNING",
+            ],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert run.returncode == 0, run.stdout + run.stderr
         assert "security.W" not in run.stdout + run.stderr
 
     def test_each_https_setting_comes_from_the_environment(self):
         values = env_example()
-        for name in ("DJANGO_SECURE_HSTS_SECONDS", "DJANGO_SECURE_SSL_REDIRECT", "DJANGO_SESSION_COOKIE_SECURE",
-                     "DJANGO_CSRF_COOKIE_SECURE"):
+        for name in (
+            "DJANGO_SECURE_HSTS_SECONDS",
+            "DJANGO_SECURE_SSL_REDIRECT",
+            "DJANGO_SESSION_COOKIE_SECURE",
+            "DJANGO_CSRF_COOKIE_SECURE",
+        ):
             assert name in values and values[name] not in ("", "0")
-        code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='judgeapp.settings'; django.setup(); "
-                "from django.conf import settings as s; "
-                "print(s.SECURE_HSTS_SECONDS, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)")
-        env = {**os.environ, "DJANGO_SECURE_HSTS_SECONDS": "60", "DJANGO_SECURE_SSL_REDIRECT": "1",
-               "DJANGO_SESSION_COOKIE_SECURE": "1", "DJANGO_CSRF_COOKIE_SECURE": "1"}
-        run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+        code = (
+            "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='judgeapp.settings'; "
+            "django.setup(); from django.conf import settings as s; "
+            "print(s.SECURE_HSTS_SECONDS, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, "
+            "s.CSRF_COOKIE_SECURE)"
+        )
+        env = {
+            **os.environ,
+            "DJANGO_SECURE_HSTS_SECONDS": "60",
+            "DJANGO_SECURE_SSL_REDIRECT": "1",
+            "DJANGO_SESSION_COOKIE_SECURE": "1",
+            "DJANGO_CSRF_COOKIE_SECURE": "1",
+        }
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert run.stdout.split() == ["60", "True", "True", "True"]
 
     def test_the_health_check_is_not_redirected_to_https(self, settings):

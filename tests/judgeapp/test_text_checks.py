@@ -9,7 +9,9 @@ from judgeapp.text_checks import bad_text_reason, depth_of, find_bad_text
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -51,5 +53,8 @@ class TextCheckTests:
         assert (bad_text_reason(text) is not None) == is_bad(text)
 
     def test_the_field_is_named_by_its_path(self):
-        assert find_bad_text({"players": [{"name": "ok"}, {"name": "a\x00"}]}) == ("players[1].name", "holds a NUL character")
+        assert find_bad_text({"players": [{"name": "ok"}, {"name": "a\x00"}]}) == (
+            "players[1].name",
+            "holds a NUL character",
+        )
         assert find_bad_text({"q": "\ud800"}) == ("q", "holds an unpaired surrogate character")

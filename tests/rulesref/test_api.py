@@ -56,8 +56,13 @@ class RuleLookupTests:
 
     @needs_history
     def test_as_of_picks_the_version_in_effect_that_day(self, api):
-        assert api.get("/api/v1/rules/cr/725?as_of=2024-06-01").json()["version"]["effective_date"] == "2022-04-29"
-        assert api.get("/api/v1/rules/cr/729?as_of=2025-03-01").json()["title"] == "Taking Shortcuts"
+        assert (
+            api.get("/api/v1/rules/cr/725?as_of=2024-06-01").json()["version"]["effective_date"]
+            == "2022-04-29"
+        )
+        assert (
+            api.get("/api/v1/rules/cr/729?as_of=2025-03-01").json()["title"] == "Taking Shortcuts"
+        )
 
     def test_bad_dates_and_documents_are_named(self, api):
         response = api.get("/api/v1/rules/cr/729?version=yesterday")
@@ -105,8 +110,11 @@ class CurrentVersionCacheTests:
         from rulesref.models import Version
 
         assert api.get("/api/v1/rules/cr/100.1").json()["version"]["effective_date"] == "2025-02-07"
-        assert api.get("/api/v1/rules/cr/100.1").json()["version"]["current"] is True  # now from the hot cache
-        services.publish_version(Version.objects.get(document__slug="cr", effective_date="2022-04-29"))
+        # now from the hot cache
+        assert api.get("/api/v1/rules/cr/100.1").json()["version"]["current"] is True
+        services.publish_version(
+            Version.objects.get(document__slug="cr", effective_date="2022-04-29")
+        )
         body = api.get("/api/v1/rules/cr/100.1").json()
         assert body["version"] == {"effective_date": "2022-04-29", "current": True}
         older = api.get("/api/v1/rules/cr/100.1?version=2025-02-07").json()

@@ -69,7 +69,9 @@ class TraceTests:
     @needs_history
     def test_trace_from_an_older_version(self, api):
         steps = api.get("/api/v1/rules/cr/725.3/trace?version=2022-04-29").json()
-        assert [s["number"] for s in steps if s["effective_date"] in ("2022-04-29", "2025-02-07")] == ["725.3", "729.3"]
+        assert [
+            s["number"] for s in steps if s["effective_date"] in ("2022-04-29", "2025-02-07")
+        ] == ["725.3", "729.3"]
 
 
 class StableReferenceTests:
@@ -87,19 +89,24 @@ class StableReferenceTests:
     def test_publishing_another_version_moves_every_citation(self, cr_2022):
         assert references.resolve("cr@2025-02-07:729.3").number == "729.3"
         services.publish_version(cr_2022, note="test: back to 2022")
-        references.forget_resolutions()  # on_commit does this in production; tests run in one transaction
+        # on_commit does this in production; tests run in one transaction
+        references.forget_resolutions()
         assert references.resolve("cr@2025-02-07:729.3").number == "725.3"
         assert references.resolve("cr@2025-02-07:729").title == "Taking Shortcuts"
 
     @needs_history
     def test_references_that_changed_are_listed_for_review(self, cr_2022):
         current = Version.objects.get(document__slug="cr", is_current=True)
-        rows = references.review_changes(["cr@2025-02-07:729.4", "cr@2025-02-07:100.1"], cr_2022, current)
+        rows = references.review_changes(
+            ["cr@2025-02-07:729.4", "cr@2025-02-07:100.1"], cr_2022, current
+        )
         by_ref = {r["ref"]: r for r in rows}
         assert by_ref["cr@2025-02-07:729.4"]["old_number"] == "725.4"
         assert by_ref["cr@2025-02-07:729.4"]["new_number"] == "729.4"
 
-    @pytest.mark.parametrize("bad", ["729.4", "cr@2025-13-01:729.4", "xx@2025-02-07:1", "cr@2025-02-07:"])
+    @pytest.mark.parametrize(
+        "bad", ["729.4", "cr@2025-13-01:729.4", "xx@2025-02-07:1", "cr@2025-02-07:"]
+    )
     def test_malformed_references_are_refused(self, bad):
         with pytest.raises(references.ReferenceError):
             references.resolve(bad)

@@ -18,7 +18,8 @@ from rulesref import curation, services
 from rulesref.models import Document, Version
 from tests.conftest import RULES_DIR, needs_history
 
-NEW_CR = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"   # not among the base documents conftest publishes
+# not among the base documents conftest publishes
+NEW_CR = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"
 
 
 def postgres_or_skip() -> None:
@@ -35,7 +36,7 @@ def at_once(work, count: int = 2) -> list:
         try:
             barrier.wait()
             answers[i] = work()
-        except Exception as exc:   # the test reads it
+        except Exception as exc:  # the test reads it
             answers[i] = exc
         finally:
             connections.close_all()
@@ -54,7 +55,9 @@ class PublishRaceTests:
     @needs_history
     def test_two_publishes_of_one_version_give_one_success_and_one_409(self, django_user_model):
         postgres_or_skip()
-        staff = django_user_model.objects.create_user("curator", password="pw-curator", is_staff=True)
+        staff = django_user_model.objects.create_user(
+            "curator", password="pw-curator", is_staff=True
+        )
         parsed, digest = services.parse_file(NEW_CR)
         version, _ = services.store_parsed(parsed, digest=digest, source=NEW_CR.name)
 
@@ -101,19 +104,28 @@ class SizeCapTests:
         assert Version.objects.count() == before
 
     @needs_history
-    def test_the_api_upload_refuses_it_before_any_task(self, people, settings, tmp_path, monkeypatch):
+    def test_the_api_upload_refuses_it_before_any_task(
+        self, people, settings, tmp_path, monkeypatch
+    ):
         settings.JUDGEAPP_MAX_DOCUMENT_BYTES = 1_000_000
         settings.MEDIA_ROOT = tmp_path
         from rulesref import tasks
 
-        monkeypatch.setattr(tasks.parse_upload, "delay_on_commit", lambda *a: pytest.fail("a task was enqueued"))
+        monkeypatch.setattr(
+            tasks.parse_upload, "delay_on_commit", lambda *a: pytest.fail("a task was enqueued")
+        )
         client = APIClient()
         client.force_authenticate(people["head_judge"])
-        upload = SimpleUploadedFile("MagicCompRules-20300101.txt", NEW_CR.read_bytes() + b"x" * 1_000_000)
+        upload = SimpleUploadedFile(
+            "MagicCompRules-20300101.txt", NEW_CR.read_bytes() + b"x" * 1_000_000
+        )
         before = Version.objects.count()
         response = client.post("/api/v1/admin/versions", {"file": upload}, format="multipart")
         assert response.status_code == 413, response.content
-        assert response.json()["error"]["code"] == "too_large" and "MB" in response.json()["error"]["message"]
+        assert (
+            response.json()["error"]["code"] == "too_large"
+            and "MB" in response.json()["error"]["message"]
+        )
         assert Version.objects.count() == before
 
     def test_the_default_cap_is_about_five_times_the_largest_real_document(self, settings):
@@ -140,7 +152,11 @@ class PendingVersionTests:
             assert client.get(f"/api/v1/rules/cr/100.1?version={date}").status_code == 404
             assert client.get(f"/api/v1/diff/cr?from={date}&to=2025-02-07").status_code == 404
             assert client.get(f"/api/v1/search?q=shortcut&doc=cr&version={date}").status_code == 404
-            listed = {v["effective_date"] for d in client.get("/api/v1/documents").json() for v in d["versions"]}
+            listed = {
+                v["effective_date"]
+                for d in client.get("/api/v1/documents").json()
+                for v in d["versions"]
+            }
             assert date not in listed
 
     def test_staff_read_it(self, pending, people):
@@ -149,6 +165,10 @@ class PendingVersionTests:
         staff.force_authenticate(people["head_judge"])
         assert staff.get(f"/api/v1/rules/cr/100.1?version={date}").status_code == 200
         assert staff.get(f"/api/v1/search?q=shortcut&doc=cr&version={date}").status_code == 200
-        listed = {v["effective_date"] for d in staff.get("/api/v1/documents").json() for v in d["versions"]}
+        listed = {
+            v["effective_date"]
+            for d in staff.get("/api/v1/documents").json()
+            for v in d["versions"]
+        }
         assert date in listed
         assert Document.objects.filter(slug="cr").exists()

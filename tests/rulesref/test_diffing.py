@@ -57,7 +57,9 @@ def moved_pairs(diff: RulesDiff) -> dict[str, str]:
 class DiffRecordsTests:
     def test_records_carry_section_parent_and_title(self, versions):
         rules = versions[0][1]
-        self.assert_record(rules["701.4b"], section="701", section_title="Keyword Abilities", parent="701.4")
+        self.assert_record(
+            rules["701.4b"], section="701", section_title="Keyword Abilities", parent="701.4"
+        )
         assert rules["702"].title == "Taking Shortcuts"
         assert rules["702"].section is None
 
@@ -127,7 +129,9 @@ class EditAddRemoveTests:
         assert [c.old_number for c in v1_v2.changed] == ["100.2"]
         change = v1_v2.changed[0]
         assert change.ops[0] == WordOp("equal", "Each player starts the game with 20 life.")
-        assert change.ops[1] == WordOp("insert", "In a Two-Headed Giant game, each team starts with 30 life.")
+        assert change.ops[1] == WordOp(
+            "insert", "In a Two-Headed Giant game, each team starts with 30 life."
+        )
 
     def test_true_addition_and_removal(self, v1_v2):
         assert [c.old_number for c in v1_v2.removed] == ["100.4"]
@@ -149,14 +153,20 @@ class BoilerplateTests:
         def section(number, title, texts):
             rules = {number: DiffRule(number, "", title=title)}
             for i, text in enumerate(texts, start=1):
-                rules[f"{number}.{i}"] = DiffRule(f"{number}.{i}", text, section=number, parent=number)
+                rules[f"{number}.{i}"] = DiffRule(
+                    f"{number}.{i}", text, section=number, parent=number
+                )
             return rules
 
         priority = '{}, the active player gets priority. (See rule 117, "Timing and Priority.")'
         old = section(
             "505",
             "Main Phase",
-            ["There are two main phases in a turn.", "First, sagas get lore counters.", priority.format("Second")],
+            [
+                "There are two main phases in a turn.",
+                "First, sagas get lore counters.",
+                priority.format("Second"),
+            ],
         )
         old |= section(
             "509",
@@ -189,15 +199,23 @@ class BoilerplateTests:
 
 class DiffShapeTests:
     def test_every_old_rule_is_in_exactly_one_bucket(self, versions, v1_v2, v2_v3):
-        for diff, (_, old), (_, new) in ((v1_v2, versions[0], versions[1]), (v2_v3, versions[1], versions[2])):
+        for diff, (_, old), (_, new) in (
+            (v1_v2, versions[0], versions[1]),
+            (v2_v3, versions[1], versions[2]),
+        ):
             assert_consistent(diff, old, new)
 
     def test_to_dict_has_the_api_shape(self, v1_v2):
         out = v1_v2.to_dict()
         assert {"added", "removed", "changed", "moved"} <= out.keys()
-        assert {"from": "702.4", "to": "704.4"}.items() <= next(m for m in out["moved"] if m["from"] == "702.4").items()
+        assert {"from": "702.4", "to": "704.4"}.items() <= next(
+            m for m in out["moved"] if m["from"] == "702.4"
+        ).items()
         assert out["removed"] == ["100.4"]
-        assert out["changed"][0]["number"] == "100.2" and out["changed"][0]["diff"][1]["op"] == "insert"
+        assert (
+            out["changed"][0]["number"] == "100.2"
+            and out["changed"][0]["diff"][1]["op"] == "insert"
+        )
 
     def test_changes_come_in_document_order(self, versions, v1_v2):
         new_order = list(versions[1][1])
@@ -234,7 +252,10 @@ class TraceTests:
     def test_trace_follows_each_renumbering(self, versions):
         steps = diffing.trace_rule(versions, "702.5b", dt.date(2024, 4, 12))
         assert [s.number for s in steps] == ["701.4b", "702.5b", "702.5b"]
-        assert steps[0].text == "Multiple instances of double strike on the same creature are redundant."
+        assert (
+            steps[0].text
+            == "Multiple instances of double strike on the same creature are redundant."
+        )
         assert steps[0].effective_date == dt.date(2024, 1, 10)
 
     def test_trace_from_a_date_between_versions_uses_the_version_in_effect(self, versions):
@@ -275,7 +296,9 @@ class FollowTests:
 class BoundaryTests:
     def test_engine_loads_without_django(self):
         code = "import sys, rulesref.diffing; print('django' in sys.modules)"
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+        )
         assert run.stdout.strip() == "False"
 
 
@@ -321,12 +344,16 @@ def renumbered_rules(draw, edit: bool):
         position += 1
         old_number, new_number = f"100.{i + 1}", f"100.{position}"
         text = texts[i]
-        old[old_number] = DiffRule(old_number, text, section="100", section_title="General", parent="100")
+        old[old_number] = DiffRule(
+            old_number, text, section="100", section_title="General", parent="100"
+        )
         if i in edited:
             words = text.split()
             words[len(words) // 2] = "replacement"
             text = " ".join(words)
-        new[new_number] = DiffRule(new_number, text, section="100", section_title="General", parent="100")
+        new[new_number] = DiffRule(
+            new_number, text, section="100", section_title="General", parent="100"
+        )
         expected[old_number] = new_number
     return old, new, expected, {f"100.{i + 1}" for i in edited}
 

@@ -20,7 +20,7 @@ from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from tests.conftest import RULES_DIR, needs_history, rules_files
 
-pytestmark = [pytest.mark.corpus, needs_history]   # every version of the CR and the MTR
+pytestmark = [pytest.mark.corpus, needs_history]  # every version of the CR and the MTR
 
 Versions = list[tuple[dt.date, dict[str, DiffRule]]]
 
@@ -44,7 +44,10 @@ def by_date(cr_versions) -> dict[str, dict[str, DiffRule]]:
 
 @pytest.fixture(scope="module")
 def consecutive_diffs(cr_versions) -> list[tuple[dt.date, dt.date, RulesDiff]]:
-    return [(a_date, b_date, diffing.diff_rules(a, b)) for (a_date, a), (b_date, b) in itertools.pairwise(cr_versions)]
+    return [
+        (a_date, b_date, diffing.diff_rules(a, b))
+        for (a_date, a), (b_date, b) in itertools.pairwise(cr_versions)
+    ]
 
 
 _diff_cache: dict[tuple[str, str], RulesDiff] = {}
@@ -66,7 +69,9 @@ class CorpusSanityTests:
         assert [d for d, _ in cr_versions] == sorted(d for d, _ in cr_versions)
 
     def test_every_old_rule_lands_in_exactly_one_bucket(self, cr_versions, consecutive_diffs):
-        for (_, old), (_, new), (a, b, result) in zip(cr_versions, cr_versions[1:], consecutive_diffs):
+        for (_, old), (_, new), (a, b, result) in zip(
+            cr_versions, cr_versions[1:], consecutive_diffs
+        ):
             removed = {c.old_number for c in result.removed}
             moved = {c.old_number for c in result.moved}
             changed = {c.old_number for c in result.changed}
@@ -79,14 +84,18 @@ class CorpusSanityTests:
             assert all(c.old_number != c.new_number for c in result.moved), (a, b)
 
     def test_unchanged_rules_really_read_the_same(self, cr_versions, consecutive_diffs):
-        for (_, old), (_, new), (a, b, result) in zip(cr_versions, cr_versions[1:], consecutive_diffs):
+        for (_, old), (_, new), (a, b, result) in zip(
+            cr_versions, cr_versions[1:], consecutive_diffs
+        ):
             touched = {c.old_number for c in result.moved + result.changed}
             for o, n in result.pairs:
                 if o not in touched:
                     assert o == n
-                    assert diffing.normalize_typography(old[o].text) == diffing.normalize_typography(
-                        new[n].text
-                    ) or _only_citations_differ(old[o].text, new[n].text), (a, b, o)
+                    assert diffing.normalize_typography(
+                        old[o].text
+                    ) == diffing.normalize_typography(new[n].text) or _only_citations_differ(
+                        old[o].text, new[n].text
+                    ), (a, b, o)
 
     def test_most_rules_survive_each_release(self, consecutive_diffs):
         for a, b, result in consecutive_diffs:
@@ -95,7 +104,9 @@ class CorpusSanityTests:
 
 def _only_citations_differ(old: str, new: str) -> bool:
     mask = diffing.CR_PROFILE.reference
-    return mask.sub("#", diffing.normalize_typography(old)) == mask.sub("#", diffing.normalize_typography(new))
+    return mask.sub("#", diffing.normalize_typography(old)) == mask.sub(
+        "#", diffing.normalize_typography(new)
+    )
 
 
 class SectionMoveTests:
@@ -103,7 +114,11 @@ class SectionMoveTests:
         # 2022-04-29 line 5355 "725.4. If a loop contains only mandatory actions, the game is a
         # draw."; 2025-02-07 line 6112 "729.4. ..." the same words.
         result = diff(by_date, "2022-04-29", "2025-02-07")
-        assert by_date["2022-04-29"]["725"].title == by_date["2025-02-07"]["729"].title == "Taking Shortcuts"
+        assert (
+            by_date["2022-04-29"]["725"].title
+            == by_date["2025-02-07"]["729"].title
+            == "Taking Shortcuts"
+        )
         moves = {c.old_number: c.new_number for c in result.moved}
         old_rules = [n for n in by_date["2022-04-29"] if n == "725" or n.startswith("725.")]
         assert len(old_rules) == 13
@@ -131,7 +146,8 @@ class MovedAndChangedTests:
         ]
 
     def test_example_edit_inside_a_moved_section(self, by_date):
-        # 725.2a's example says Duplicate... "enters the battlefield," in 2022; 729.2a "enters," in 2025.
+        # 725.2a's example says Duplicate... "enters the battlefield," in 2022; 729.2a "enters,"
+        # in 2025.
         change = change_of(diff(by_date, "2022-04-29", "2025-02-07"), "725.2a")
         assert change.new_number == "729.2a" and change.edited
         assert ("delete", "enters the battlefield,") in [(op.op, op.words) for op in change.ops]
@@ -177,7 +193,9 @@ class CascadeTests:
         mapping = result.mapping
         old = by_date["2021-02-15"]
         shifted = [
-            n for n in old if n.startswith("702.") and 21 <= int(n[4:].rstrip("abcdefghijkmnpqrstuvwxyz")) <= 142
+            n
+            for n in old
+            if n.startswith("702.") and 21 <= int(n[4:].rstrip("abcdefghijkmnpqrstuvwxyz")) <= 142
         ]
         assert len(shifted) > 300
         for number in shifted:
@@ -230,9 +248,17 @@ class TraceCorpusTests:
         steps = diffing.trace_rule(cr_versions, "729.4", dt.date(2025, 2, 7))
         assert len(steps) == 27
         numbers = {s.effective_date.isoformat(): s.number for s in steps}
-        assert (numbers["2017-08-25"], numbers["2020-04-17"], numbers["2022-04-29"]) == ("719.4", "722.4", "725.4")
+        assert (numbers["2017-08-25"], numbers["2020-04-17"], numbers["2022-04-29"]) == (
+            "719.4",
+            "722.4",
+            "725.4",
+        )
         assert all(
-            s.text == "If a loop contains only mandatory actions, the game is a draw. (See rules 104.4b and 104.4f.)"
+            s.text
+            == (
+                "If a loop contains only mandatory actions, the game is a draw. (See rules "
+                "104.4b and 104.4f.)"
+            )
             for s in steps[-2:]
         )
 
@@ -265,7 +291,11 @@ class TournamentRulesTests:
         # 4.6 Game Layout. 2018-10-05: 4.4 Loops, then 4.5, 4.6, 4.7 the same sections.
         old, new = mtr_versions["2018-05-22"], mtr_versions["2018-10-05"]
         result = diffing.diff_rules(old, new, profile=diffing.MTR_PROFILE)
-        assert {c.old_number: c.new_number for c in result.moved} == {"4.4": "4.5", "4.5": "4.6", "4.6": "4.7"}
+        assert {c.old_number: c.new_number for c in result.moved} == {
+            "4.4": "4.5",
+            "4.5": "4.6",
+            "4.6": "4.7",
+        }
         assert new["4.4"].title == "Loops" and "4.4" in {c.new_number for c in result.added}
 
     def test_a_kept_heading_outweighs_borrowed_text(self, mtr_versions):

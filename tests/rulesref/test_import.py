@@ -38,7 +38,9 @@ class ImportCommandTests:
     def test_prints_one_line_per_version_with_counts(self):
         output = run_import(str(CR_2017))
         line = next(line for line in output.splitlines() if "2017-08-25" in line)
-        assert re.search(r"CR 2017-08-25: \d{4} rules, \d{3} glossary terms, \d{3} examples", line), line
+        assert re.search(
+            r"CR 2017-08-25: \d{4} rules, \d{3} glossary terms, \d{3} examples", line
+        ), line
         version = Version.objects.get(document__slug="cr", effective_date="2017-08-25")
         assert version.status == "pending" and not version.is_current
 
@@ -77,7 +79,11 @@ class BadInputTests:
         return message
 
     def test_binary_file(self, tmp_path):
-        self._assert_refused(_bad_file(tmp_path, "rules.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))))
+        self._assert_refused(
+            _bad_file(
+                tmp_path, "rules.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+            )
+        )
 
     def test_truncated_cr_names_a_line(self, tmp_path):
         raw = (RULES_DIR / "cr" / "MagicCompRules-20250207.txt").read_bytes()
@@ -86,7 +92,9 @@ class BadInputTests:
         assert re.search(r":\d+:", message), message
 
     def test_unknown_format(self, tmp_path):
-        self._assert_refused(_bad_file(tmp_path, "notes.txt", b"Shopping list\n\n1. eggs\n2. milk\n"), line=1)
+        self._assert_refused(
+            _bad_file(tmp_path, "notes.txt", b"Shopping list\n\n1. eggs\n2. milk\n"), line=1
+        )
 
     @needs_history
     def test_undecodable_file_is_read_as_windows_1252_or_refused(self, tmp_path):

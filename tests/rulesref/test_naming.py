@@ -1,4 +1,5 @@
-"""How rules are named for judges (rulesref.naming): numbers as printed, and the JAR, which prints none, by its headings."""
+"""How rules are named for judges (rulesref.naming): numbers as printed, and the JAR, which prints
+none, by its headings."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from rulesref import naming, references
 class NamingTests:
     def test_numbered_documents_keep_their_numbers(self):
         assert naming.rule_name("cr", "729.3", "") == "CR 729.3"
-        assert naming.rule_name("ipg", "2.5", "Game Play Error - Game Rule Violation") == "IPG 2.5 Game Play Error - Game Rule Violation"
+        assert (
+            naming.rule_name("ipg", "2.5", "Game Play Error - Game Rule Violation")
+            == "IPG 2.5 Game Play Error - Game Rule Violation"
+        )
         assert naming.shown_number("mtr", "4.4") == "4.4"
 
     def test_the_jar_is_named_by_its_situation(self):
@@ -20,5 +24,11 @@ class NamingTests:
 
     def test_citations_are_labelled_through_the_same_helper(self):
         assert references.citation_label is naming.citation_label
-        assert references.labelled([{"doc": "jar", "number": "1.3", "title": "T"}])[0]["label"] == "JAR: T"
-        assert references.labelled([{"doc": "cr", "number": "729.3", "title": "T"}])[0]["label"] == "CR 729.3"
+        assert (
+            references.labelled([{"doc": "jar", "number": "1.3", "title": "T"}])[0]["label"]
+            == "JAR: T"
+        )
+        assert (
+            references.labelled([{"doc": "cr", "number": "729.3", "title": "T"}])[0]["label"]
+            == "CR 729.3"
+        )

@@ -17,7 +17,11 @@ pytestmark = [pytest.mark.django_db, needs_history]
 @pytest.fixture
 def crs():
     old, new = Version.objects.filter(document__slug="cr").order_by("effective_date")
-    assert (old.effective_date.isoformat(), new.effective_date.isoformat(), new.is_current) == ("2022-04-29", "2025-02-07", True)
+    assert (old.effective_date.isoformat(), new.effective_date.isoformat(), new.is_current) == (
+        "2022-04-29",
+        "2025-02-07",
+        True,
+    )
     return old, new
 
 
@@ -39,8 +43,11 @@ def test_api_404_for_an_old_number_says_where_the_rule_is_now(crs):
     assert response.status_code == 404
     error = response.json()["error"]
     assert error["code"] == "not_found"
-    assert error["details"]["now"] == {"number": now_in_2025(crs, "725.3"), "version": "2025-02-07",
-                                       "from": {"number": "725.3", "version": "2022-04-29"}}
+    assert error["details"]["now"] == {
+        "number": now_in_2025(crs, "725.3"),
+        "version": "2025-02-07",
+        "from": {"number": "725.3", "version": "2022-04-29"},
+    }
     assert "725.3 in the CR of 2022-04-29 is now 729.3" in error["message"]
     assert error["details"]["suggestions"], "the nearest numbers are still offered"
 
@@ -49,7 +56,11 @@ def test_as_of_with_a_number_of_another_era_says_where_it_stands_then(crs):
     response = Client().get("/api/v1/rules/cr/729.3?as_of=2022-06-01")
     assert response.status_code == 404
     now = response.json()["error"]["details"]["now"]
-    assert now == {"number": "725.3", "version": "2022-04-29", "from": {"number": "729.3", "version": "2025-02-07"}}
+    assert now == {
+        "number": "725.3",
+        "version": "2022-04-29",
+        "from": {"number": "729.3", "version": "2025-02-07"},
+    }
     assert Client().get("/api/v1/rules/cr/725.3?as_of=2022-06-01").json()["number"] == "725.3"
 
 

@@ -1,4 +1,5 @@
-"""The tablet pages on the real Comprehensive Rules (2022-04-29 and 2025-02-07, imported once by conftest)."""
+"""The tablet pages on the real Comprehensive Rules (2022-04-29 and 2025-02-07, imported once
+by conftest)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from rulesref.pages.outline import outline_for
 from tests.conftest import needs_history
 
 pytestmark = pytest.mark.django_db
-FIXTURE_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FIXTURE_SETTINGS = settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @pytest.fixture
@@ -33,7 +36,11 @@ def current_cr():
 
 @pytest.fixture
 def older_cr(current_cr):
-    return Version.objects.filter(document__slug="cr", effective_date__lt=current_cr.effective_date).order_by("-effective_date").first()
+    return (
+        Version.objects.filter(document__slug="cr", effective_date__lt=current_cr.effective_date)
+        .order_by("-effective_date")
+        .first()
+    )
 
 
 def static_text(name: str) -> str:
@@ -57,7 +64,10 @@ class HomePageTests:
         page = client.get("/").content.decode()
         assert 'action="/jump/"' in page
         assert "/rules/cr/" in page
-        assert current_cr.effective_date.strftime("%B") in page and str(current_cr.effective_date.year) in page
+        assert (
+            current_cr.effective_date.strftime("%B") in page
+            and str(current_cr.effective_date.year) in page
+        )
 
     def test_pages_need_no_login(self, client):
         for url in ["/", "/rules/cr/", "/rules/cr/729.3/", "/glossary/", "/search/?q=trample"]:
@@ -84,22 +94,38 @@ class RulePageTests:
         assert rule.references, "729.4 cites 104.4b and 104.4f"
         block = article(client.get("/rules/cr/729.4/").content.decode(), "729.4")
         for number in rule.references:
-            assert re.search(rf'<a class="ref" href="/rules/cr/{re.escape(number)}/">{re.escape(number)}</a>', block), number
+            assert re.search(
+                rf'<a class="ref" href="/rules/cr/{re.escape(number)}/">{re.escape(number)}</a>',
+                block,
+            ), number
 
     @FIXTURE_SETTINGS
     @given(data=st.data())
-    def test_every_cited_rule_that_exists_is_linked_and_no_word_is_lost(self, client, current_cr, data):
-        cited = list(Rule.objects.filter(version=current_cr).exclude(references=[]).exclude(kind="chapter")
-                     .values_list("number", flat=True))
+    def test_every_cited_rule_that_exists_is_linked_and_no_word_is_lost(
+        self, client, current_cr, data
+    ):
+        cited = list(
+            Rule.objects.filter(version=current_cr)
+            .exclude(references=[])
+            .exclude(kind="chapter")
+            .values_list("number", flat=True)
+        )
         number = data.draw(st.sampled_from(cited))
         rule = Rule.objects.get(version=current_cr, number=number)
         response = client.get(f"/rules/cr/{number}/")
         block = article(response.content.decode(), number)
         outline = outline_for(current_cr)
         for ref in rule.references:
-            if ref in outline and ref != number and re.search(rf"(?<![\d.]){re.escape(ref)}(?![\d a-z])", rule.text + " ".join(rule.examples)):
+            if (
+                ref in outline
+                and ref != number
+                and re.search(
+                    rf"(?<![\d.]){re.escape(ref)}(?![\d a-z])", rule.text + " ".join(rule.examples)
+                )
+            ):
                 assert f'href="/rules/cr/{ref}/"' in block, (number, ref)
-        # Links and term marks only wrap words; the text a reader sees is the rule's text, unchanged.
+        # Links and term marks only wrap words; the text a reader sees is the rule's
+        # text, unchanged.
         assert " ".join(rule.text.split()) in visible_text(block)
 
     def test_every_rule_of_every_document_keeps_its_words_and_links_what_it_cites(self):
@@ -113,24 +139,41 @@ class RulePageTests:
             for rule in Rule.objects.filter(version=version):
                 seen: set[int] = set()
                 for paragraph in [rule.text, *rule.examples]:
-                    out = str(renderer.render(paragraph, references=rule.references, seen_terms=seen, skip_number=rule.number))
+                    out = str(
+                        renderer.render(
+                            paragraph,
+                            references=rule.references,
+                            seen_terms=seen,
+                            skip_number=rule.number,
+                        )
+                    )
                     if visible_text(out) != " ".join(paragraph.split()):
                         problems.append((version.document.slug, rule.number, "text changed"))
                     for ref in rule.references:
                         shown = re.search(rf"(?<![\d.]){re.escape(ref)}(?![\d a-z])", paragraph)
-                        if ref in outline and ref != rule.number and shown and f'/{ref}/' not in out:
+                        if (
+                            ref in outline
+                            and ref != rule.number
+                            and shown
+                            and f"/{ref}/" not in out
+                        ):
                             problems.append((version.document.slug, rule.number, ref))
         assert problems == []
 
     def test_section_page_lists_every_subrule_in_order(self, client, current_cr):
         page = client.get("/rules/cr/729/").content.decode()
-        expected = list(Rule.objects.filter(version=current_cr, number__startswith="729.").order_by("position")
-                        .values_list("number", flat=True))
+        expected = list(
+            Rule.objects.filter(version=current_cr, number__startswith="729.")
+            .order_by("position")
+            .values_list("number", flat=True)
+        )
         shown = re.findall(r'<article [^>]*id="r-(729\.[^"]+)"', page)
         assert shown == expected and len(expected) > 5
         assert "Taking Shortcuts" in page
 
-    def test_big_section_is_fetched_in_a_few_queries(self, client, current_cr, django_assert_max_num_queries):
+    def test_big_section_is_fetched_in_a_few_queries(
+        self, client, current_cr, django_assert_max_num_queries
+    ):
         client.get("/rules/cr/702/")  # fills the per-version caches
         # 700 subrules in one query; the rest is the banner, the switcher and the section's history.
         with django_assert_max_num_queries(15):
@@ -141,10 +184,19 @@ class RulePageTests:
 
     def test_glossary_terms_are_explained_once_per_rule(self, client, current_cr):
         page = client.get("/rules/cr/729.3/").content.decode()
-        popovers = json.loads(re.search(r'<script id="glossary-terms" type="application/json">(.*?)</script>', page, re.DOTALL).group(1))
+        popovers = json.loads(
+            re.search(
+                r'<script id="glossary-terms" type="application/json">(.*?)</script>',
+                page,
+                re.DOTALL,
+            ).group(1)
+        )
         by_term = {p["term"]: p for p in popovers}
         assert "Active Player" in by_term
-        assert by_term["Active Player"]["definition"] == current_cr.glossary.get(key="active player").definition
+        assert (
+            by_term["Active Player"]["definition"]
+            == current_cr.glossary.get(key="active player").definition
+        )
         block = article(page, "729.3")
         marked = re.findall(r'<a class="term" href="[^"]+" data-term="(\d+)">', block)
         assert marked and len(marked) == len(set(marked))
@@ -156,7 +208,9 @@ class RulePageTests:
 
     def test_banner_says_which_version_and_since_when(self, client, current_cr):
         page = client.get("/rules/cr/729.3/").content.decode()
-        banner = visible_text(re.search(r'<div class="banner[^"]*".*?</p>', page, re.DOTALL).group(0))
+        banner = visible_text(
+            re.search(r'<div class="banner[^"]*".*?</p>', page, re.DOTALL).group(0)
+        )
         date = current_cr.effective_date
         assert f"Comprehensive Rules — effective {date:%B} {date.day}, {date.year}" in banner
         assert "current" in banner
@@ -175,7 +229,9 @@ class RulePageTests:
 
 class VersionTests:
     @needs_history
-    def test_older_version_is_shown_with_a_warning_and_links_stay_in_it(self, client, current_cr, older_cr):
+    def test_older_version_is_shown_with_a_warning_and_links_stay_in_it(
+        self, client, current_cr, older_cr
+    ):
         assert older_cr is not None
         old = older_cr.effective_date.isoformat()
         rule = Rule.objects.filter(version=older_cr, kind="section", title="Taking Shortcuts").get()
@@ -183,18 +239,30 @@ class VersionTests:
         page = response.content.decode()
         assert response.status_code == 200
         assert re.search(r'<div class="banner old"', page)
-        assert f"{older_cr.effective_date:%B} {older_cr.effective_date.day}, {older_cr.effective_date.year}" in page
+        assert (
+            f"{older_cr.effective_date:%B} {older_cr.effective_date.day}, "
+            f"{older_cr.effective_date.year}"
+        ) in page
         assert "older version" in page
         assert f'href="/rules/cr/{rule.number}.1/?version={old}"' in page
         # The switcher offers both stored versions, the shown one selected.
         options = re.findall(r'<option value="([\d-]+)"( selected)?>', page)
-        assert (old, " selected") in options and (current_cr.effective_date.isoformat(), "") in options
+        assert (old, " selected") in options and (
+            current_cr.effective_date.isoformat(),
+            "",
+        ) in options
 
     @needs_history
     def test_text_comes_from_the_version_asked_for(self, client, current_cr, older_cr):
-        old_rule = Rule.objects.filter(version=older_cr, kind="section", title="Taking Shortcuts").get()
-        assert not Rule.objects.filter(version=current_cr, number=old_rule.number, title="Taking Shortcuts").exists()
-        page = client.get(f"/rules/cr/{old_rule.number}/?version={older_cr.effective_date}").content.decode()
+        old_rule = Rule.objects.filter(
+            version=older_cr, kind="section", title="Taking Shortcuts"
+        ).get()
+        assert not Rule.objects.filter(
+            version=current_cr, number=old_rule.number, title="Taking Shortcuts"
+        ).exists()
+        page = client.get(
+            f"/rules/cr/{old_rule.number}/?version={older_cr.effective_date}"
+        ).content.decode()
         assert "Taking Shortcuts" in page
 
     def test_unknown_version_date_is_a_404(self, client):
@@ -203,14 +271,17 @@ class VersionTests:
 
 
 class JumpBoxTests:
-    @pytest.mark.parametrize("typed, target", [
-        ("729.3", "/rules/cr/729.3/"),
-        ("cr 704.5a", "/rules/cr/704.5a/"),
-        ("CR 7292a", "/rules/cr/729.2a/"),
-        ("702", "/rules/cr/702/"),
-        ("729.9", "/rules/cr/729.9/"),  # not a rule: its page suggests the nearest
-        ("cr", "/rules/cr/"),
-    ])
+    @pytest.mark.parametrize(
+        "typed, target",
+        [
+            ("729.3", "/rules/cr/729.3/"),
+            ("cr 704.5a", "/rules/cr/704.5a/"),
+            ("CR 7292a", "/rules/cr/729.2a/"),
+            ("702", "/rules/cr/702/"),
+            ("729.9", "/rules/cr/729.9/"),  # not a rule: its page suggests the nearest
+            ("cr", "/rules/cr/"),
+        ],
+    )
     def test_numbers_go_straight_to_the_rule(self, client, typed, target):
         response = client.get("/jump/?" + urlencode({"q": typed}))
         assert response.status_code == 302 and response["Location"] == target
@@ -254,7 +325,9 @@ class HistoryPagesTests:
         assert "not available yet" in page or "/rules/cr/" in page
 
     @needs_history
-    def test_changes_page_compares_with_the_previous_stored_version(self, client, current_cr, older_cr):
+    def test_changes_page_compares_with_the_previous_stored_version(
+        self, client, current_cr, older_cr
+    ):
         response = client.get(f"/changes/cr/{current_cr.effective_date}/")
         assert response.status_code == 200
         date = older_cr.effective_date
@@ -280,7 +353,10 @@ class DesignTests:
 
     def test_touch_targets_are_at_least_44px(self):
         css = static_text("judgeapp/app.css")
-        assert re.search(r"--tap:\s*(\d+)px", css) and int(re.search(r"--tap:\s*(\d+)px", css).group(1)) >= 44
+        assert (
+            re.search(r"--tap:\s*(\d+)px", css)
+            and int(re.search(r"--tap:\s*(\d+)px", css).group(1)) >= 44
+        )
 
     def test_service_worker_is_served_from_the_root_for_the_whole_site(self, client):
         response = client.get("/sw.js")
@@ -326,7 +402,6 @@ class RenumberingTests:
         for url in links[:20]:
             assert client.get(html.unescape(url)).status_code == 200, url
 
-
     def test_rule_page_never_waits_for_the_differ(self, client):
         from rulesref.models import VersionPairing
 
@@ -342,9 +417,13 @@ class RenumberingTests:
         changes.trace(current_cr, "729.3")
         page = client.get("/rules/cr/729.3/").content.decode()
         assert f'<input type="hidden" name="from" value="{current_cr.effective_date}">' in page
-        response = client.get(f"/rules/cr/729.3/?version={older_cr.effective_date}&from={current_cr.effective_date}")
+        response = client.get(
+            f"/rules/cr/729.3/?version={older_cr.effective_date}&from={current_cr.effective_date}"
+        )
         assert response["Location"] == f"/rules/cr/725.3/?version={older_cr.effective_date}"
-        back = client.get(f"/rules/cr/725.3/?version={current_cr.effective_date}&from={older_cr.effective_date}")
+        back = client.get(
+            f"/rules/cr/725.3/?version={current_cr.effective_date}&from={older_cr.effective_date}"
+        )
         assert back["Location"] == "/rules/cr/729.3/"
 
     @needs_history
@@ -352,8 +431,15 @@ class RenumberingTests:
         from rulesref import changes
 
         steps = changes.trace(current_cr, "100.2d")
-        assert next(s for s in steps if s["effective_date"] == older_cr.effective_date.isoformat())["number"] is None
-        response = client.get(f"/rules/cr/100.2d/?version={older_cr.effective_date}&from={current_cr.effective_date}")
+        assert (
+            next(s for s in steps if s["effective_date"] == older_cr.effective_date.isoformat())[
+                "number"
+            ]
+            is None
+        )
+        response = client.get(
+            f"/rules/cr/100.2d/?version={older_cr.effective_date}&from={current_cr.effective_date}"
+        )
         assert response.status_code == 404
         assert "has no counterpart" in response.content.decode()
 
@@ -361,8 +447,12 @@ class RenumberingTests:
 class OtherDocumentTests:
     def test_ipg_infraction_page_shows_its_structured_parts(self, client):
         ipg = Version.objects.get(document__slug="ipg", is_current=True)
-        infraction = Rule.objects.filter(version=ipg).exclude(fields={}).order_by("position").first()
-        assert infraction is not None, "IPG infractions carry their definition, philosophy, penalty..."
+        infraction = (
+            Rule.objects.filter(version=ipg).exclude(fields={}).order_by("position").first()
+        )
+        assert infraction is not None, (
+            "IPG infractions carry their definition, philosophy, penalty..."
+        )
         page = client.get(f"/rules/ipg/{infraction.number}/").content.decode()
         block = visible_text(article(page, infraction.number))
         for key, value in infraction.fields.items():
@@ -371,34 +461,58 @@ class OtherDocumentTests:
             assert " ".join(first.split())[:60] in block
 
     def test_ipg_downgrades_are_shown_as_their_own_part(self, client):
-        """IPG 3.1's "Downgrade:" paragraph and 3.2's Downgrade box are not shown under Upgrade or Philosophy."""
-        for number, part_before, words in (("3.1", "upgrade", "arrives at their seat before 1 minute"),
-                                           ("3.2", "philosophy", "information that the player would have access to between games")):
+        """IPG 3.1's "Downgrade:" paragraph and 3.2's Downgrade box are not shown under Upgrade
+        or Philosophy."""
+        for number, part_before, words in (
+            ("3.1", "upgrade", "arrives at their seat before 1 minute"),
+            ("3.2", "philosophy", "information that the player would have access to between games"),
+        ):
             page = client.get(f"/rules/ipg/{number}/").content.decode()
-            section = re.search(rf'<section class="field field-downgrade" id="r-{re.escape(number)}-downgrade">(.*?)</section>', page, re.S)
+            section = re.search(
+                r'<section class="field field-downgrade" '
+                rf'id="r-{re.escape(number)}-downgrade">(.*?)</section>',
+                page,
+                re.S,
+            )
             assert section is not None, number
-            assert "Downgrade" in visible_text(section.group(1)) and words in visible_text(section.group(1))
-            before = re.search(rf'id="r-{re.escape(number)}-{part_before}">(.*?)</section>', page, re.S)
+            assert "Downgrade" in visible_text(section.group(1)) and words in visible_text(
+                section.group(1)
+            )
+            before = re.search(
+                rf'id="r-{re.escape(number)}-{part_before}">(.*?)</section>', page, re.S
+            )
             assert before is not None and words not in visible_text(before.group(1))
-            assert page.index(f'id="r-{number}-{part_before}"') < page.index(f'id="r-{number}-downgrade"')
+            assert page.index(f'id="r-{number}-{part_before}"') < page.index(
+                f'id="r-{number}-downgrade"'
+            )
 
     def test_jar_pages_are_titled_by_their_situation_never_by_a_number(self, client):
-        """The JAR prints no numbers: its sections are named by their headings wherever a judge reads them.
-        The addresses keep the stored numbers (/rules/jar/1.3/)."""
+        """The JAR prints no numbers: its sections are named by their headings wherever a judge
+        reads them. The addresses keep the stored numbers (/rules/jar/1.3/)."""
         jar = Version.objects.get(document__slug="jar", is_current=True)
         rules = list(Rule.objects.filter(version=jar).order_by("position"))
         situation = next(r for r in rules if r.kind == "rule" and r.title)
         numbers = {r.number for r in rules}
-        shown = re.compile(r"(?<![\w./-])(?:" + "|".join(re.escape(n) for n in sorted(numbers, key=len, reverse=True)) + r")(?![\w.])")
-        # Where pages name rules: the title, headings, crumbs, pager, contents rows, results' heads, number chips.
-        naming = re.compile(r'<title>(.*?)</title>|<h[1-4][^>]*>(.*?)</h[1-4]>|<nav class="(?:crumbs|pager)"[^>]*>(.*?)</nav>'
-                            r'|<summary>(.*?)</summary>|class="(?:num|where|hit-head|row|ref chip)"[^>]*>(.*?)</(?:a|span)>', re.S)
+        shown = re.compile(
+            r"(?<![\w./-])(?:"
+            + "|".join(re.escape(n) for n in sorted(numbers, key=len, reverse=True))
+            + r")(?![\w.])"
+        )
+        # Where pages name rules: the title, headings, crumbs, pager, contents rows, results' heads,
+        # number chips.
+        naming = re.compile(
+            r"<title>(.*?)</title>|<h[1-4][^>]*>(.*?)</h[1-4]>|<nav "
+            r'class="(?:crumbs|pager)"[^>]*>(.*?)</nav>|<summary>(.*?)</summary>|class="(?:num|where|hit-head|row|ref '  # noqa: E501
+            r'chip)"[^>]*>(.*?)</(?:a|span)>',  # noqa: E501
+            re.S,
+        )
 
         def assert_no_jar_number(page: str, where: str) -> None:
             named = [visible_text("".join(m)) for m in naming.findall(page)]
             found = [(text, shown.findall(text)) for text in named if shown.findall(text)]
             assert not found, f"{where} shows JAR numbers: {found}"
-            dotted = [n for n in shown.findall(visible_text(page)) if "." in n]   # "1.3" in any text at all
+            # "1.3" in any text at all
+            dotted = [n for n in shown.findall(visible_text(page)) if "." in n]
             assert not dotted, f"{where} shows JAR numbers {dotted}"
 
         for r in rules:
@@ -406,20 +520,32 @@ class OtherDocumentTests:
             title = visible_text(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
             assert title.startswith(html.unescape(r.title)), title
             assert_no_jar_number(page, f"page {r.number}")
-        head = visible_text(article(client.get(f"/rules/jar/{situation.number}/").content.decode(), situation.number))
+        head = visible_text(
+            article(
+                client.get(f"/rules/jar/{situation.number}/").content.decode(), situation.number
+            )
+        )
         assert head.startswith(situation.title)
         contents = client.get("/rules/jar/").content.decode()
-        assert next(r.title for r in rules if r.number == situation.parent) in html.unescape(contents)
+        assert next(r.title for r in rules if r.number == situation.parent) in html.unescape(
+            contents
+        )
         assert_no_jar_number(contents, "contents")
         for url in ("/search/?", "/search/fragment/?"):
-            results = client.get(url + urlencode({"q": situation.title, "doc": "jar"})).content.decode()
+            results = client.get(
+                url + urlencode({"q": situation.title, "doc": "jar"})
+            ).content.decode()
             assert f'href="/rules/jar/{situation.number}/' in results
             assert_no_jar_number(results, url)
         trace = client.get(f"/rules/jar/{situation.number}/trace/").content.decode()
         assert situation.title in html.unescape(trace)
         assert_no_jar_number(trace, "trace")
         api = client.get(f"/api/v1/rules/jar/{situation.number}").json()
-        assert (api["doc"], api["number"], api["title"]) == ("jar", situation.number, situation.title)
+        assert (api["doc"], api["number"], api["title"]) == (
+            "jar",
+            situation.number,
+            situation.title,
+        )
 
     def test_other_documents_keep_their_numbers_in_titles(self, client):
         page = client.get("/rules/cr/729.3/").content.decode()

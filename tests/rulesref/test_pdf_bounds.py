@@ -1,8 +1,8 @@
 """Uploads and imports bounded in memory and time (issue 29): a PDF's kind is told from its first
-pages in the request, a "PDF bomb" and a 10,000-page file are refused naming the file (and the page),
-in the API's JSON error shape or as a failed version's message; a refused or failed upload leaves no
-file; a section given twice is an error naming both places; an over-long rule is refused naming it;
-the same CR re-encoded in Windows-1252 is the same version, not "different content"."""
+pages in the request, a "PDF bomb" and a 10,000-page file are refused naming the file (and the
+page), in the API's JSON error shape or as a failed version's message; a refused or failed upload
+leaves no file; a section given twice is an error naming both places; an over-long rule is refused
+naming it; the same CR re-encoded in Windows-1252 is the same version, not "different content"."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def stored_files(media: Path) -> list[Path]:
     return [p for p in media.rglob("*") if p.is_file()] if media.exists() else []
 
 
-# ------------------------------------------------------------------ the reader's bounds (no database)
+# ---------------------------------------------------------------- the reader's bounds (no database)
 
 
 def test_a_bomb_stream_is_refused_naming_the_file_and_page_without_inflating_it_whole():
@@ -56,7 +56,9 @@ def test_a_bomb_stream_is_refused_naming_the_file_and_page_without_inflating_it_
     assert len(raw) < MB  # a small file: the size cap cannot catch it
     with pytest.raises(ParseError) as caught:
         read_pages(raw, "bomb.pdf", max_stream_bytes=4 * MB)
-    assert caught.value.page == 2 and str(caught.value).startswith("bomb.pdf: page 2: a compressed stream inflates")
+    assert caught.value.page == 2 and str(caught.value).startswith(
+        "bomb.pdf: page 2: a compressed stream inflates"
+    )
     # Under a cap above its size the same file reads: the cap, not the file, refuses it.
     assert read_pages(raw, "bomb.pdf", max_stream_bytes=80 * MB).pages == 3
 
@@ -70,9 +72,13 @@ def test_the_kind_is_told_from_the_first_pages_only():
 
 def test_a_ten_thousand_page_file_is_refused_from_its_page_tree():
     raw = hostile_pdf(pages=10_000)
-    for call in (lambda: detect_raw_kind(raw, "long.pdf", PdfLimits(max_pages=500)),
-                 lambda: parse_document(raw, "long.pdf", PdfLimits(max_pages=500))):
-        with pytest.raises(ParseError, match=r"^long.pdf: page 1: the PDF has 10000 pages, more than the 500"):
+    for call in (
+        lambda: detect_raw_kind(raw, "long.pdf", PdfLimits(max_pages=500)),
+        lambda: parse_document(raw, "long.pdf", PdfLimits(max_pages=500)),
+    ):
+        with pytest.raises(
+            ParseError, match=r"^long.pdf: page 1: the PDF has 10000 pages, more than the 500"
+        ):
             call()
 
 
@@ -82,8 +88,13 @@ def test_a_section_read_twice_names_both_pages():
     with pytest.raises(ParseError) as caught:
         parse_document(twice, "twice.pdf")
     message = str(caught.value)
-    assert "section 1.5 appears twice: on page" in message and message.startswith("twice.pdf: page ")
-    first, second = [(int(page), int(line)) for page, line in re.findall(r"on page (\d+) \(line (\d+)\)", message)]
+    assert "section 1.5 appears twice: on page" in message and message.startswith(
+        "twice.pdf: page "
+    )
+    first, second = [
+        (int(page), int(line))
+        for page, line in re.findall(r"on page (\d+) \(line (\d+)\)", message)
+    ]
     assert first < second  # two places, in reading order
 
 
@@ -98,20 +109,35 @@ def _duplicate(text: str) -> str:
 # ------------------------------------------------------------------ uploads through the staff API
 
 
-def test_a_bomb_on_the_first_pages_is_refused_in_the_request_and_nothing_is_stored(staff, media, django_capture_on_commit_callbacks):
+def test_a_bomb_on_the_first_pages_is_refused_in_the_request_and_nothing_is_stored(
+    staff, media, django_capture_on_commit_callbacks
+):
     before = db_state()
     raw = hostile_pdf(pages=3, bomb_page=1, inflated=64 * MB)
-    response = post_upload(staff, django_capture_on_commit_callbacks, upload_file(None, "ipg-bomb.pdf", raw))
+    response = post_upload(
+        staff, django_capture_on_commit_callbacks, upload_file(None, "ipg-bomb.pdf", raw)
+    )
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["code"] == "invalid_upload" and error["details"] == {"file": "ipg-bomb.pdf", "page": 1}
-    assert error["message"].startswith("ipg-bomb.pdf: page 1: a compressed stream inflates to more than 4.2 MB")
+    assert error["code"] == "invalid_upload" and error["details"] == {
+        "file": "ipg-bomb.pdf",
+        "page": 1,
+    }
+    assert error["message"].startswith(
+        "ipg-bomb.pdf: page 1: a compressed stream inflates to more than 4.2 MB"
+    )
     assert db_state() == before and stored_files(media) == []
 
 
-def test_a_ten_thousand_page_upload_is_refused_in_the_request(staff, media, django_capture_on_commit_callbacks):
+def test_a_ten_thousand_page_upload_is_refused_in_the_request(
+    staff, media, django_capture_on_commit_callbacks
+):
     before = db_state()
-    response = post_upload(staff, django_capture_on_commit_callbacks, upload_file(None, "long-ipg.pdf", hostile_pdf(pages=10_000)))
+    response = post_upload(
+        staff,
+        django_capture_on_commit_callbacks,
+        upload_file(None, "long-ipg.pdf", hostile_pdf(pages=10_000)),
+    )
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["details"]["file"] == "long-ipg.pdf" and error["details"]["pages"] == 10_000
@@ -119,14 +145,20 @@ def test_a_ten_thousand_page_upload_is_refused_in_the_request(staff, media, djan
     assert db_state() == before and stored_files(media) == []
 
 
-def test_a_bomb_past_the_first_pages_fails_the_job_naming_file_and_page_and_deletes_the_file(staff, media, django_capture_on_commit_callbacks):
+def test_a_bomb_past_the_first_pages_fails_the_job_naming_file_and_page_and_deletes_the_file(
+    staff, media, django_capture_on_commit_callbacks
+):
     rules = Rule.objects.count()
     raw = hostile_pdf(pages=4, bomb_page=3, inflated=64 * MB)
-    response = post_upload(staff, django_capture_on_commit_callbacks, upload_file(None, "late-bomb.pdf", raw))
+    response = post_upload(
+        staff, django_capture_on_commit_callbacks, upload_file(None, "late-bomb.pdf", raw)
+    )
     assert response.status_code in (201, 202), response.content
     version = Version.objects.get(source_name="late-bomb.pdf")
     assert version.status == Version.Status.FAILED and version.document.slug == "ipg"
-    assert version.error.startswith("late-bomb.pdf: page 3: a compressed stream inflates to more than")
+    assert version.error.startswith(
+        "late-bomb.pdf: page 3: a compressed stream inflates to more than"
+    )
     assert not version.upload and stored_files(media) == []
     assert Rule.objects.count() == rules
     body = staff.get(f"/api/v1/admin/versions/{version.pk}").json()
@@ -143,36 +175,60 @@ def test_a_rule_longer_than_the_cap_is_refused_naming_it(settings):
     size = len(longest.text) + sum(map(len, longest.examples))
     settings.JUDGEAPP_MAX_RULE_CHARS = size - 1
     versions = Version.objects.count()
-    with pytest.raises(ParseError, match=rf"rule {longest.number} is {size:,} characters long, more than the {size - 1:,}"):
+    with pytest.raises(
+        ParseError,
+        match=rf"rule {longest.number} is {size:,} characters long, more than the {size - 1:,}",
+    ):
         services.store_parsed(parsed, digest=services.content_hash(cr.read_bytes()), source=cr.name)
     assert Version.objects.count() == versions
     settings.JUDGEAPP_MAX_RULE_CHARS = size  # at the cap: stored
-    version, created = services.store_parsed(parsed, digest=services.content_hash(cr.read_bytes()), source=cr.name)
+    version, created = services.store_parsed(
+        parsed, digest=services.content_hash(cr.read_bytes()), source=cr.name
+    )
     assert created and version.rule_count == len(parsed.counted_rules)
 
 
 def test_a_padded_rule_of_two_million_characters_is_refused():
     cr = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"
     text = cr.read_bytes().decode("utf-8-sig")
-    padded = text.replace("100.1. These Magic rules apply", "100.1. These Magic rules apply" + " padding" * 250_000, 1)
+    padded = text.replace(
+        "100.1. These Magic rules apply", "100.1. These Magic rules apply" + " padding" * 250_000, 1
+    )
     assert len(padded) - len(text) == 2_000_000
     parsed = parse_document(padded.encode(), "padded.txt")
-    with pytest.raises(ParseError, match=r"^padded.txt:\d+: rule 100.1 is 2,0\d\d,\d\d\d characters long"):
-        services.store_parsed(parsed, digest=services.content_hash(padded.encode()), source="padded.txt")
+    with pytest.raises(
+        ParseError, match=r"^padded.txt:\d+: rule 100.1 is 2,0\d\d,\d\d\d characters long"
+    ):
+        services.store_parsed(
+            parsed, digest=services.content_hash(padded.encode()), source="padded.txt"
+        )
 
 
 def test_the_same_cr_in_windows_1252_is_the_same_version_not_different_content():
-    cr = RULES_DIR / "cr" / "MagicCompRules-20210422.txt"  # its text is all in Windows-1252's repertoire
+    # its text is all in Windows-1252's repertoire
+    cr = RULES_DIR / "cr" / "MagicCompRules-20210422.txt"
     utf8 = cr.read_bytes()
     text = utf8.decode("utf-8-sig")
     assert not Version.objects.filter(document__slug="cr", source_name=cr.name).exists()
     cp1252 = text.replace("\n", "\r\n").encode("cp1252")
     assert cp1252 != utf8 and any(ord(c) > 127 for c in text)  # other bytes, non-ASCII text
-    first, created = services.store_parsed(parse_document(utf8, cr.name), digest=services.content_hash(utf8), source=cr.name)
+    first, created = services.store_parsed(
+        parse_document(utf8, cr.name), digest=services.content_hash(utf8), source=cr.name
+    )
     assert created
-    again, created = services.store_parsed(parse_document(cp1252, "cr-1252.txt"), digest=services.content_hash(cp1252), source="cr-1252.txt")
+    again, created = services.store_parsed(
+        parse_document(cp1252, "cr-1252.txt"),
+        digest=services.content_hash(cp1252),
+        source="cr-1252.txt",
+    )
     assert not created and again.pk == first.pk
     # A real change in the text is still refused as different content.
-    edited = text.replace("These Magic rules apply", "These Magic rules do apply", 1).encode("cp1252")
+    edited = text.replace("These Magic rules apply", "These Magic rules do apply", 1).encode(
+        "cp1252"
+    )
     with pytest.raises(ParseError, match="already stored with different content"):
-        services.store_parsed(parse_document(edited, "cr-edited.txt"), digest=services.content_hash(edited), source="cr-edited.txt")
+        services.store_parsed(
+            parse_document(edited, "cr-edited.txt"),
+            digest=services.content_hash(edited),
+            source="cr-edited.txt",
+        )

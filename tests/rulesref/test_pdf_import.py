@@ -37,14 +37,19 @@ def staff(people):
 def db_state() -> dict:
     return {
         "versions": list(Version.objects.order_by("pk").values_list("pk", "status", "is_current")),
-        "events": VersionEvent.objects.count(), "rules": Rule.objects.count(),
-        "glossary": GlossaryTerm.objects.count(), "documents": Document.objects.count(),
+        "events": VersionEvent.objects.count(),
+        "rules": Rule.objects.count(),
+        "glossary": GlossaryTerm.objects.count(),
+        "documents": Document.objects.count(),
     }
 
 
 def upload(staff, raw: bytes, name: str, django_capture_on_commit_callbacks) -> Version:
     with django_capture_on_commit_callbacks(execute=True):
-        response = staff.post("/admin/rulesref/version/upload/", {"file": SimpleUploadedFile(name, raw, "application/pdf"), "document": ""})
+        response = staff.post(
+            "/admin/rulesref/version/upload/",
+            {"file": SimpleUploadedFile(name, raw, "application/pdf"), "document": ""},
+        )
     version = Version.objects.get(source_name=name)
     assert response.status_code == 302, response.content[:500]
     return version
@@ -70,20 +75,37 @@ def test_import_rules_refuses_a_bad_pdf_naming_file_and_page_and_changes_nothing
     assert db_state() == before
 
 
-def test_a_pdf_of_ipg_2021_imports_as_pending_with_the_html_sections_and_publishing_changes_nothing(staff, django_capture_on_commit_callbacks):
+def test_a_pdf_of_ipg_2021_imports_as_pending_with_the_html_sections_and_publishing_changes_nothing(
+    staff, django_capture_on_commit_callbacks
+):
     html_version = Version.objects.get(document__slug="ipg", is_current=True)
     assert html_version.effective_date.isoformat() == "2021-01-06"
     numbers = list(html_version.rules.order_by("position").values_list("number", flat=True))
     before = judge_view(Client(), numbers)
-    # The same version is already stored from HTML; the site replaces it with the PDF Wizards publishes.
+    # The same version is already stored from HTML; the site replaces it with the PDF
+    # Wizards publishes.
     Version.objects.filter(pk=html_version.pk).update(status=Version.Status.DISCARDED)
-    version = upload(staff, build_pdf(IPG_2021.read_bytes(), IPG_2021.name), "MTG_IPG_2021-01-06.pdf", django_capture_on_commit_callbacks)
+    version = upload(
+        staff,
+        build_pdf(IPG_2021.read_bytes(), IPG_2021.name),
+        "MTG_IPG_2021-01-06.pdf",
+        django_capture_on_commit_callbacks,
+    )
     assert version.status == Version.Status.PENDING and not version.is_current, version.error
     assert (version.document.slug, version.effective_date.isoformat()) == ("ipg", "2021-01-06")
 
     def rows(v):
-        return [(r.number, r.kind, r.title, " ".join(r.text.split()), sorted((k, " ".join(str(t).split())) for k, t in (r.fields or {}).items()), r.aliases)
-                for r in v.rules.order_by("position")]
+        return [
+            (
+                r.number,
+                r.kind,
+                r.title,
+                " ".join(r.text.split()),
+                sorted((k, " ".join(str(t).split())) for k, t in (r.fields or {}).items()),
+                r.aliases,
+            )
+            for r in v.rules.order_by("position")
+        ]
 
     assert rows(version) == rows(html_version)
     staff.post(f"/admin/rulesref/version/{version.pk}/publish/")
@@ -92,22 +114,34 @@ def test_a_pdf_of_ipg_2021_imports_as_pending_with_the_html_sections_and_publish
     assert judge_view(Client(), numbers) == before
 
 
-def test_the_ipg_2021_printed_by_chromium_imports_as_pending_with_the_html_sections(staff, django_capture_on_commit_callbacks):
+def test_the_ipg_2021_printed_by_chromium_imports_as_pending_with_the_html_sections(
+    staff, django_capture_on_commit_callbacks
+):
     """Issue 29: this print (running header and footer, page numbers) ended in an IntegrityError."""
     html_version = Version.objects.get(document__slug="ipg", is_current=True)
     Version.objects.filter(pk=html_version.pk).update(status=Version.Status.DISCARDED)
-    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "pdf" / "chromium_InfractionProcedureGuide-20210106.pdf").read_bytes()
+    raw = (
+        Path(__file__).resolve().parents[1]
+        / "fixtures"
+        / "pdf"
+        / "chromium_InfractionProcedureGuide-20210106.pdf"
+    ).read_bytes()
     version = upload(staff, raw, "IPG printed.pdf", django_capture_on_commit_callbacks)
     assert version.status == Version.Status.PENDING, version.error
     assert (version.document.slug, version.effective_date.isoformat()) == ("ipg", "2021-01-06")
 
     def rows(v):
-        return [(r.number, r.kind, r.title, " ".join(r.text.split())) for r in v.rules.order_by("position")]
+        return [
+            (r.number, r.kind, r.title, " ".join(r.text.split()))
+            for r in v.rules.order_by("position")
+        ]
 
     assert rows(version) == rows(html_version)
 
 
-def test_a_pdf_with_one_edited_infraction_shows_the_edit_and_the_guides_citing_it(staff, django_capture_on_commit_callbacks):
+def test_a_pdf_with_one_edited_infraction_shows_the_edit_and_the_guides_citing_it(
+    staff, django_capture_on_commit_callbacks
+):
     current = Version.objects.get(document__slug="ipg", is_current=True)
     mpe = current.rules.get(number="2.4")
     definition = mpe.fields["definition"].split("\n\n")[0]
@@ -128,25 +162,43 @@ def test_a_pdf_with_one_edited_infraction_shows_the_edit_and_the_guides_citing_i
     review = page.context["review"]
     changed = [item for item in review.release_notes if item["number"] == "2.4"]
     assert changed and changed[0]["kind"] == "changed", review.release_notes
-    assert [item["number"] for item in review.release_notes] == ["2.4"], "only the edited infraction changed"
+    assert [item["number"] for item in review.release_notes] == ["2.4"], (
+        "only the edited infraction changed"
+    )
     guides = {g["slug"] for g in review.affected_guides}
     assert "drawing-and-mulligans" in guides
     html = page.content.decode()
-    assert "2.4" in html and "drawing-and-mulligans" in html or any(g["title"] in html for g in review.affected_guides)
+    assert (
+        "2.4" in html
+        and "drawing-and-mulligans" in html
+        or any(g["title"] in html for g in review.affected_guides)
+    )
 
 
-def test_an_unreadable_pdf_upload_becomes_a_failed_version_naming_the_file_and_page(staff, django_capture_on_commit_callbacks):
+def test_an_unreadable_pdf_upload_becomes_a_failed_version_naming_the_file_and_page(
+    staff, django_capture_on_commit_callbacks
+):
     before = {k: v for k, v in db_state().items() if k != "versions"}
     rules_before = Rule.objects.count()
-    version = upload(staff, small_pdf("encrypted"), "MTG_IPG_locked.pdf", django_capture_on_commit_callbacks)
-    assert version.status == Version.Status.FAILED and version.document.slug == "ipg"  # placed by its name
+    version = upload(
+        staff, small_pdf("encrypted"), "MTG_IPG_locked.pdf", django_capture_on_commit_callbacks
+    )
+    # placed by its name
+    assert version.status == Version.Status.FAILED and version.document.slug == "ipg"
     assert "MTG_IPG_locked.pdf: page 1: the PDF is encrypted" in version.error
     assert Rule.objects.count() == rules_before and db_state()["documents"] == before["documents"]
 
 
-def test_a_pdf_upload_is_placed_by_the_title_it_prints_not_its_name(staff, django_capture_on_commit_callbacks):
+def test_a_pdf_upload_is_placed_by_the_title_it_prints_not_its_name(
+    staff, django_capture_on_commit_callbacks
+):
     jar = rules_files("jar")[-1]
-    version = upload(staff, build_pdf(jar.read_bytes(), jar.name), "download (3).pdf", django_capture_on_commit_callbacks)
+    version = upload(
+        staff,
+        build_pdf(jar.read_bytes(), jar.name),
+        "download (3).pdf",
+        django_capture_on_commit_callbacks,
+    )
     assert version.document.slug == "jar"
     # conftest stored this JAR version from its HTML: the PDF is read, holds the same rules, and is
     # refused as a second copy of that version (not as "different content").

@@ -32,13 +32,25 @@ PRINTED = [
 
 
 def rules(parsed: ParsedDocument) -> list[tuple]:
-    """What a judge reads of each rule. Whitespace is compared collapsed: a print shows no difference
-    between two <p> set without a gap and a <br> inside one, and the reportlab test does the same."""
+    """What a judge reads of each rule. Whitespace is compared collapsed: a print shows no
+    difference between two <p> set without a gap and a <br> inside one, and the reportlab test does
+    the same."""
+
     def flat(text: str) -> str:
         return " ".join(text.split())
 
-    return [(r.number, r.kind, r.title, flat(r.text), tuple(flat(e) for e in r.examples),
-             sorted((k, flat(str(v))) for k, v in dict(r.fields or {}).items()), tuple(r.aliases)) for r in parsed.rules]
+    return [
+        (
+            r.number,
+            r.kind,
+            r.title,
+            flat(r.text),
+            tuple(flat(e) for e in r.examples),
+            sorted((k, flat(str(v))) for k, v in dict(r.fields or {}).items()),
+            tuple(r.aliases),
+        )
+        for r in parsed.rules
+    ]
 
 
 def assert_same_rules(pdf: ParsedDocument, html: ParsedDocument, *, tables: bool = True) -> None:
@@ -55,7 +67,9 @@ def assert_same_rules(pdf: ParsedDocument, html: ParsedDocument, *, tables: bool
 def test_reportlab_pdf_imports_the_html_rules(name):
     html = FIXTURES / f"{name}.html"
     pdf = build_pdf(html.read_bytes(), html.name)
-    assert_same_rules(parse_document(pdf, f"{name}.pdf"), parse_document(html.read_bytes(), html.name))
+    assert_same_rules(
+        parse_document(pdf, f"{name}.pdf"), parse_document(html.read_bytes(), html.name)
+    )
 
 
 @pytest.mark.parametrize(("pdf_name", "html"), PRINTED, ids=[p for p, _ in PRINTED])

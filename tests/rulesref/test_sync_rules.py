@@ -35,7 +35,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture
 def rules_server():
     """A real HTTP server on 127.0.0.1 serving the CR folder; yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(RULES_DIR / "cr")))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(RULES_DIR / "cr"))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -54,7 +56,9 @@ def closed_port() -> int:
 
 def db_state() -> dict:
     return {
-        "versions": list(Version.objects.order_by("pk").values_list("pk", "status", "is_current", "content_hash")),
+        "versions": list(
+            Version.objects.order_by("pk").values_list("pk", "status", "is_current", "content_hash")
+        ),
         "events": VersionEvent.objects.count(),
         "rules": Rule.objects.count(),
         "glossary": GlossaryTerm.objects.count(),
@@ -63,7 +67,9 @@ def db_state() -> dict:
 
 def sync(*urls: str) -> str:
     out = io.StringIO()
-    call_command("sync_rules", *[arg for url in urls for arg in ("--url", url)], "--timeout", "5", stdout=out)
+    call_command(
+        "sync_rules", *[arg for url in urls for arg in ("--url", url)], "--timeout", "5", stdout=out
+    )
     return out.getvalue()
 
 
@@ -98,12 +104,33 @@ class SyncFailureTests:
         assert db_state() == before
 
     def test_command_exits_non_zero_with_the_message_on_stderr(self, tmp_path, closed_port):
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'sync.sqlite3'}", "JUDGEAPP_SYNC_URLS": f"http://127.0.0.1:{closed_port}/cr.txt"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'sync.sqlite3'}",
+            "JUDGEAPP_SYNC_URLS": f"http://127.0.0.1:{closed_port}/cr.txt",
+        }
         manage = [sys.executable, str(REPO / "manage.py")]
-        subprocess.run([*manage, "migrate", "-v0"], cwd=REPO, env=env, check=True, capture_output=True, timeout=120)
-        run = subprocess.run([*manage, "sync_rules", "--timeout", "5"], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+        subprocess.run(
+            [*manage, "migrate", "-v0"],
+            cwd=REPO,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        run = subprocess.run(
+            [*manage, "sync_rules", "--timeout", "5"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert run.returncode != 0
-        assert f"http://127.0.0.1:{closed_port}/cr.txt" in run.stderr and "nothing was changed" in run.stderr
+        assert (
+            f"http://127.0.0.1:{closed_port}/cr.txt" in run.stderr
+            and "nothing was changed" in run.stderr
+        )
         assert run.stdout == ""
 
 
@@ -115,11 +142,18 @@ class SyncSuccessTests:
         out = sync(url)
         version = Version.objects.get(document__slug="cr", effective_date="2022-02-18")
         parsed = parse_document((RULES_DIR / "cr" / NEW_CR).read_bytes(), NEW_CR)
-        assert out.strip() == f"{url}: CR 2022-02-18 stored as pending version #{version.pk} ({len(parsed.counted_rules)} rules)"
+        assert out.strip() == (
+            f"{url}: CR 2022-02-18 stored as pending version #{version.pk} "
+            f"({len(parsed.counted_rules)} rules)"
+        )
         assert version.status == Version.Status.PENDING and not version.is_current
         assert version.rule_count == len(parsed.counted_rules) and version.source_name == NEW_CR
         assert Version.objects.get(document__slug="cr", is_current=True) == current
-        assert not VersionEvent.objects.filter(to_version=version).exclude(action=VersionEvent.Action.IMPORT).exists()
+        assert (
+            not VersionEvent.objects.filter(to_version=version)
+            .exclude(action=VersionEvent.Action.IMPORT)
+            .exists()
+        )
 
     def test_a_document_already_stored_is_reported_and_not_stored_twice(self, rules_server):
         current = Version.objects.get(document__slug="cr", is_current=True)
@@ -133,4 +167,9 @@ class SyncSuccessTests:
         urls = [f"{rules_server}/{NEW_CR}", f"{rules_server}/MagicCompRules-20211119.txt"]
         lines = sync(*urls).splitlines()
         assert [line.split(": ")[0] for line in lines] == urls
-        assert Version.objects.filter(status=Version.Status.PENDING, effective_date__in=["2022-02-18", "2021-11-19"]).count() == 2
+        assert (
+            Version.objects.filter(
+                status=Version.Status.PENDING, effective_date__in=["2022-02-18", "2021-11-19"]
+            ).count()
+            == 2
+        )

@@ -14,46 +14,68 @@ from rulesref.parsing.documents import parse_document
 from search import SearchEntry, asked
 from tests.conftest import rules_files
 
-GOOD = '''doc = "cr"
+GOOD = """doc = "cr"
 version = "2025-02-07"
 
 [questions]
 "729.4" = ["nobody can stop the combo, what now"]
 "104.4b" = ["both players stuck in a loop", "infinite mandatory loop draw"]
-'''
+"""
 
 
 class ParseTests:
     def test_a_good_file_gives_its_questions_in_order(self):
         found = asked.parse_asked(GOOD, "q.toml")
         assert (found.doc, found.version, found.count) == ("cr", dt.date(2025, 2, 7), 3)
-        assert found.questions["104.4b"] == ("both players stuck in a loop", "infinite mandatory loop draw")
+        assert found.questions["104.4b"] == (
+            "both players stuck in a loop",
+            "infinite mandatory loop draw",
+        )
 
-    @pytest.mark.parametrize(("text", "message"), [
-        (GOOD.replace('doc = "cr"', 'doc = "xx"'), "q.toml:1: doc must be one of"),
-        (GOOD.replace("2025-02-07", "last week"), "q.toml:2: version must be a date"),
-        (GOOD.replace('"729.4" = ["nobody', '"729.4" = [], "x" = ["nobody'), "not valid TOML"),
-        (GOOD.replace('"729.4" = ["nobody can stop the combo, what now"]', '"729.4" = []'), "q.toml:5: 729.4 needs a list"),
-        (GOOD.replace('"729.4" = ["nobody can stop the combo, what now"]', '"729.4" = ["  "]'), "q.toml:5: 729.4 has an empty"),
-        (GOOD.replace('"729.4"', '"loops"'), "q.toml:5: 'loops' is not a rule number"),
-        (GOOD.replace("[questions]", "extra = 1\n[questions]"), "unknown keys extra"),
-        ('doc = "cr"\nversion = "2025-02-07"\n', "a [questions] table"),
-    ])
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            (GOOD.replace('doc = "cr"', 'doc = "xx"'), "q.toml:1: doc must be one of"),
+            (GOOD.replace("2025-02-07", "last week"), "q.toml:2: version must be a date"),
+            (GOOD.replace('"729.4" = ["nobody', '"729.4" = [], "x" = ["nobody'), "not valid TOML"),
+            (
+                GOOD.replace('"729.4" = ["nobody can stop the combo, what now"]', '"729.4" = []'),
+                "q.toml:5: 729.4 needs a list",
+            ),
+            (
+                GOOD.replace(
+                    '"729.4" = ["nobody can stop the combo, what now"]', '"729.4" = ["  "]'
+                ),
+                "q.toml:5: 729.4 has an empty",
+            ),
+            (GOOD.replace('"729.4"', '"loops"'), "q.toml:5: 'loops' is not a rule number"),
+            (GOOD.replace("[questions]", "extra = 1\n[questions]"), "unknown keys extra"),
+            ('doc = "cr"\nversion = "2025-02-07"\n', "a [questions] table"),
+        ],
+    )
     def test_a_broken_file_is_refused_naming_file_and_line(self, text, message):
         with pytest.raises(asked.AskedError, match=re.escape(message)):
             asked.parse_asked(text, "q.toml")
 
     def test_files_of_one_version_are_merged_without_repeating_a_question(self):
         first = asked.parse_asked(GOOD, "a.toml")
-        second = asked.parse_asked(GOOD.replace("nobody can stop the combo, what now", "loop nobody can break"), "b.toml")
+        second = asked.parse_asked(
+            GOOD.replace("nobody can stop the combo, what now", "loop nobody can break"), "b.toml"
+        )
         merged = asked.merge([first, second])
         joined = merged[("cr", dt.date(2025, 2, 7))]
-        assert joined.questions["729.4"] == ("nobody can stop the combo, what now", "loop nobody can break")
+        assert joined.questions["729.4"] == (
+            "nobody can stop the combo, what now",
+            "loop nobody can break",
+        )
         assert joined.questions["104.4b"] == first.questions["104.4b"]
         assert joined.sources == ("a.toml", "b.toml")
 
     def test_attach_gives_each_entry_its_questions_by_number(self):
-        entries = [SearchEntry(doc="cr", number="729.4", text="loops"), SearchEntry(doc="cr", number="100.1", text="x")]
+        entries = [
+            SearchEntry(doc="cr", number="729.4", text="loops"),
+            SearchEntry(doc="cr", number="100.1", text="x"),
+        ]
         attached = asked.attach(entries, {"729.4": ("q1", "q2")})
         assert [e.questions for e in attached] == [("q1", "q2"), ()]
 
@@ -83,10 +105,14 @@ class ShippedQuestionsTests:
     @pytest.mark.parametrize("found", _shipped(), ids=lambda s: f"{s.doc}@{s.version}")
     def test_every_number_is_a_rule_of_the_real_version_named(self, found):
         document = _real_document(found.doc, found.version)
-        assert document is not None, f"no {found.doc} document in the rules folder states {found.version}"
+        assert document is not None, (
+            f"no {found.doc} document in the rules folder states {found.version}"
+        )
         # The tournament documents' chapters hold policy of their own (IPG 1 "General Philosophy",
         # IPG 3 on Tournament Error upgrades): they are searched, so questions may be filed there.
-        numbers = {r.number for r in document.counted_rules} | {r.number for r in document.rules if r.text and found.doc != "cr"}
+        numbers = {r.number for r in document.counted_rules} | {
+            r.number for r in document.rules if r.text and found.doc != "cr"
+        }
         assert sorted(set(found.questions) - numbers) == []
 
     @pytest.mark.parametrize("found", _shipped(), ids=lambda s: f"{s.doc}@{s.version}")
@@ -97,9 +123,9 @@ class ShippedQuestionsTests:
         copied = []
         for number, questions in found.questions.items():
             rule_words = re.findall(r"[a-z0-9']+", texts[number].lower())
-            runs = {tuple(rule_words[k:k + 6]) for k in range(len(rule_words) - 5)}
+            runs = {tuple(rule_words[k : k + 6]) for k in range(len(rule_words) - 5)}
             for question in questions:
                 q_words = re.findall(r"[a-z0-9']+", question.lower())
-                if any(tuple(q_words[k:k + 6]) in runs for k in range(len(q_words) - 5)):
+                if any(tuple(q_words[k : k + 6]) in runs for k in range(len(q_words) - 5)):
                     copied.append((number, question))
         assert copied == []

@@ -1,6 +1,7 @@
-"""SearchVector moved from rulesref to the search app and keeps its rows: a database made before the move
-(the model in rulesref, search without a migration) migrates forward without losing one, on SQLite and
-on PostgreSQL (`DATABASE_URL=postgres://… pytest tests/search/test_moved_search_vector_migration.py`)."""
+"""SearchVector moved from rulesref to the search app and keeps its rows: a database made before the
+move (the model in rulesref, search without a migration) migrates forward without losing one, on
+SQLite and on PostgreSQL (`DATABASE_URL=postgres://… pytest
+tests/search/test_moved_search_vector_migration.py`)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,18 @@ class MovedSearchVectorMigrationTests:
     def test_vectors_stored_before_the_move_are_found_after_it(self):
         old = migrate(BEFORE)
         assert "search" not in {m._meta.app_label for m in old.get_models()}
-        row = old.get_model("rulesref", "SearchVector").objects.create(key="k" * 64, model="judge-tuned", vector=b"\x00\x01" * 8)
+        row = old.get_model("rulesref", "SearchVector").objects.create(
+            key="k" * 64, model="judge-tuned", vector=b"\x00\x01" * 8
+        )
 
         new = migrate(latest())
 
         moved = new.get_model("search", "SearchVector").objects.get(pk=row.pk)
-        assert (moved.key, moved.model, bytes(moved.vector)) == ("k" * 64, "judge-tuned", b"\x00\x01" * 8)
+        assert (moved.key, moved.model, bytes(moved.vector)) == (
+            "k" * 64,
+            "judge-tuned",
+            b"\x00\x01" * 8,
+        )
         with pytest.raises(LookupError):
             new.get_model("rulesref", "SearchVector")
 

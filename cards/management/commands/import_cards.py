@@ -10,7 +10,10 @@ from cards import scryfall, services
 
 
 class Command(BaseCommand):
-    help = "Import Scryfall's Oracle-cards and rulings bulk files (JSON, as Scryfall publishes them). The card table changes only if both read whole."
+    help = (
+        "Import Scryfall's Oracle-cards and rulings bulk files (JSON, as Scryfall publishes "
+        "them). The card table changes only if both read whole."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("cards", type=Path, help="the oracle_cards bulk file")
@@ -22,7 +25,13 @@ class Command(BaseCommand):
         except scryfall.BulkError as exc:
             raise CommandError(str(exc)) from None
         except UnicodeDecodeError as exc:
-            raise CommandError(f"{options['cards'].name} or {options['rulings'].name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise CommandError(
+                f"{options['cards'].name} or {options['rulings'].name}: not UTF-8 text "
+                f"({exc.reason} at byte {exc.start})"
+            ) from None
         except OSError as exc:
             raise CommandError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
-        self.stdout.write(f"cards: {outcome.cards} ({outcome.added} new, {outcome.updated} changed, {outcome.removed} gone), {outcome.rulings} rulings")
+        self.stdout.write(
+            f"cards: {outcome.cards} ({outcome.added} new, {outcome.updated} changed, "
+            f"{outcome.removed} gone), {outcome.rulings} rulings"
+        )

@@ -8,10 +8,17 @@ from cards import sync
 
 
 class Command(BaseCommand):
-    help = "Fetch Scryfall's current Oracle-cards and rulings bulk files (JUDGEAPP_SCRYFALL_BULK_URL) and import them when they are new."
+    help = (
+        "Fetch Scryfall's current Oracle-cards and rulings bulk files "
+        "(JUDGEAPP_SCRYFALL_BULK_URL) and import them when they are new."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--force", action="store_true", help="import even when the files are the ones imported last")
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="import even when the files are the ones imported last",
+        )
 
     def handle(self, *args, **options):
         try:

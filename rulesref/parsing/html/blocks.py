@@ -1,5 +1,5 @@
-"""Markup to text blocks: a paragraph, list item, heading, table row or loose run of text, each with the
-1-based line where its text starts."""
+"""Markup to text blocks: a paragraph, list item, heading, table row or loose run of text, each with
+the 1-based line where its text starts."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ from html.parser import HTMLParser
 # ---------------------------------------------------------------------------------------------
 # Blocks
 
-_LEAF = frozenset({"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "caption", "pre", "blockquote"})
-_CONTAINER = frozenset({"div", "header", "ul", "ol", "table", "tbody", "thead", "body", "html", "section", "hr", "dl"})
+_LEAF = frozenset(
+    {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "caption", "pre", "blockquote"}
+)
+_CONTAINER = frozenset(
+    {"div", "header", "ul", "ol", "table", "tbody", "thead", "body", "html", "section", "hr", "dl"}
+)
 _BOLD = frozenset({"b", "strong"})
 _SKIP = frozenset({"head", "script", "style", "title"})
 _SCRAPE_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
@@ -19,7 +23,8 @@ _SCRAPE_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
 
 @dataclass(frozen=True)
 class Block:
-    """One unit of text: kind is the tag ("p", "li", "h1".."h6", "row" for a table row) or "text"."""
+    """One unit of text: kind is the tag ("p", "li", "h1".."h6", "row" for a table row)
+    or "text"."""
 
     kind: str
     text: str  # whitespace collapsed; "\n" where the markup had <br>; table cells joined by " | "
@@ -83,7 +88,11 @@ class _BlockReader(HTMLParser):
             self._flush(self._current_kind())
             self._cells, self._row_header, self._row_line = [], False, 0
             return
-        if self._stack and self._stack[-1] == "p" and (tag in _LEAF or tag in _CONTAINER or tag == "tr"):
+        if (
+            self._stack
+            and self._stack[-1] == "p"
+            and (tag in _LEAF or tag in _CONTAINER or tag == "tr")
+        ):
             # HTML closes an open <p> at the next block: the 2017 files leave "<p><b>APPENDIX A</b>"
             # open before a <table>.
             self._flush("p")
@@ -98,7 +107,8 @@ class _BlockReader(HTMLParser):
         if tag == "br":
             if self._stack and not (self._chars and self._bold_chars >= self._chars):
                 self._parts.append("\n")
-            elif self._stack:  # a bold line ended by <br> ("<b>APPENDIX B - ...</b><br>") stands alone
+            elif self._stack:
+                # a bold line ended by <br> ("<b>APPENDIX B - ...</b><br>") stands alone
                 self._flush(self._current_kind())
             else:  # loose text: a <br> ends the line, which is its own block
                 self._flush("text")
@@ -143,7 +153,8 @@ class _BlockReader(HTMLParser):
             self._line = line + data[: len(data) - len(data.lstrip())].count("\n")
             if self._cells is not None and not self._row_line:
                 self._row_line = self._line
-        self._parts.append(data.replace("\r", " ").replace("\n", " "))  # a source newline is a space
+        # a source newline is a space
+        self._parts.append(data.replace("\r", " ").replace("\n", " "))
         letters = sum(1 for ch in stripped if not ch.isspace())
         self._chars += letters
         if self._bold:
@@ -183,7 +194,8 @@ class _BlockReader(HTMLParser):
 
 def _clean(text: str) -> str:
     text = text.replace("\xa0", " ").replace("\u200b", "")
-    lines = [re.sub(r"[ \t\r\f\v]+", " ", part).strip() for part in text.split("\n")]  # "\n" only from <br>
+    # "\n" only from <br>
+    lines = [re.sub(r"[ \t\r\f\v]+", " ", part).strip() for part in text.split("\n")]
     return "\n".join(line for line in lines if line)
 
 

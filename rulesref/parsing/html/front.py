@@ -1,4 +1,5 @@
-"""Which policy document an HTML rendering is (its title), and its "Effective ... / Last updated ..." dates."""
+"""Which policy document an HTML rendering is (its title), and its "Effective ... / Last updated
+..." dates."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ _TITLES = (
 
 
 def detect_html_kind(text: str) -> DocKind | None:
-    """MTR, IPG or JAR from the document's own title (its first text block); None for anything else."""
+    """MTR, IPG or JAR from the document's own title (its first text block); None for
+    anything else."""
     if "<" not in text[:3000]:
         return None
     try:

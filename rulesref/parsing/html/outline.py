@@ -1,5 +1,5 @@
-"""Chapters, numbered sections and appendices with the blocks under each; the title, dates, introduction
-and contents before the first heading, the contents checked against the headings."""
+"""Chapters, numbered sections and appendices with the blocks under each; the title, dates,
+introduction and contents before the first heading, the contents checked against the headings."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ from rulesref.parsing.records import DocKind, ParseError, RuleKind
 
 _DOC_PREFIX = re.compile(r"^(?:MTR|IPG|JAR)\s+", re.IGNORECASE)
 _APPENDIX_HEAD = re.compile(
-    r"^Appendix\s+([A-Za-z])(?![A-Za-z])\s*(?:[-\u2013\u2014:.]\s*)?(.*)$", re.IGNORECASE | re.DOTALL
+    r"^Appendix\s+([A-Za-z])(?![A-Za-z])\s*(?:[-\u2013\u2014:.]\s*)?(.*)$",
+    re.IGNORECASE | re.DOTALL,
 )
 _SECTION_HEAD = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?\s+(\S.*)$", re.DOTALL)
 _CHAPTER_HEAD = re.compile(r"^(\d{1,2})\.?\s+(\S.*)$", re.DOTALL)
@@ -41,14 +42,16 @@ class Heading:
 
 
 def parse_heading(text: str) -> Heading | None:
-    """ "MTR 4.2 Tournament Shortcuts", "4.  Communication", "IPG 3.4. X", "Appendix B-Time Limits"."""
+    """ "MTR 4.2 Tournament Shortcuts", "4.  Communication", "IPG 3.4. X", "Appendix B-Time Limits"."""  # noqa: E501
     text = _DOC_PREFIX.sub("", " ".join(text.split()))
     match = _APPENDIX_HEAD.match(text)
     if match:
         return Heading(RuleKind.APPENDIX, match.group(1).upper(), match.group(2).strip())
     match = _SECTION_HEAD.match(text)
     if match and int(match.group(2)) > 0:
-        return Heading(RuleKind.SECTION, f"{int(match.group(1))}.{int(match.group(2))}", match.group(3).strip())
+        return Heading(
+            RuleKind.SECTION, f"{int(match.group(1))}.{int(match.group(2))}", match.group(3).strip()
+        )
     match = _CHAPTER_HEAD.match(text)
     if match and int(match.group(1)) > 0 and not re.match(r"^\d", match.group(2)):
         return Heading(RuleKind.CHAPTER, str(int(match.group(1))), match.group(2).strip())
@@ -58,7 +61,9 @@ def parse_heading(text: str) -> Heading | None:
 # ---------------------------------------------------------------------------------------------
 # Front matter and outline
 
-BOILERPLATE = re.compile(r"^(?:All trademarks are property of Wizards|Converted by:)", re.IGNORECASE)
+BOILERPLATE = re.compile(
+    r"^(?:All trademarks are property of Wizards|Converted by:)", re.IGNORECASE
+)
 _CONTENTS_MARK = re.compile(r"^(?:table\s+of\s+)?contents:?$", re.IGNORECASE)
 _INTRO_MARK = re.compile(r"^introduction$", re.IGNORECASE)
 _MAX_CONTENTS_LINE = 110  # a contents entry is a title, not a sentence
@@ -92,7 +97,10 @@ class Outline:
     def date_notes(self) -> list[str]:
         if self.updated is None:
             return []
-        return [f"Effective {self.effective.isoformat()}; last updated {self.updated.isoformat()} (the version date)"]
+        return [
+            f"Effective {self.effective.isoformat()}; last updated {self.updated.isoformat()} "
+            "(the version date)"
+        ]
 
 
 def read_outline(text: str, source: str, expected: DocKind) -> Outline:
@@ -107,7 +115,12 @@ def read_outline(text: str, source: str, expected: DocKind) -> Outline:
 
 
 def outline_from_blocks(
-    blocks: list[Block], closed: bool, scrape: str | None, source: str, expected: DocKind, contents: list[ContentsEntry] | None = None
+    blocks: list[Block],
+    closed: bool,
+    scrape: str | None,
+    source: str,
+    expected: DocKind,
+    contents: list[ContentsEntry] | None = None,
 ) -> Outline:
     """read_outline on blocks another reader made (rulesref.parsing.pdf); `contents` are entries it
     read from a contents page of its own, added to any the front matter holds."""
@@ -119,7 +132,9 @@ def outline_from_blocks(
     first_body = _first_body_heading(blocks, start)
     if first_body is None:
         raise ParseError(
-            f"no numbered section heading found; not a {expected.name} rendering", source=source, line=blocks[-1].line
+            f"no numbered section heading found; not a {expected.name} rendering",
+            source=source,
+            line=blocks[-1].line,
         )
     front = blocks[start:first_body]
     effective, updated, date_lines = expect_dates(front, source, title_block.line)
@@ -140,7 +155,9 @@ def expect_title(blocks: list[Block], source: str, expected: DocKind) -> Block:
     if title is None or not pattern.search(title.text):
         first = title or blocks[0]
         raise ParseError(
-            f"not a {expected.name} rendering: its title reads {first.text[:60]!r}", source=source, line=first.line
+            f"not a {expected.name} rendering: its title reads {first.text[:60]!r}",
+            source=source,
+            line=first.line,
         )
     return title
 
@@ -157,11 +174,16 @@ def _is_body_heading(block: Block) -> bool:
     """<h1> (2018+) and <h4> (2017) headings, and the 2017 IPG's bold "APPENDIX A - ..." lines."""
     if block.kind in ("h1", "h4"):
         return True
-    return block.kind in ("text", "p") and block.bold and _APPENDIX_HEAD.match(block.text) is not None
+    return (
+        block.kind in ("text", "p") and block.bold and _APPENDIX_HEAD.match(block.text) is not None
+    )
 
 
-def expect_dates(front: list[Block], source: str, title_line: int) -> tuple[dt.date, dt.date | None, set[int]]:
-    """The dates near the top; in the 2018+ files "Effective" and "Last updated" sit on two lines."""
+def expect_dates(
+    front: list[Block], source: str, title_line: int
+) -> tuple[dt.date, dt.date | None, set[int]]:
+    """The dates near the top; in the 2018+ files "Effective" and "Last updated" sit on
+    two lines."""
     effective = updated = None
     lines: set[int] = set()
     for block in front[:6]:
@@ -173,7 +195,9 @@ def expect_dates(front: list[Block], source: str, title_line: int) -> tuple[dt.d
             updated = found_updated
             lines.add(block.line)
     if effective is None:
-        raise ParseError('no "Effective <date>" line after the title', source=source, line=title_line)
+        raise ParseError(
+            'no "Effective <date>" line after the title', source=source, line=title_line
+        )
     return effective, updated, lines
 
 
@@ -224,13 +248,17 @@ def _contents_entries(block: Block, source: str) -> list[ContentsEntry]:
             continue
         if len(part) > _MAX_CONTENTS_LINE:
             raise ParseError(
-                f"text in the contents list that is not a contents entry: {part[:60]!r}", source=source, line=block.line
+                f"text in the contents list that is not a contents entry: {part[:60]!r}",
+                source=source,
+                line=block.line,
             )
         entries.append(ContentsEntry(parse_heading(part), part, block.line))
     return entries
 
 
-def _read_body(blocks: list[Block], contents: list[ContentsEntry], notes: list[str]) -> list[Section]:
+def _read_body(
+    blocks: list[Block], contents: list[ContentsEntry], notes: list[str]
+) -> list[Section]:
     listed = {e.heading.number: e.heading for e in contents if e.heading is not None}
     sections: list[Section] = []
     chapters: set[str] = {n for n, h in listed.items() if h.kind is RuleKind.CHAPTER}
@@ -239,10 +267,18 @@ def _read_body(blocks: list[Block], contents: list[ContentsEntry], notes: list[s
             notes.append(f"line {block.line}: {block.text}")
             continue
         heading = parse_heading(block.text) if _is_body_heading(block) else None
-        if heading is not None and heading.kind is RuleKind.CHAPTER and heading.number not in chapters and sections:
+        if (
+            heading is not None
+            and heading.kind is RuleKind.CHAPTER
+            and heading.number not in chapters
+            and sections
+        ):
             # 2017-09 MTR: a paragraph of 2.13 was converted as "<h4>13 The Head Judge ...": a
             # chapter the contents do not list is text, not a heading.
-            notes.append(f"line {block.line}: heading {block.text[:40]!r}... is not in the contents; kept as text")
+            notes.append(
+                f"line {block.line}: heading {block.text[:40]!r}... is not in the contents; kept "
+                "as text"
+            )
             heading = None
         if heading is None:
             sections[-1].blocks.append(block)
@@ -267,23 +303,33 @@ def _title_from_contents(heading: Heading, listed: dict[str, Heading]) -> tuple[
     if printed.casefold() == wanted.casefold():
         return Heading(heading.kind, heading.number, wanted if printed.isupper() else printed), ""
     if printed.casefold().startswith(wanted.casefold()) and len(printed) > len(wanted):
-        return Heading(heading.kind, heading.number, printed[: len(wanted)]), printed[len(wanted) :].strip()
+        return Heading(heading.kind, heading.number, printed[: len(wanted)]), printed[
+            len(wanted) :
+        ].strip()
     return heading, ""
 
 
 def _check_against_contents(
-    sections: list[Section], contents: list[ContentsEntry], closed: bool, source: str, notes: list[str], last_line: int
+    sections: list[Section],
+    contents: list[ContentsEntry],
+    closed: bool,
+    source: str,
+    notes: list[str],
+    last_line: int,
 ) -> None:
     found = {s.heading.number for s in sections}
     if not closed:
-        raise ParseError("the file ends before its closing </html> (truncated?)", source=source, line=last_line)
+        raise ParseError(
+            "the file ends before its closing </html> (truncated?)", source=source, line=last_line
+        )
     for entry in contents:
         heading = entry.heading
         if heading is None:
             continue
         if heading.kind is RuleKind.SECTION and heading.number not in found:
             raise ParseError(
-                f"the contents list {heading.number} {heading.title!r} but the body has no such section (truncated?)",
+                f"the contents list {heading.number} {heading.title!r} but the body has no such "
+                "section (truncated?)",
                 source=source,
                 line=entry.line,
             )
@@ -296,17 +342,25 @@ def _check_against_contents(
     for section in sections:
         if section.heading.number not in listed and section.heading.kind is not RuleKind.CHAPTER:
             notes.append(
-                f"line {section.line}: {section.heading.number} {section.heading.title!r} is not in the contents"
+                f"line {section.line}: {section.heading.number} {section.heading.title!r} is not "
+                "in the contents"
             )
     # 2018+ MTR: chapters are printed only in the contents; give each a record before its sections.
     present = {s.heading.number for s in sections if s.heading.kind is RuleKind.CHAPTER}
     for entry in contents:
         heading = entry.heading
-        if heading is not None and heading.kind is RuleKind.CHAPTER and heading.number not in present:
-            first = next((i for i, s in enumerate(sections) if s.heading.parent == heading.number), None)
+        if (
+            heading is not None
+            and heading.kind is RuleKind.CHAPTER
+            and heading.number not in present
+        ):
+            first = next(
+                (i for i, s in enumerate(sections) if s.heading.parent == heading.number), None
+            )
             if first is None:
                 raise ParseError(
-                    f"the contents list chapter {heading.number} {heading.title!r} but the body has "
+                    f"the contents list chapter {heading.number} {heading.title!r} but the body "
+                    "has "
                     "none of its sections (truncated?)",
                     source=source,
                     line=entry.line,
@@ -317,7 +371,9 @@ def _check_against_contents(
         raise ParseError("no numbered section found", source=source, line=last_line)
 
 
-def _note_unmatched_entries(contents: list[ContentsEntry], blocks: list[Block], notes: list[str]) -> None:
+def _note_unmatched_entries(
+    contents: list[ContentsEntry], blocks: list[Block], notes: list[str]
+) -> None:
     """Unnumbered contents entries ("Introduction", "Booster Draft Timing") should repeat a heading
     printed elsewhere; the ones that do not ("2017 Effective Date" in the 2017 MTR) are noted."""
     printed: dict[str, set[int]] = {}
@@ -326,4 +382,6 @@ def _note_unmatched_entries(contents: list[ContentsEntry], blocks: list[Block], 
             printed.setdefault(" ".join(part.split()).casefold(), set()).add(block.line)
     for entry in contents:
         if entry.heading is None and not printed.get(entry.text.casefold(), set()) - {entry.line}:
-            notes.append(f"line {entry.line}: contents entry {entry.text!r} has no heading in the document")
+            notes.append(
+                f"line {entry.line}: contents entry {entry.text!r} has no heading in the document"
+            )

@@ -1,5 +1,5 @@
-"""The numbers a policy text cites: its own ("4.2", "B", checked to exist), another policy document's
-("ipg:2.1"), the CR's ("cr:704.5a", never checked)."""
+"""The numbers a policy text cites: its own ("4.2", "B", checked to exist), another policy
+document's ("ipg:2.1"), the CR's ("cr:704.5a", never checked)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _NUM = r"(?:\d{3}\.\d{1,3}[a-z]?|\d{3}|\d{1,2}\.\d{1,2}|\d{1,2}|[A-F](?![\w]))"
 _LIST = rf"{_NUM}(?:\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|\s*[-\u2013]\s*){_NUM})*"
 _RANGE = re.compile(rf"(?P<a>{_NUM})(?:\s*[-\u2013]\s*(?P<b>{_NUM}))?")
 _REF = re.compile(
-    rf"(?:\b(?P<doc>MTR|IPG|JAR|CR|Comprehensive\s+Rules)\b\.?\s*(?:[Ss]ections?\s+|[Rr]ules?\s+|§\s*)?"
+    r"(?:\b(?P<doc>MTR|IPG|JAR|CR|Comprehensive\s+Rules)\b\.?\s*(?:[Ss]ections?\s+|[Rr]ules?\s+|§\s*)?"
     rf"|\b(?P<kw>[Ss]ections?|[Ss]ee(?:\s+also)?|[Rr]ules?|Appendi(?:x|ces))\s+|(?P<paren>\())"
     rf"(?P<list>{_LIST})(?![\w.]\d)"
 )
@@ -38,7 +38,11 @@ def _expand_items(listed: str) -> list[str]:
             numbers.extend(str(n) for n in range(int(first) + 1, int(last) + 1))
             continue
         head, tail = first.split(".")[0], last.split(".")[0]
-        if re.fullmatch(r"\d{1,2}\.\d{1,2}", first) and re.fullmatch(r"\d{1,2}\.\d{1,2}", last) and head == tail:
+        if (
+            re.fullmatch(r"\d{1,2}\.\d{1,2}", first)
+            and re.fullmatch(r"\d{1,2}\.\d{1,2}", last)
+            and head == tail
+        ):
             low, high = int(first.split(".")[1]), int(last.split(".")[1])
             if 0 < high - low <= _MAX_RANGE:
                 numbers.extend(f"{head}.{n}" for n in range(low + 1, high + 1))
@@ -50,7 +54,9 @@ def _expand_items(listed: str) -> list[str]:
 _DOC_NAMES = {"mtr": "mtr", "ipg": "ipg", "jar": "jar", "cr": "cr", "comprehensive rules": "cr"}
 
 
-def extract_policy_references(text: str, doc: DocKind, known: set[str] | frozenset[str]) -> tuple[str, ...]:
+def extract_policy_references(
+    text: str, doc: DocKind, known: set[str] | frozenset[str]
+) -> tuple[str, ...]:
     """Rule numbers an MTR/IPG/JAR text cites, deduplicated, in order of first appearance.
 
     Understands "section 4.2", "sections 2.5 and 2.6", "see 3.9", "(2.5)", "Appendix B",

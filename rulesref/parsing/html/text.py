@@ -14,11 +14,16 @@ from rulesref.parsing.html.blocks import (
 
 def block_text(block: Block) -> str:
     """A block as readable plain text: list items get a "- " bullet."""
-    return f"- {block.text}" if block.kind == "li" and not block.text.startswith(("-", "\u2022")) else block.text
+    return (
+        f"- {block.text}"
+        if block.kind == "li" and not block.text.startswith(("-", "\u2022"))
+        else block.text
+    )
 
 
 def join_blocks(blocks: list[Block]) -> str:
-    """Paragraphs separated by a blank line; the items of one list, or rows of one table, by a newline."""
+    """Paragraphs separated by a blank line; the items of one list, or rows of one table, by
+    a newline."""
     out: list[str] = []
     previous = ""
     for block in blocks:

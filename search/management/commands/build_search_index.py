@@ -1,4 +1,5 @@
-"""manage.py build_search_index: build the search indexes of the current versions and keep them on disk."""
+"""manage.py build_search_index: build the search indexes of the current versions and keep them
+on disk."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from search import service
 
 class Command(BaseCommand):
     help = (
-        "Build the search index of the current versions (all documents, and each document on its own) and keep it "
-        "in SEARCH_INDEX_CACHE, so every new web process answers its first search at once (make setup runs it)."
+        "Build the search index of the current versions (all documents, and each document on its "
+        "own) and keep it in SEARCH_INDEX_CACHE, so every new web process answers its first search "
+        "at once (make setup runs it)."
     )
 
     def handle(self, *args, **options):
@@ -23,5 +25,9 @@ class Command(BaseCommand):
                 continue
             start = time.perf_counter()
             index = service.index_for(versions)
-            self.stdout.write(f"{(doc or 'all').upper()}: {len(index.entries)} entries, "
-                              f"{len(index.question_owner)} asked-as questions, {time.perf_counter() - start:.1f} s")
+            self.stdout.write(
+                f"{(doc or 'all').upper()}: {len(index.entries)} entries, "
+                f"{len(index.question_owner)} asked-as questions, "
+                f"{time.perf_counter() - start:.1f} "
+                "s"
+            )

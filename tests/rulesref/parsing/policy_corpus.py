@@ -12,9 +12,13 @@ from rulesref.parsing.records import ParsedDocument
 
 _NAME_DATE = re.compile(r"-(\d{4})(\d{2})(\d{2})\.html$")
 # A numbered section heading as printed: "<h1 ...>MTR 4.2 ...", "<h1 ...>3.4 ...", "<h4>4.2 ...".
-_SECTION_HEADING = re.compile(r"<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?(\d{1,2})\.(\d{1,2})\.?\s", re.IGNORECASE)
+_SECTION_HEADING = re.compile(
+    r"<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?(\d{1,2})\.(\d{1,2})\.?\s", re.IGNORECASE
+)
 # "<h1 ...>MTR Appendix A - ...", "<h4>Appendix B-Time Limits", "<b>APPENDIX A - PENALTY ...</b>".
-_APPENDIX_HEADING = re.compile(r"(?:<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?|<b>)Appendix\s+([A-Z])\b", re.IGNORECASE)
+_APPENDIX_HEADING = re.compile(
+    r"(?:<h[14][^>]*>\s*(?:(?:MTR|IPG)\s+)?|<b>)Appendix\s+([A-Z])\b", re.IGNORECASE
+)
 _PARAGRAPH = re.compile(r"<(p|li|td)\b[^>]*>(.*?)</\1>", re.DOTALL)
 
 
@@ -37,7 +41,9 @@ def _norm(text: str) -> str:
     return " ".join(text.replace("\xa0", " ").split()).casefold()
 
 
-def unplaced_paragraphs(raw: str, parsed: ParsedDocument, min_words: int = 6) -> list[tuple[int, str]]:
+def unplaced_paragraphs(
+    raw: str, parsed: ParsedDocument, min_words: int = 6
+) -> list[tuple[int, str]]:
     """Paragraphs, list items and cells of the raw HTML (6+ words, not contents links, not headings)
     whose opening words appear nowhere in the parsed document: its rules' titles, texts, examples
     and fields, its title and its notes. Returns (line, opening words) of each."""

@@ -56,7 +56,9 @@ class DecodeDocumentTests(unittest.TestCase):
         raw = "Magic\u2122 \u201ccan\u2019t\u201d \u2014 caf\u00e9".encode("cp1252")
         with self.assertRaises(UnicodeDecodeError):
             raw.decode("utf-8")
-        self.assertEqual(decode_document(raw, "x.txt"), "Magic\u2122 \u201ccan\u2019t\u201d \u2014 caf\u00e9")
+        self.assertEqual(
+            decode_document(raw, "x.txt"), "Magic\u2122 \u201ccan\u2019t\u201d \u2014 caf\u00e9"
+        )
 
     def test_utf16_with_bom_is_decoded(self) -> None:
         raw = "Title\r\nline two".encode("utf-16")
@@ -82,16 +84,26 @@ class DecodeDocumentTests(unittest.TestCase):
         self.assertIn("\x1a", decode_document(raw, "x.txt"))
 
     @given(
-        st.lists(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40), max_size=20),
+        st.lists(
+            st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40),
+            max_size=20,
+        ),
         st.booleans(),
         st.sampled_from(["\n", "\r\n", "\r"]),
     )
-    def test_any_text_survives_utf8_with_any_line_ending(self, lines: list[str], bom: bool, newline: str) -> None:
+    def test_any_text_survives_utf8_with_any_line_ending(
+        self, lines: list[str], bom: bool, newline: str
+    ) -> None:
         raw = ("\ufeff" if bom else "") + newline.join(lines)
-        self.assertEqual(decode_document(raw.encode("utf-8"), "x.txt"), "\n".join(lines).lstrip("\ufeff"))
+        self.assertEqual(
+            decode_document(raw.encode("utf-8"), "x.txt"), "\n".join(lines).lstrip("\ufeff")
+        )
 
     @given(
-        st.text(st.sampled_from("abc XYZ 123.\n\u201c\u201d\u2019\u2013\u2014\u2122\u00e9\u00fc\u00a9"), max_size=200)
+        st.text(
+            st.sampled_from("abc XYZ 123.\n\u201c\u201d\u2019\u2013\u2014\u2122\u00e9\u00fc\u00a9"),
+            max_size=200,
+        )
     )
     def test_windows_1252_text_decodes_back(self, text: str) -> None:
         raw = text.encode("cp1252")
@@ -112,7 +124,16 @@ class DecodeDocumentTests(unittest.TestCase):
 
 class NormalizeRuleNumberTests(unittest.TestCase):
     def test_spellings_from_the_api_contract_are_one_rule(self) -> None:
-        for raw in ["729.2a", "729.2 a", "7292a", "CR 729.2a", "729.2A", "729.2a.", " cr729.2a ", "rule 729.2a"]:
+        for raw in [
+            "729.2a",
+            "729.2 a",
+            "7292a",
+            "CR 729.2a",
+            "729.2A",
+            "729.2a.",
+            " cr729.2a ",
+            "rule 729.2a",
+        ]:
             with self.subTest(raw=raw):
                 self.assertEqual(normalize_rule_number(raw), "729.2a")
 
@@ -190,7 +211,8 @@ class RuleSortKeyTests(unittest.TestCase):
 
     def test_tournament_numbers_sort_numerically(self) -> None:
         self.assertEqual(
-            sorted(["10.1", "4.10", "4.2", "4", "A"], key=rule_sort_key), ["4", "4.2", "4.10", "10.1", "A"]
+            sorted(["10.1", "4.10", "4.2", "4", "A"], key=rule_sort_key),
+            ["4", "4.2", "4.10", "10.1", "A"],
         )
 
     def test_non_numbers_raise(self) -> None:
@@ -220,7 +242,8 @@ class ExtractReferencesTests(unittest.TestCase):
         self.assertEqual(extract_references("rules 103.4 and 103.5"), ("103.4", "103.5"))
         self.assertEqual(extract_references("rules 601 and 602"), ("601", "602"))
         self.assertEqual(
-            extract_references("See rules 702.19b, 702.19c, and 702.19d."), ("702.19b", "702.19c", "702.19d")
+            extract_references("See rules 702.19b, 702.19c, and 702.19d."),
+            ("702.19b", "702.19c", "702.19d"),
         )
 
     def test_letter_ranges_expand_and_skip_l_and_o(self) -> None:
@@ -230,7 +253,9 @@ class ExtractReferencesTests(unittest.TestCase):
 
     def test_rule_number_ranges_expand(self) -> None:
         self.assertEqual(extract_references("rules 119.7-8"), ("119.7", "119.8"))
-        self.assertEqual(extract_references("rules 903.6–903.9"), ("903.6", "903.7", "903.8", "903.9"))
+        self.assertEqual(
+            extract_references("rules 903.6–903.9"), ("903.6", "903.7", "903.8", "903.9")
+        )
 
     def test_bare_numbers_count_and_repeats_are_dropped(self) -> None:
         text = "except as specified in 101.4a. (See 101.4a and rule 101.4b.)"
@@ -252,7 +277,14 @@ class ExtractReferencesTests(unittest.TestCase):
 
     @given(
         cr_numbers(),
-        st.sampled_from(["See rule {}.", "(see rule {})", "as described in rule {}, “Name.”", "rules {} and 100.1"]),
+        st.sampled_from(
+            [
+                "See rule {}.",
+                "(see rule {})",
+                "as described in rule {}, “Name.”",
+                "rules {} and 100.1",
+            ]
+        ),
     )
     def test_a_cited_number_is_found(self, number: str, template: str) -> None:
         self.assertEqual(extract_references(template.format(number))[0], number)
@@ -264,15 +296,24 @@ class ExtractReferencesTests(unittest.TestCase):
 
 class TermKeyTests(unittest.TestCase):
     def test_case_quotes_and_spacing_do_not_matter(self) -> None:
-        self.assertEqual(term_key("Intervening \u201cIf\u201d  Clause"), term_key('intervening "if" clause'))
+        self.assertEqual(
+            term_key("Intervening \u201cIf\u201d  Clause"), term_key('intervening "if" clause')
+        )
         self.assertEqual(term_key(" Owner\u2019s Hand"), term_key("owner's hand"))
 
     def test_different_words_stay_different(self) -> None:
-        self.assertNotEqual(term_key("Active Player"), term_key("Active Player, Nonactive Player Order"))
+        self.assertNotEqual(
+            term_key("Active Player"), term_key("Active Player, Nonactive Player Order")
+        )
 
 
 class EngineBoundaryTests(unittest.TestCase):
     def test_parsers_load_without_django(self) -> None:
-        code = "import sys, rulesref.parsing.common, rulesref.parsing.cr; print('django' in sys.modules)"
-        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
+        code = (
+            "import sys, rulesref.parsing.common, rulesref.parsing.cr; print('django' in "
+            "sys.modules)"
+        )
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+        )
         self.assertEqual(run.stdout.strip(), "False")

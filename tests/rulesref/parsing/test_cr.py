@@ -1,4 +1,5 @@
-"""Tests for rulesref.parsing.cr: small CR-shaped fixtures, then every real CR in the rules folder."""
+"""Tests for rulesref.parsing.cr: small CR-shaped fixtures, then every real CR in the
+rules folder."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.parsing.common import SUBRULE_LETTERS, decode_document, normalize_rule_number, rule_sort_key, term_key
+from rulesref.parsing.common import (
+    SUBRULE_LETTERS,
+    decode_document,
+    normalize_rule_number,
+    rule_sort_key,
+    term_key,
+)
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.records import DocKind, GlossaryEntry, ParsedDocument, ParseError, RuleKind
 from tests.conftest import RULES_DIR, needs_history, rules_files
@@ -37,18 +44,26 @@ def glossary_lookup(doc: ParsedDocument) -> dict[str, GlossaryEntry]:
 
 def line_of(text: str, startswith: str, *, last: bool = False) -> int:
     """1-based number of the first (or last) line whose stripped text starts with `startswith`."""
-    found = [n for n, line in enumerate(text.split("\n"), start=1) if line.strip().startswith(startswith)]
+    found = [
+        n for n, line in enumerate(text.split("\n"), start=1) if line.strip().startswith(startswith)
+    ]
     if not found:
         raise AssertionError(f"{startswith!r} not in text")
     return found[-1] if last else found[0]
 
 
 def straighten(text: str) -> str:
-    return text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'").replace("\u2013", "-")
+    return (
+        text.replace("\u201c", '"')
+        .replace("\u201d", '"')
+        .replace("\u2019", "'")
+        .replace("\u2013", "-")
+    )
 
 
 class FixtureLayoutTests(unittest.TestCase):
-    """The same small CR in the official layout (BOM, CRLF, curly quotes) and the indented re-layout."""
+    """The same small CR in the official layout (BOM, CRLF, curly quotes) and the
+    indented re-layout."""
 
     layouts = ("cr_official.txt", "cr_indented.txt")
 
@@ -76,16 +91,20 @@ class FixtureLayoutTests(unittest.TestCase):
             with self.subTest(name=name):
                 rules = by_number(self.parsed(name)[1])
                 self.assertEqual(
-                    (rules["7"].kind, rules["7"].title, rules["7"].parent), (RuleKind.CHAPTER, "Additional Rules", None)
+                    (rules["7"].kind, rules["7"].title, rules["7"].parent),
+                    (RuleKind.CHAPTER, "Additional Rules", None),
                 )
                 self.assertEqual(
                     (rules["701"].kind, rules["701"].title, rules["701"].parent),
                     (RuleKind.SECTION, "Taking Shortcuts", "7"),
                 )
                 self.assertEqual(
-                    (rules["701.3"].kind, rules["701.3"].title, rules["701.3"].parent), (RuleKind.RULE, "", "701")
+                    (rules["701.3"].kind, rules["701.3"].title, rules["701.3"].parent),
+                    (RuleKind.RULE, "", "701"),
                 )
-                self.assertEqual((rules["701.2a"].kind, rules["701.2a"].parent), (RuleKind.SUBRULE, "701.2"))
+                self.assertEqual(
+                    (rules["701.2a"].kind, rules["701.2a"].parent), (RuleKind.SUBRULE, "701.2")
+                )
 
     def test_counts_exclude_chapters(self) -> None:
         for name in self.layouts:
@@ -107,9 +126,12 @@ class FixtureLayoutTests(unittest.TestCase):
             with self.subTest(name=name):
                 rules = by_number(self.parsed(name)[1])
                 self.assertEqual(len(rules["101.2"].examples), 2)
-                self.assertTrue(rules["101.2"].examples[0].startswith("One effect says a player may play"))
+                self.assertTrue(
+                    rules["101.2"].examples[0].startswith("One effect says a player may play")
+                )
                 self.assertEqual(
-                    rules["101.2"].examples[1], "A second example paragraph that belongs to the same rule."
+                    rules["101.2"].examples[1],
+                    "A second example paragraph that belongs to the same rule.",
                 )
                 self.assertNotIn("Example", rules["101.2"].text)
                 self.assertEqual(rules["101.3"].examples, ())
@@ -123,7 +145,8 @@ class FixtureLayoutTests(unittest.TestCase):
                     rule.text.split("\n"),
                     [
                         "The player with priority may suggest a shortcut.",
-                        "A second paragraph of rule 701.2a, indented the way the official file indents it.",
+                        "A second paragraph of rule 701.2a, indented the way the official file "
+                        "indents it.",
                     ],
                 )
                 self.assertEqual(by_number(doc)["701.2b"].line, line_of(text, "701.2b"))
@@ -137,7 +160,9 @@ class FixtureLayoutTests(unittest.TestCase):
                     self.assertTrue(
                         lines[rule.line - 1]
                         .strip()
-                        .startswith(rule.number + ("." if rule.kind is not RuleKind.SUBRULE else " ")),
+                        .startswith(
+                            rule.number + ("." if rule.kind is not RuleKind.SUBRULE else " ")
+                        ),
                         rule,
                     )
                 for entry in doc.glossary:
@@ -150,7 +175,9 @@ class FixtureLayoutTests(unittest.TestCase):
                 self.assertEqual(rules["101.1"].references, ("101.2", "701.2a", "701.2b", "701.2c"))
                 self.assertEqual(rules["100.1b"].references, ("7",))
                 # text first, then the example's "See rule 101.2."
-                self.assertEqual(rules["701.3"].references, ("701.2a", "701.2b", "701.2c", "101", "101.2"))
+                self.assertEqual(
+                    rules["701.3"].references, ("701.2a", "701.2b", "701.2c", "101", "101.2")
+                )
                 self.assertEqual(rules["700.1"].references, ())  # +1/+1, 20 life, 100 cards, a date
                 self.assertEqual(rules["701.2a"].references, ())  # a rule never cites itself
 
@@ -159,7 +186,10 @@ class FixtureLayoutTests(unittest.TestCase):
             with self.subTest(name=name):
                 table = glossary_lookup(self.parsed(name)[1])
                 shortcut = table["shortcut"]
-                self.assertEqual(shortcut.definition.split("\n")[0], "1. A way to skip a sequence of game choices.")
+                self.assertEqual(
+                    shortcut.definition.split("\n")[0],
+                    "1. A way to skip a sequence of game choices.",
+                )
                 self.assertEqual(shortcut.references, ("701",))
                 self.assertEqual(table["control"].references, ("100.1", "100.2"))
 
@@ -225,7 +255,9 @@ class FixtureLayoutTests(unittest.TestCase):
         text = fixture_text("cr_official.txt").replace("Shortcut\n1. A way", "Shortcut1. A way")
         doc = parse_cr(text, "glued.txt")
         entry = glossary_lookup(doc)["shortcut"]
-        self.assertEqual(entry.definition.split("\n")[0], "1. A way to skip a sequence of game choices.")
+        self.assertEqual(
+            entry.definition.split("\n")[0], "1. A way to skip a sequence of game choices."
+        )
         self.assertEqual(len(doc.notes), 1)
         self.assertIn(f"line {entry.line}", doc.notes[0])
 
@@ -258,7 +290,9 @@ class FixtureErrorTests(unittest.TestCase):
 
     def test_unindented_line_right_after_a_rule_is_read_as_its_next_paragraph(self) -> None:
         text, _ = self.with_line_after("100.1a", "Second paragraph.")
-        self.assertEqual(by_number(parse_cr(text))["100.1a"].text.split("\n")[1], "Second paragraph.")
+        self.assertEqual(
+            by_number(parse_cr(text))["100.1a"].text.split("\n")[1], "Second paragraph."
+        )
 
     def test_garbage_right_after_a_section_heading(self) -> None:
         text, at = self.with_line_after("101. Golden Rules", "zzz")
@@ -281,17 +315,23 @@ class FixtureErrorTests(unittest.TestCase):
         self.assert_refused_at(text, line_of(self.text, "100.1b"), "not under rule")
 
     def test_section_missing_from_the_body(self) -> None:
-        start, end = line_of(self.text, "700. General", last=True), line_of(self.text, "701. Taking", last=True)
+        start, end = (
+            line_of(self.text, "700. General", last=True),
+            line_of(self.text, "701. Taking", last=True),
+        )
         lines = self.lines[: start - 1] + self.lines[end - 1 :]
         text = "\n".join(lines)
-        self.assert_refused_at(text, line_of(text, "701. Taking", last=True), "contents list 700 before it")
+        self.assert_refused_at(
+            text, line_of(text, "701. Taking", last=True), "contents list 700 before it"
+        )
 
     def test_section_missing_from_the_contents_is_kept_with_a_note(self) -> None:
         text = self.text.replace("700. General\n701. Taking", "701. Taking", 1)
         doc = parse_cr(text, "slip.txt")
         self.assertEqual(by_number(doc)["700"].title, "General")
         self.assertEqual(
-            doc.notes, (f"line {line_of(text, '700. General')}: 700 'General' is not in the contents list",)
+            doc.notes,
+            (f"line {line_of(text, '700. General')}: 700 'General' is not in the contents list",),
         )
 
     def test_chapters_out_of_order(self) -> None:
@@ -321,12 +361,16 @@ class FixtureErrorTests(unittest.TestCase):
 
     def test_text_that_is_not_a_cr(self) -> None:
         self.assert_refused_at(
-            "Magic Tournament Rules\n\nEffective September 29, 2017\n", 1, "not a Comprehensive Rules"
+            "Magic Tournament Rules\n\nEffective September 29, 2017\n",
+            1,
+            "not a Comprehensive Rules",
         )
         self.assert_refused_at("", 1, "not a Comprehensive Rules")
 
     def test_cr_title_without_an_effective_date(self) -> None:
-        text = self.text.replace("These rules are effective as of March 14, 2024.", "No date here.", 1)
+        text = self.text.replace(
+            "These rules are effective as of March 14, 2024.", "No date here.", 1
+        )
         self.assert_refused_at(text, line_of(self.text, "Contents"), "effective")
 
     def test_unreadable_date(self) -> None:
@@ -395,8 +439,12 @@ class CorpusTests:
             + sum(example.count("\n") + 1 for rule in doc.rules for example in rule.examples)
         )
         assert kept == body_lines
-        glued = sum(1 for note in doc.notes if "run together" in note)  # term and definition on one line
-        assert sum(entry.definition.count("\n") + 2 for entry in doc.glossary) - glued == glossary_lines
+        # term and definition on one line
+        glued = sum(1 for note in doc.notes if "run together" in note)
+        assert (
+            sum(entry.definition.count("\n") + 2 for entry in doc.glossary) - glued
+            == glossary_lines
+        )
 
     def test_effective_date_agrees_with_the_file_name(self, path: Path) -> None:
         stamp = re.search(r"(\d{8})", path.name)
@@ -408,7 +456,9 @@ class CorpusTests:
         contents = re.findall(r"(?m)^[ \t]*(\d{3})\. ", text.split("\nGlossary")[0])
         sections = [r.number for r in doc.rules if r.kind is RuleKind.SECTION]
         assert sections == contents
-        assert [r.number for r in doc.rules if r.kind is RuleKind.CHAPTER] == [str(n) for n in range(1, 10)]
+        assert [r.number for r in doc.rules if r.kind is RuleKind.CHAPTER] == [
+            str(n) for n in range(1, 10)
+        ]
 
     def test_every_rule_sits_on_its_line_under_an_earlier_parent(self, path: Path) -> None:
         text, doc = real(path)
@@ -438,10 +488,13 @@ class CorpusTests:
     def test_references_point_at_rules_of_the_same_document(self, path: Path) -> None:
         doc = real(path)[1]
         numbers = {r.number for r in doc.rules}
-        cited = [n for r in doc.rules for n in r.references] + [n for e in doc.glossary for n in e.references]
+        cited = [n for r in doc.rules for n in r.references] + [
+            n for e in doc.glossary for n in e.references
+        ]
         dangling = [n for n in cited if n not in numbers]
         assert len(cited) > 1000
-        assert len(dangling) <= 2, dangling  # the printed CR itself cites a few rules that do not exist
+        # the printed CR itself cites a few rules that do not exist
+        assert len(dangling) <= 2, dangling
 
     def test_glossary_finds_apnap_order_and_names_are_unique(self, path: Path) -> None:
         doc = real(path)[1]
@@ -464,7 +517,9 @@ class CorpusTests:
         section = by_number(doc)[heading[1]]
         assert section.title == "Taking Shortcuts"
         assert section.parent == "7"
-        assert by_number(doc)[heading[1] + ".3"].text.startswith("Sometimes a loop can be fragmented")
+        assert by_number(doc)[heading[1] + ".3"].text.startswith(
+            "Sometimes a loop can be fragmented"
+        )
 
 
 @pytest.mark.corpus
@@ -479,13 +534,22 @@ class KnownRulesTests(unittest.TestCase):
         self.assertEqual(rules["729"].title, "Taking Shortcuts")
         self.assertEqual(rules["729.3"].kind, RuleKind.RULE)
         self.assertEqual(rules["729.3"].title, "")
-        self.assertTrue(rules["729.3"].text.startswith("Sometimes a loop can be fragmented, meaning that each player"))
+        self.assertTrue(
+            rules["729.3"].text.startswith(
+                "Sometimes a loop can be fragmented, meaning that each player"
+            )
+        )
         self.assertEqual(len(rules["729.3"].examples), 1)
         self.assertEqual(rules["729.2a"].parent, "729.2")
 
     @needs_history
     def test_taking_shortcuts_renumbered_across_versions(self) -> None:
-        for stamp, number in [("20170825", "719"), ("20200417", "722"), ("20220429", "725"), ("20250207", "729")]:
+        for stamp, number in [
+            ("20170825", "719"),
+            ("20200417", "722"),
+            ("20220429", "725"),
+            ("20250207", "729"),
+        ]:
             with self.subTest(stamp=stamp):
                 self.assertEqual(by_number(self.doc(stamp)[1])[number].title, "Taking Shortcuts")
 
@@ -494,7 +558,9 @@ class KnownRulesTests(unittest.TestCase):
         rules = by_number(doc)
         heading = re.search(r"(?m)^(701\.\d+)\. Shuffle\s*$", text)
         assert heading is not None
-        self.assertEqual((rules[heading.group(1)].title, rules[heading.group(1)].text), ("Shuffle", "Shuffle"))
+        self.assertEqual(
+            (rules[heading.group(1)].title, rules[heading.group(1)].text), ("Shuffle", "Shuffle")
+        )
         self.assertEqual(rules["205.3"].title, "Subtypes")
         self.assertEqual(rules["729.3"].title, "")
         titled = [r for r in doc.rules if r.kind is RuleKind.RULE and r.title]
@@ -513,7 +579,9 @@ class KnownRulesTests(unittest.TestCase):
             with self.subTest(stamp=stamp):
                 rule = by_number(self.doc(stamp)[1])[number]
                 self.assertEqual(len(rule.text.split("\n")), 2)
-                self.assertTrue(rule.text.split("\n")[1].startswith(("Cards printed", "Of that list")))
+                self.assertTrue(
+                    rule.text.split("\n")[1].startswith(("Cards printed", "Of that list"))
+                )
 
     def test_official_typos_are_read_and_noted(self) -> None:
         _text, doc = self.doc("20250207")
@@ -536,11 +604,16 @@ class KnownRulesTests(unittest.TestCase):
         table = glossary_lookup(self.doc("20250207")[1])
         self.assertEqual(table["controller"].term, "Control, Controller")
         self.assertEqual(table["bands with other"].term, "Banding, \u201cBands with Other\u201d")
-        self.assertEqual(table[term_key('Intervening "If" Clause')].term, "Intervening \u201cIf\u201d Clause")
+        self.assertEqual(
+            table[term_key('Intervening "If" Clause')].term, "Intervening \u201cIf\u201d Clause"
+        )
         self.assertEqual(table["if"].term, "Intervening \u201cIf\u201d Clause")
         self.assertEqual(table["swampwalk"].term, "Landwalk")
         self.assertEqual(table["deal"].term, "Damage")
-        self.assertEqual(table["removed"].term, "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)")
+        self.assertEqual(
+            table["removed"].term,
+            "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)",
+        )
 
     def test_cut_in_half_is_refused(self) -> None:
         text, _ = self.doc("20250207")
@@ -555,7 +628,8 @@ class KnownRulesTests(unittest.TestCase):
     def test_garbage_line_in_the_real_rules_is_refused_at_its_line(self) -> None:
         text, _ = self.doc("20170825")
         lines = text.split("\n")
-        at = line_of(text, "704.5k")  # insert a stray paragraph after the blank line following 704.5k
+        # insert a stray paragraph after the blank line following 704.5k
+        at = line_of(text, "704.5k")
         lines[at:at] = ["", "Lorem ipsum dolor sit amet."]
         with self.assertRaises(ParseError) as caught:
             parse_cr("\n".join(lines), "garbage.txt")

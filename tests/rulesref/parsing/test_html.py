@@ -1,4 +1,5 @@
-"""The shared reader of the MTR/IPG/JAR renderings: blocks, lines, dates, kind detection, citations."""
+"""The shared reader of the MTR/IPG/JAR renderings: blocks, lines, dates, kind
+detection, citations."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 class BlockTests(unittest.TestCase):
     def test_line_is_where_the_text_starts(self):
         blocks, closed, _ = to_blocks("<html>\n<p>\n\nfirst</p>\n<li>second</li></html>")
-        self.assertEqual([(b.kind, b.text, b.line) for b in blocks], [("p", "first", 4), ("li", "second", 5)])
+        self.assertEqual(
+            [(b.kind, b.text, b.line) for b in blocks], [("p", "first", 4), ("li", "second", 5)]
+        )
         self.assertTrue(closed)
 
     def test_scrape_date_line_is_dropped_but_lines_keep_counting(self):
@@ -32,13 +35,18 @@ class BlockTests(unittest.TestCase):
         self.assertEqual(blocks[0].text, "one two\nthree")
 
     def test_table_rows_join_cells_and_mark_headers(self):
-        blocks, _, _ = to_blocks("<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td></td><td>2</td></tr></table>")
-        self.assertEqual([(b.text, b.header_row) for b in blocks], [("A | B", True), ("1 | 2", False)])
+        blocks, _, _ = to_blocks(
+            "<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td></td><td>2</td></tr></table>"
+        )
+        self.assertEqual(
+            [(b.text, b.header_row) for b in blocks], [("A | B", True), ("1 | 2", False)]
+        )
 
     def test_open_paragraph_closes_at_the_next_block(self):
         blocks, _, _ = to_blocks("<p>\n<b>APPENDIX A - X</b>\n<table><tr><td>c</td></tr></table>")
         self.assertEqual(
-            [(b.kind, b.text, b.bold) for b in blocks], [("p", "APPENDIX A - X", True), ("row", "c", False)]
+            [(b.kind, b.text, b.bold) for b in blocks],
+            [("p", "APPENDIX A - X", True), ("row", "c", False)],
         )
 
     def test_unclosed_html_is_reported(self):
@@ -47,7 +55,9 @@ class BlockTests(unittest.TestCase):
     @settings(max_examples=60, deadline=None)
     @given(
         st.lists(
-            st.tuples(st.integers(0, 3), st.text(alphabet="abcdefgh", min_size=1, max_size=10)), min_size=1, max_size=10
+            st.tuples(st.integers(0, 3), st.text(alphabet="abcdefgh", min_size=1, max_size=10)),
+            min_size=1,
+            max_size=10,
         )
     )
     def test_each_paragraph_comes_back_at_its_line(self, paragraphs):
@@ -65,7 +75,8 @@ class BlockTests(unittest.TestCase):
 class DateTests(unittest.TestCase):
     def test_printed_forms(self):
         self.assertEqual(
-            read_dates("Effective May 3, 2019 Last updated June 6, 2019"), (dt.date(2019, 5, 3), dt.date(2019, 6, 6))
+            read_dates("Effective May 3, 2019 Last updated June 6, 2019"),
+            (dt.date(2019, 5, 3), dt.date(2019, 6, 6)),
         )
         self.assertEqual(
             read_dates("Effective Oct 3rd, 2018\nLast updated Oct 10th , 2018"),
@@ -88,14 +99,21 @@ class DetectKindTests(unittest.TestCase):
             ("ipg_2017_small.html", DocKind.IPG),
             ("jar_small.html", DocKind.JAR),
         ):
-            self.assertEqual(detect_html_kind((FIXTURES / name).read_text(encoding="utf-8")), kind, name)
+            self.assertEqual(
+                detect_html_kind((FIXTURES / name).read_text(encoding="utf-8")), kind, name
+            )
 
     def test_the_title_decides_not_a_mention_in_the_text(self):
-        text = "<html><h1>Some Other Guide</h1><p>See the Magic Tournament Rules and the Infraction Procedure Guide.</p></html>"
+        text = (
+            "<html><h1>Some Other Guide</h1><p>See the Magic Tournament Rules and the Infraction "
+            "Procedure Guide.</p></html>"
+        )
         self.assertIsNone(detect_html_kind(text))
 
     def test_plain_text_and_cr(self):
-        self.assertIsNone(detect_html_kind((FIXTURES / "cr_official.txt").read_text(encoding="utf-8-sig")))
+        self.assertIsNone(
+            detect_html_kind((FIXTURES / "cr_official.txt").read_text(encoding="utf-8-sig"))
+        )
         self.assertIsNone(detect_html_kind(""))
 
 
@@ -120,7 +138,9 @@ class ReferenceTests(unittest.TestCase):
             "see 9.9": (),
         }
         for text, expected in cases.items():
-            self.assertEqual(extract_policy_references(text, DocKind.IPG, self.KNOWN), expected, text)
+            self.assertEqual(
+                extract_policy_references(text, DocKind.IPG, self.KNOWN), expected, text
+            )
 
     @settings(max_examples=80, deadline=None)
     @given(st.text(max_size=80))

@@ -1,4 +1,5 @@
-"""IPG parser: infraction fields, penalties, examples and aliases on fixtures and on every real IPG."""
+"""IPG parser: infraction fields, penalties, examples and aliases on fixtures and on every
+real IPG."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from rulesref.parsing.ipg import (
 )
 from rulesref.parsing.records import ParseError, RuleKind
 from tests.conftest import rules_files
-from tests.rulesref.parsing.policy_corpus import heading_appendices, heading_sections, name_date, unplaced_paragraphs
+from tests.rulesref.parsing.policy_corpus import (
+    heading_appendices,
+    heading_sections,
+    name_date,
+    unplaced_paragraphs,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -44,18 +50,23 @@ class IpgNewLayoutTests(unittest.TestCase):
     def test_chapter_keeps_its_own_text_without_the_contents_table(self):
         chapter = self.rules["2"]
         self.assertEqual(chapter.kind, RuleKind.CHAPTER)
-        self.assertEqual(chapter.text, "Game Play Errors are caused by incorrect or inaccurate play of the game.")
+        self.assertEqual(
+            chapter.text, "Game Play Errors are caused by incorrect or inaccurate play of the game."
+        )
 
     def test_infraction_fields_in_order(self):
         trigger = self.rules["2.1"]
         # 2.1 prints every part but a Downgrade.
-        self.assertEqual([k for k, _ in trigger.fields], [k for k in PART_ORDER if k != "downgrade"])
+        self.assertEqual(
+            [k for k, _ in trigger.fields], [k for k in PART_ORDER if k != "downgrade"]
+        )
         fields = dict(trigger.fields)
         self.assertEqual(fields["penalty"], "None")
         self.assertTrue(fields["definition"].startswith("A triggered ability triggers"))
         self.assertIn("further problems are a Game Rule Violation", fields["definition"])
         self.assertEqual(
-            fields["upgrade"], "If the triggered ability is usually considered detrimental, the penalty is a Warning."
+            fields["upgrade"],
+            "If the triggered ability is usually considered detrimental, the penalty is a Warning.",
         )
         self.assertIn("Out-of-Order Sequencing", fields["philosophy"])
 
@@ -102,13 +113,16 @@ class IpgOldLayoutTests(unittest.TestCase):
     def test_upgrade_paragraph_is_the_upgrade_field(self):
         fields = dict(self.rules["3.1"].fields)
         self.assertEqual(
-            fields["upgrade"], "A player not in their seat 10 minutes into the round receives a Match Loss."
+            fields["upgrade"],
+            "A player not in their seat 10 minutes into the round receives a Match Loss.",
         )
         self.assertNotIn("Upgrade", fields["additional_remedy"])
 
     def test_bold_appendix_line_is_an_appendix(self):
         appendix = self.rules["A"]
-        self.assertEqual((appendix.kind, appendix.title), (RuleKind.APPENDIX, "Penalty Quick Reference"))
+        self.assertEqual(
+            (appendix.kind, appendix.title), (RuleKind.APPENDIX, "Penalty Quick Reference")
+        )
         self.assertIn("Tardiness | Game Loss", appendix.text)
 
 
@@ -116,10 +130,14 @@ class IpgErrorTests(unittest.TestCase):
     def test_infraction_without_a_penalty_is_refused_at_its_heading(self):
         text = _fixture("ipg_2021_small.html")
         start = text.index("<strong>Penalty</strong></p>\n    <p>Warning</p>")
-        bad = text[:start] + text[start:].replace("<strong>Penalty</strong></p>\n    <p>Warning</p>", "</p>", 1)
+        bad = text[:start] + text[start:].replace(
+            "<strong>Penalty</strong></p>\n    <p>Warning</p>", "</p>", 1
+        )
         with self.assertRaises(ParseError) as caught:
             parse_ipg(bad, "bad.html")
-        self.assertEqual(caught.exception.line, bad[: bad.index("IPG 2.5 Game Play")].count("\n") + 1)
+        self.assertEqual(
+            caught.exception.line, bad[: bad.index("IPG 2.5 Game Play")].count("\n") + 1
+        )
 
     def test_mtr_given_to_the_ipg_parser_is_refused(self):
         with self.assertRaises(ParseError):
@@ -136,7 +154,9 @@ class IpgErrorTests(unittest.TestCase):
 
 class AliasTableTests(unittest.TestCase):
     def test_name_is_the_part_after_the_category(self):
-        self.assertEqual(infraction_name("Tournament Error - Outside Assistance"), "Outside Assistance")
+        self.assertEqual(
+            infraction_name("Tournament Error - Outside Assistance"), "Outside Assistance"
+        )
 
     def test_unknown_infraction_gets_its_initials(self):
         aliases, known = infraction_aliases("Tournament Error - Improper Pod Seating")
@@ -166,14 +186,20 @@ class IpgCorpusTests:
     def test_sections_and_appendices_equal_the_headings_in_the_raw_html(self, path, rules_dir):
         raw = path.read_text(encoding="utf-8")
         doc = parse_ipg(raw, str(path))
-        assert {r.number for r in doc.rules if r.kind is RuleKind.SECTION and r.number != "0"} == heading_sections(raw)
-        assert {r.number for r in doc.rules if r.kind is RuleKind.APPENDIX} == heading_appendices(raw)
+        assert {
+            r.number for r in doc.rules if r.kind is RuleKind.SECTION and r.number != "0"
+        } == heading_sections(raw)
+        assert {r.number for r in doc.rules if r.kind is RuleKind.APPENDIX} == heading_appendices(
+            raw
+        )
 
     def test_every_paragraph_of_the_html_lands_in_the_parsed_document(self, path, rules_dir):
         raw = path.read_text(encoding="utf-8")
         assert unplaced_paragraphs(raw, parse_ipg(raw, str(path))) == []
 
-    def test_every_infraction_has_a_penalty_definition_examples_and_a_tabled_alias(self, path, rules_dir):
+    def test_every_infraction_has_a_penalty_definition_examples_and_a_tabled_alias(
+        self, path, rules_dir
+    ):
         doc = parse_ipg(path.read_text(encoding="utf-8"), str(path))
         infractions = [r for r in doc.rules if r.parent in ("2", "3", "4")]
         assert len(infractions) == len(
@@ -215,8 +241,8 @@ _DOWNGRADE_IN_RAW = re.compile(r">\s*Downgrade\s*(?::|<)|^\s*Downgrade:", re.M)
 
 @pytest.mark.parametrize("path", IPG_FILES, ids=lambda p: p.name)
 def test_every_downgrade_is_its_own_part_and_no_other_part_holds_one(path, rules_dir):
-    """A "Downgrade" box (2018+) or "Downgrade:" paragraph (2017, and Tardiness since 2019) is the downgrade
-    part of its infraction: never filed under the Upgrade or the Philosophy before it."""
+    """A "Downgrade" box (2018+) or "Downgrade:" paragraph (2017, and Tardiness since 2019) is the
+    downgrade part of its infraction: never filed under the Upgrade or the Philosophy before it."""
     raw = path.read_text(encoding="utf-8")
     doc = parse_ipg(raw, str(path))
     infractions = [r for r in doc.rules if r.parent in ("2", "3", "4")]
@@ -234,11 +260,20 @@ def test_ipg_2021_tardiness_and_outside_assistance_downgrades(rules_dir):
     rules = {r.number: r for r in parse_ipg(path.read_text(encoding="utf-8"), str(path)).rules}
     tardiness, assistance = dict(rules["3.1"].fields), dict(rules["3.2"].fields)
     assert [k for k, _ in rules["3.1"].fields] == list(PART_ORDER)
-    assert tardiness["downgrade"] == "A player who arrives at their seat before 1 minute has elapsed in the round receives a warning."
+    assert tardiness["downgrade"] == (
+        "A player who arrives at their seat before 1 minute has elapsed in the round "
+        "receives a warning."
+    )
     assert tardiness["upgrade"].startswith("A player not in their seat 10 minutes into the round")
     assert "warning" not in tardiness["upgrade"]
-    assert assistance["downgrade"] == ("If the information acquired is information that the player would have access to "
-                                       "between games, the penalty is a Game Loss.")
+    assert assistance["downgrade"] == (
+        "If the information acquired is information that the player would have access to "
+        "between games, the penalty is a Game Loss."
+    )
     assert assistance["philosophy"].endswith("if they are not enrolled in the tournament.")
     text = rules["3.2"].text
-    assert text.index("Philosophy") < text.index("\nDowngrade\n") < text.index("If the information acquired")
+    assert (
+        text.index("Philosophy")
+        < text.index("\nDowngrade\n")
+        < text.index("If the information acquired")
+    )

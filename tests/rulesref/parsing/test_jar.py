@@ -49,7 +49,9 @@ class JarFixtureTests(unittest.TestCase):
         self.assertEqual(_find(self.doc, "Theft"), ["2"])
 
     def test_line_of_each_heading(self):
-        self.assertEqual(self.rules["2"].line, self.text[: self.text.index("<h2>Serious")].count("\n") + 1)
+        self.assertEqual(
+            self.rules["2"].line, self.text[: self.text.index("<h2>Serious")].count("\n") + 1
+        )
 
     def test_cut_file_is_refused(self):
         with self.assertRaises(ParseError):
@@ -74,7 +76,9 @@ class JarCorpusTests:
         doc = parse_jar(raw, str(path))
         headings = re.findall(r"<h2>([^<]+)</h2>", raw)
         situations = re.findall(r"<p><strong>([^<]+)</strong></p>", raw)
-        assert [r.title for r in doc.rules if r.kind is RuleKind.SECTION and r.number != "0"] == headings
+        assert [
+            r.title for r in doc.rules if r.kind is RuleKind.SECTION and r.number != "0"
+        ] == headings
         assert [r.title for r in doc.rules if r.kind is RuleKind.RULE] == situations
 
     def test_every_paragraph_lands_in_the_parsed_document(self, path, rules_dir):
@@ -83,7 +87,17 @@ class JarCorpusTests:
 
     def test_regular_rel_infractions_are_findable(self, path, rules_dir):
         doc = parse_jar(path.read_text(encoding="utf-8"), str(path))
-        for alias in ("HCE", "drawing extra cards", "MPE", "MT", "LEC", "GRV", "Deck Problem", "Slow Play", "Cheating"):
+        for alias in (
+            "HCE",
+            "drawing extra cards",
+            "MPE",
+            "MT",
+            "LEC",
+            "GRV",
+            "Deck Problem",
+            "Slow Play",
+            "Cheating",
+        ):
             assert len(_find(doc, alias)) == 1, alias
         extra = doc.rules[[r.number for r in doc.rules].index(_find(doc, "HCE")[0])]
         assert "more cards than" in extra.title

@@ -14,7 +14,12 @@ from rulesref.parsing.common import normalize_rule_number
 from rulesref.parsing.mtr import INTRO_NUMBER, parse_mtr
 from rulesref.parsing.records import ParseError, RuleKind
 from tests.conftest import rules_files
-from tests.rulesref.parsing.policy_corpus import heading_appendices, heading_sections, name_date, unplaced_paragraphs
+from tests.rulesref.parsing.policy_corpus import (
+    heading_appendices,
+    heading_sections,
+    name_date,
+    unplaced_paragraphs,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -99,7 +104,9 @@ class MtrOldLayoutTests(unittest.TestCase):
         video = self.rules["2.13"]
         self.assertIn("13 The Head Judge may use video replay", video.text)
         self.assertIn("Players may not request", video.text)
-        self.assertTrue(any("is not in the contents; kept as text" in note for note in self.doc.notes))
+        self.assertTrue(
+            any("is not in the contents; kept as text" in note for note in self.doc.notes)
+        )
 
     def test_appendix_heading_run_into_its_first_sentence_is_split_at_the_listed_title(self):
         mix = self.rules["D"]
@@ -137,12 +144,17 @@ class MtrErrorTests(unittest.TestCase):
     def test_text_before_the_title_cannot_be_placed(self):
         text = _fixture("mtr_2019_small.html")
         bad = text.replace(
-            ' <header class="entry-header" id="mtr">', ' <p>Stray words</p>\n <header class="entry-header" id="mtr">', 1
+            ' <header class="entry-header" id="mtr">',
+            ' <p>Stray words</p>\n <header class="entry-header" id="mtr">',
+            1,
         )
         self.assertParseError(bad, line=_line_of(bad, "Stray words"))
 
     def test_html_without_sections(self):
-        text = "<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective May 3, 2019</p></body></html>"
+        text = (
+            "<html><body><h1>Magic: The Gathering Tournament Rules</h1><p>Effective May 3, "
+            "2019</p></body></html>"
+        )
         self.assertIn("no numbered section", self.assertParseError(text).message)
 
     def test_missing_dates(self):
@@ -164,18 +176,22 @@ class MtrErrorTests(unittest.TestCase):
     def test_prose_inside_the_contents_cannot_be_placed(self):
         text = _fixture("mtr_2019_small.html")
         stray = (
-            "  <p>" + "This long paragraph sits among the contents entries and belongs to no section. " * 2 + "</p>\n"
+            "  <p>"
+            + "This long paragraph sits among the contents entries and belongs to no section. " * 2
+            + "</p>\n"
         )
         anchor = "  <h2>4. Communication</h2>\n"
         bad = text.replace(anchor, stray + anchor)
         self.assertParseError(bad, line=_line_of(bad, "This long paragraph"))
 
 
-_TITLE = st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyz "), min_size=3, max_size=30).map(
-    lambda s: "T" + " ".join(s.split()) or "Title"
-)
+_TITLE = st.text(
+    alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyz "), min_size=3, max_size=30
+).map(lambda s: "T" + " ".join(s.split()) or "Title")
 _WORDS = st.lists(
-    st.sampled_from(["judge", "player", "deck", "round", "match", "card", "time"]), min_size=3, max_size=12
+    st.sampled_from(["judge", "player", "deck", "round", "match", "card", "time"]),
+    min_size=3,
+    max_size=12,
 )
 
 
@@ -183,20 +199,27 @@ class MtrRoundTripTests(unittest.TestCase):
     @settings(max_examples=40, deadline=None)
     @given(st.lists(st.tuples(_TITLE, _WORDS), min_size=1, max_size=8))
     def test_generated_sections_come_back_with_their_titles_text_and_lines(self, sections):
-        contents = "<br> ".join(f'3.{i} <a href="#mtr3-{i}">{title}</a>' for i, (title, _) in enumerate(sections, 1))
+        contents = "<br> ".join(
+            f'3.{i} <a href="#mtr3-{i}">{title}</a>' for i, (title, _) in enumerate(sections, 1)
+        )
         body = "".join(
-            f' <header class="entry-header">\n  <h1 class="entry-title">MTR 3.{i} {title}</h1>\n </header>\n'
-            f" <div>\n  <p>{' '.join(words)}.</p>\n </div>\n"
+            (
+                f' <header class="entry-header">\n  <h1 class="entry-title">MTR 3.{i} '
+                f"{title}</h1>\n </header>\n"
+                f" <div>\n  <p>{' '.join(words)}.</p>\n </div>\n"
+            )
             for i, (title, words) in enumerate(sections, 1)
         )
         text = (
             "<html>\n <header><h1>Magic: The Gathering Tournament Rules</h1></header>\n <div>\n"
-            "  <div><em>Effective May 3, 2019</em></div>\n  <p>Contents</p>\n  <h2>3. Tournament Rules</h2>\n"
-            f"  <p>{contents}</p>\n </div>\n{body}</html>\n"
+            "  <div><em>Effective May 3, 2019</em></div>\n  <p>Contents</p>\n  <h2>3. Tournament "
+            f"Rules</h2>\n  <p>{contents}</p>\n </div>\n{body}</html>\n"
         )
         doc = parse_mtr(text)
         parsed = [r for r in doc.rules if r.kind is RuleKind.SECTION]
-        self.assertEqual([r.number for r in parsed], [f"3.{i}" for i in range(1, len(sections) + 1)])
+        self.assertEqual(
+            [r.number for r in parsed], [f"3.{i}" for i in range(1, len(sections) + 1)]
+        )
         for rule, (title, words) in zip(parsed, sections):
             self.assertEqual(rule.title, " ".join(title.split()))
             self.assertEqual(rule.text, " ".join(words) + ".")
@@ -212,10 +235,14 @@ class MtrCorpusTests:
         doc = parse_mtr(path.read_text(encoding="utf-8"), str(path))
         assert doc.effective_date == name_date(path)
 
-    def test_sections_and_appendices_equal_the_headings_counted_in_the_raw_html(self, path, rules_dir):
+    def test_sections_and_appendices_equal_the_headings_counted_in_the_raw_html(
+        self, path, rules_dir
+    ):
         raw = path.read_text(encoding="utf-8")
         doc = parse_mtr(raw, str(path))
-        sections = {r.number for r in doc.rules if r.kind is RuleKind.SECTION and r.number != INTRO_NUMBER}
+        sections = {
+            r.number for r in doc.rules if r.kind is RuleKind.SECTION and r.number != INTRO_NUMBER
+        }
         appendices = {r.number for r in doc.rules if r.kind is RuleKind.APPENDIX}
         assert sections == heading_sections(raw)
         assert appendices == heading_appendices(raw)

@@ -15,9 +15,10 @@ from rulesref.parsing.pdf_blocks import make_blocks
 from tests.fixtures.pdfgen import _fonts, _styles
 
 WORDS = st.sampled_from(
-    "the a player judge opponent must reveal their hand library penalty warning infraction procedure "
-    "communication tournament responsibilities unsportsmanlike misrepresentation reconsideration "
-    "Knight Infamy Ancestral Recall game loss (seven) cards, turn. draws: it's triggered ability".split()
+    "the a player judge opponent must reveal their hand library penalty warning infraction "
+    "procedure communication tournament responsibilities unsportsmanlike misrepresentation "
+    "reconsideration Knight Infamy Ancestral Recall game loss (seven) cards, turn. draws: "
+    "it's triggered ability".split()
 )
 PARAGRAPH = st.lists(WORDS, min_size=1, max_size=90).map(" ".join)
 BLOCK = st.tuples(st.sampled_from(["p", "li"]), PARAGRAPH)
@@ -40,7 +41,9 @@ def typeset(blocks: list[tuple[str, str]], width: float) -> bytes:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(blocks=st.lists(BLOCK, min_size=1, max_size=40), width=st.integers(min_value=180, max_value=468))
+@given(
+    blocks=st.lists(BLOCK, min_size=1, max_size=40), width=st.integers(min_value=180, max_value=468)
+)
 def test_typeset_blocks_read_back_word_for_word(blocks, width):
     text = read_pages(typeset(blocks, width), "made.pdf")
     kept, _ = strip_furniture(text)

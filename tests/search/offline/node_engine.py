@@ -1,5 +1,5 @@
-"""Runs static/judgeapp/offline-search.js under node for the tests: every batch of calls answered by the test
-process's one node process (tests/node_process.py)."""
+"""Runs static/judgeapp/offline-search.js under node for the tests: every batch of calls answered by
+the test process's one node process (tests/node_process.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ from tests.node_process import NODE, run_node, script_path
 
 ENGINE = Path(__file__).resolve().parents[3] / "static" / "judgeapp" / "offline-search.js"
 
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs) to run the offline search engine")
+needs_node = pytest.mark.skipif(
+    NODE is None,
+    reason="node is not installed (apt-get install nodejs) to run the offline search engine",
+)
 
 _RUNNER = f"""
 const S = require({script_path(ENGINE)});

@@ -28,7 +28,15 @@ QUESTIONS = Path(__file__).resolve().parents[3] / "bench" / "search_questions.to
 
 class WordsTests:
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC’'-—–+/0123456789 .,\"“”éX", max_size=40), min_size=20, max_size=60))
+    @given(
+        st.lists(
+            st.text(
+                alphabet="abcdefghijklmnopqrstuvwxyzABC’'-—–+/0123456789 .,\"“”éX", max_size=40
+            ),
+            min_size=20,
+            max_size=60,
+        )
+    )
     def test_words_and_stems_are_the_servers(self, texts):
         calls = [("words", [t]) for t in texts]
         answers = run_engine(calls)
@@ -37,8 +45,18 @@ class WordsTests:
         assert run_engine([("stem", [w]) for w in forms]) == [search.stem(w) for w in forms]
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(st.lists(st.tuples(st.from_regex(r"\A(?:(?:CR|cr|mtr|IPG) ?)?[0-9]{1,4}(?:\.[0-9]{0,3}(?: ?[a-zA-Z])?)?\.?\Z"),
-                              st.sampled_from(["cr", "mtr", "ipg", "jar"])), min_size=1, max_size=30))
+    @given(
+        st.lists(
+            st.tuples(
+                st.from_regex(
+                    r"\A(?:(?:CR|cr|mtr|IPG) ?)?[0-9]{1,4}(?:\.[0-9]{0,3}(?: ?[a-zA-Z])?)?\.?\Z"
+                ),
+                st.sampled_from(["cr", "mtr", "ipg", "jar"]),
+            ),
+            min_size=1,
+            max_size=30,
+        )
+    )
     def test_rule_numbers_are_read_as_the_server_reads_them(self, pairs):
         answers = run_engine([("normalizeNumber", [raw, doc]) for raw, doc in pairs])
         assert answers == [normalize_rule_number(raw, doc) for raw, doc in pairs]
@@ -57,28 +75,45 @@ class RankingTests:
         """Every judge question of the tuning set gets the same ten rules in the same order as the
         server's lexical search with typo correction off (the one thing the device does not do)."""
         questions = [q["q"] for q in tomllib.loads(QUESTIONS.read_text())["question"]]
-        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
-        expected = [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=10)] for q in questions]
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        expected = [
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=10)] for q in questions
+        ]
         answers = run_engine([("search", [q, {"limit": 10}]) for q in questions], pack)
         got = [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers]
         same = sum(a == b for a, b in zip(got, expected))
         top = sum(a[:1] == b[:1] for a, b in zip(got, expected))
         # Scores are written with four significant digits: a near tie may swap places further down.
-        assert top == len(questions), [(q, a[:3], b[:3]) for q, a, b in zip(questions, got, expected) if a[:1] != b[:1]]
+        assert top == len(questions), [
+            (q, a[:3], b[:3]) for q, a, b in zip(questions, got, expected) if a[:1] != b[:1]
+        ]
         assert same >= 0.97 * len(questions)
 
     def test_penalty_and_fix_questions_rank_as_on_the_server(self, pack):
-        """The lift of the document that gives penalties and fixes (the IPG, the JAR at Regular REL)."""
-        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
-        queries = ["opponent forgot his upkeep trigger, what's the fix", "at fnm opponent forgot his upkeep trigger, what's the fix",
-                   "casual event, opponent drew an extra card, what happens", "player saw a card in the library he should not have", "he looked at the next card when drawing", "what is the penalty for a marked sleeve",
-                   "regular rel deck check found a missing card",
-                   "at a PPTQ my opponent drew two cards off a spell that said draw one",
-                   "at FNM my opponent drew two cards off a spell that said draw one",
-                   "comp rel, guy keeps dropping f-bombs at the table", "my guy got bounced at comp, can I recast it"]
+        """The lift of the document that gives penalties and fixes (the IPG, the JAR at
+        Regular REL)."""
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        queries = [
+            "opponent forgot his upkeep trigger, what's the fix",
+            "at fnm opponent forgot his upkeep trigger, what's the fix",
+            "casual event, opponent drew an extra card, what happens",
+            "player saw a card in the library he should not have",
+            "he looked at the next card when drawing",
+            "what is the penalty for a marked sleeve",
+            "regular rel deck check found a missing card",
+            "at a PPTQ my opponent drew two cards off a spell that said draw one",
+            "at FNM my opponent drew two cards off a spell that said draw one",
+            "comp rel, guy keeps dropping f-bombs at the table",
+            "my guy got bounced at comp, can I recast it",
+        ]
         answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
         assert [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers] == [
-            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in queries]
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in queries
+        ]
 
     def test_numbers_are_looked_up_as_the_server_looks_them_up(self, pack):
         """Every policy section asked by its number, bare and named ("4.2", "MTR 4.2"): the device
@@ -88,21 +123,41 @@ class RankingTests:
         queries = [q for d, n in numbers for q in (n, f"{d.upper()} {n}", f"{d} {n}")]
         answers = run_engine([("search", [q, {"limit": 1}]) for q in queries], pack)
         got = [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers]
-        assert got == [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=1)] for q in queries]
-        named = [(f"{d}:{n}", hits) for (d, n), found in zip(numbers, zip(got[1::3], got[2::3], strict=True), strict=True)
-                 for hits in found]
+        assert got == [
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=1)] for q in queries
+        ]
+        named = [
+            (f"{d}:{n}", hits)
+            for (d, n), found in zip(numbers, zip(got[1::3], got[2::3], strict=True), strict=True)
+            for hits in found
+        ]
         assert all(hits == [want] for want, hits in named), [(w, h) for w, h in named if h != [w]]
 
     def test_snippets_are_the_servers(self, pack):
-        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
-        queries = ["deck out", "trample damage assignment", "loop shortcut iterations", "missed trigger remedy"]
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        queries = [
+            "deck out",
+            "trample damage assignment",
+            "loop shortcut iterations",
+            "missed trigger remedy",
+        ]
         answers = run_engine([("search", [q, {"limit": 5}]) for q in queries], pack)
         for q, hits in zip(queries, answers):
-            assert [h["snippet"] for h in hits] == [h.snippet for h in search.search(index, q, limit=5)], q
+            assert [h["snippet"] for h in hits] == [
+                h.snippet for h in search.search(index, q, limit=5)
+            ], q
 
     def test_a_judge_finds_a_rule_offline(self, pack):
-        deck_out, numbered, rule = run_engine([("search", ["deck out", {"limit": 5}]), ("search", ["729.3", {"limit": 3}]),
-                                               ("rule", ["cr", "702.19"])], pack)
+        deck_out, numbered, rule = run_engine(
+            [
+                ("search", ["deck out", {"limit": 5}]),
+                ("search", ["729.3", {"limit": 3}]),
+                ("rule", ["cr", "702.19"]),
+            ],
+            pack,
+        )
         assert {"121.4", "704.5b"} <= {h["number"] for h in deck_out[:3]}
         assert [h["number"] for h in numbered] == ["729.3", "729.3a", "729.3b"][: len(numbered)]
         assert rule["title"] == "Trample" or "Trample" in rule["text"]
@@ -111,9 +166,20 @@ class RankingTests:
     @needs_history
     def test_the_number_box_reads_old_numbers_and_document_names(self, pack):
         old, current, mtr, name, nothing = run_engine(
-            [("resolve", ["725.3"]), ("resolve", ["cr 729.3"]), ("resolve", ["mtr 4.2"]), ("resolve", ["Game Rule Violation"]),
-             ("resolve", ["what happens on a draw"])], pack)
-        assert old == {"doc": "cr", "number": "729.3", "was": {"number": "725.3", "date": "2022-04-29"}}
+            [
+                ("resolve", ["725.3"]),
+                ("resolve", ["cr 729.3"]),
+                ("resolve", ["mtr 4.2"]),
+                ("resolve", ["Game Rule Violation"]),
+                ("resolve", ["what happens on a draw"]),
+            ],
+            pack,
+        )
+        assert old == {
+            "doc": "cr",
+            "number": "729.3",
+            "was": {"number": "725.3", "date": "2022-04-29"},
+        }
         assert current == {"doc": "cr", "number": "729.3", "was": None}
         assert mtr["doc"] == "mtr" and mtr["number"] == "4.2"
         assert name["doc"] == "ipg"
@@ -125,17 +191,51 @@ class CardTableRankingTests:
     """With a card table imported the pack's card words are the table's, and the device still ranks
     as the server does (search.card_source: both read the same cards)."""
 
-    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-    @given(st.lists(st.tuples(st.sampled_from(["Blood Moon", "Serra Angel", "Colossal Dreadmaw", "Laboratory Maniac",
-                                               "Thassa's Oracle", "Steam Vents", "Platinum Angel", "Pithing Needle"]),
-                              st.sampled_from(["{} and urborg", "does {} stop a loop", "{} blocked by two creatures",
-                                               "my opponent has {} out, can I win"])), min_size=4, max_size=8))
+    @settings(
+        max_examples=8,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(
+        st.lists(
+            st.tuples(
+                st.sampled_from(
+                    [
+                        "Blood Moon",
+                        "Serra Angel",
+                        "Colossal Dreadmaw",
+                        "Laboratory Maniac",
+                        "Thassa's Oracle",
+                        "Steam Vents",
+                        "Platinum Angel",
+                        "Pithing Needle",
+                    ]
+                ),
+                st.sampled_from(
+                    [
+                        "{} and urborg",
+                        "does {} stop a loop",
+                        "{} blocked by two creatures",
+                        "my opponent has {} out, can I win",
+                    ]
+                ),
+            ),
+            min_size=4,
+            max_size=8,
+        )
+    )
     def test_card_questions_rank_as_the_servers(self, cards_imported, pairs):
         questions = [template.format(name) for name, template in pairs]
-        index = dataclasses.replace(search_service.index_for(service.current_versions()), deletes={}, surface={})
-        expected = [[f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in questions]
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        expected = [
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=5)] for q in questions
+        ]
         answers = run_engine([("search", [q, {"limit": 5}]) for q in questions], cards_imported)
-        assert [[f"{h['doc']}:{h['number']}" for h in hits][:1] for hits in answers] == [e[:1] for e in expected]
+        assert [[f"{h['doc']}:{h['number']}" for h in hits][:1] for hits in answers] == [
+            e[:1] for e in expected
+        ]
 
     @pytest.fixture
     def cards_imported(self):
@@ -147,7 +247,9 @@ class CardTableRankingTests:
         service.forget_packs()
         search_service.forget_indexes()
         pack = json.loads(service.current_pack().body)
-        assert pack["cards"]["blood moon"] == list(search_service.index_for(service.current_versions()).cards[("blood", "moon")])
+        assert pack["cards"]["blood moon"] == list(
+            search_service.index_for(service.current_versions()).cards[("blood", "moon")]
+        )
         assert "steam vents" not in pack["cards"]
         yield pack
         card_source.forget_cards()
@@ -160,16 +262,64 @@ class PeopleTests:
     """The device reads "guy" and "dude" as the server does (search.people)."""
 
     def test_every_shipped_question_about_a_guy_reads_as_on_the_server(self, pack):
-        texts = [q for found in asked.load_asked().values() for listed in found.questions.values() for q in listed
-                 if re.search(r"\b(guy|guys|dude|dudes)\b", q, re.IGNORECASE)]
+        texts = [
+            q
+            for found in asked.load_asked().values()
+            for listed in found.questions.values()
+            for q in listed
+            if re.search(r"\b(guy|guys|dude|dudes)\b", q, re.IGNORECASE)
+        ]
         assert len(texts) >= 100
-        assert run_engine([("readPeople", [t]) for t in texts], pack) == [read_people(t) for t in texts]
+        assert run_engine([("readPeople", [t]) for t in texts], pack) == [
+            read_people(t) for t in texts
+        ]
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-    @given(st.lists(st.lists(st.sampled_from(["guy", "Guy's", "dudes", "dudes'", "my", "the", "other", "who", "said", "keeps",
-                                              "two", "4/4", "hexproof", "he", "it", "at", "comp", "judge", "fnm", "table",
-                                              "clearly", ",", ".", "—", "opp’s", "swearing"]), max_size=10),
-                    min_size=1, max_size=20))
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        st.lists(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "guy",
+                        "Guy's",
+                        "dudes",
+                        "dudes'",
+                        "my",
+                        "the",
+                        "other",
+                        "who",
+                        "said",
+                        "keeps",
+                        "two",
+                        "4/4",
+                        "hexproof",
+                        "he",
+                        "it",
+                        "at",
+                        "comp",
+                        "judge",
+                        "fnm",
+                        "table",
+                        "clearly",
+                        ",",
+                        ".",
+                        "—",
+                        "opp’s",
+                        "swearing",
+                    ]
+                ),
+                max_size=10,
+            ),
+            min_size=1,
+            max_size=20,
+        )
+    )
     def test_any_mix_of_the_cues_reads_as_on_the_server(self, pack, sentences):
         texts = [" ".join(words) for words in sentences]
-        assert run_engine([("readPeople", [t]) for t in texts], pack) == [read_people(t) for t in texts]
+        assert run_engine([("readPeople", [t]) for t in texts], pack) == [
+            read_people(t) for t in texts
+        ]

@@ -32,13 +32,26 @@ class PackContentTests:
         from rulesref.parsing.records import RuleKind
 
         _, body = built
-        current = {v.document.slug: v for v in Version.objects.select_related("document").filter(is_current=True)}
+        current = {
+            v.document.slug: v
+            for v in Version.objects.select_related("document").filter(is_current=True)
+        }
         assert {d["doc"] for d in body["documents"]} == set(current)
         for doc, version in current.items():
-            stored = set(Rule.objects.filter(version=version).exclude(kind=RuleKind.CHAPTER.value).values_list("number", flat=True))
-            kept = {n for d, n in zip(body["entries"]["doc"], body["entries"]["number"]) if d == doc}
-            assert stored <= kept, doc      # every rule; chapters with text of their own (IPG 1-4) too
-            assert kept - stored <= set(Rule.objects.filter(version=version, kind=RuleKind.CHAPTER.value).values_list("number", flat=True))
+            stored = set(
+                Rule.objects.filter(version=version)
+                .exclude(kind=RuleKind.CHAPTER.value)
+                .values_list("number", flat=True)
+            )
+            kept = {
+                n for d, n in zip(body["entries"]["doc"], body["entries"]["number"]) if d == doc
+            }
+            assert stored <= kept, doc  # every rule; chapters with text of their own (IPG 1-4) too
+            assert kept - stored <= set(
+                Rule.objects.filter(version=version, kind=RuleKind.CHAPTER.value).values_list(
+                    "number", flat=True
+                )
+            )
         cr = next(d for d in body["documents"] if d["doc"] == "cr")
         assert cr["effective_date"] == current["cr"].effective_date.isoformat()
 
@@ -47,8 +60,12 @@ class PackContentTests:
 
         _, body = built
         e = body["entries"]
-        i = next(k for k, (d, n) in enumerate(zip(e["doc"], e["number"])) if (d, n) == ("cr", "729.3"))
-        rule = Rule.objects.get(version__is_current=True, version__document__slug="cr", number="729.3")
+        i = next(
+            k for k, (d, n) in enumerate(zip(e["doc"], e["number"])) if (d, n) == ("cr", "729.3")
+        )
+        rule = Rule.objects.get(
+            version__is_current=True, version__document__slug="cr", number="729.3"
+        )
         assert (e["text"][i], e["examples"][i]) == (rule.text, list(rule.examples))
 
     def test_postings_are_the_servers_index(self, built):
@@ -59,7 +76,9 @@ class PackContentTests:
         index = search_service.index_for(service.current_versions())
         for stem in ("trampl", "shortcut", "mulligan", "librari"):
             flat = body["postings"][stem]
-            assert [(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)] == [(i, pytest.approx(tf, rel=1e-3)) for i, tf in index.postings[stem]]
+            assert [(flat[k], flat[k + 1]) for k in range(0, len(flat), 2)] == [
+                (i, pytest.approx(tf, rel=1e-3)) for i, tf in index.postings[stem]
+            ]
         assert body["entries"]["norm"] == [pytest.approx(v, rel=1e-3) for v in index.norms]
         assert len(body["questions"]["owner"]) == len(index.question_owner)
 
@@ -78,7 +97,8 @@ class PackContentTests:
 
     def test_it_is_compact(self, built):
         found, _ = built
-        # the whole current CR, MTR, IPG and JAR with their index: a few MB, under a MB over the wire
+        # the whole current CR, MTR, IPG and JAR with their index: a few MB, under a MB over
+        # the wire
         assert len(found.body) < 6_000_000
         assert len(gzip.compress(found.body)) < 1_500_000
 
@@ -88,7 +108,9 @@ class PackParamsTests:
         _, body = built
         params = body["params"]
         assert params["k1"] == search_index.K1 and params["w_asked"] == search_ranking._W_ASKED
-        assert params["named"] == search_ranking._NAMED and params["intent"] == search_ranking._INTENT
+        assert (
+            params["named"] == search_ranking._NAMED and params["intent"] == search_ranking._INTENT
+        )
         assert set(body["stopwords"]) == set(search_text.STOPWORDS)
         assert set(body["policy_docs"]) == set(search_ranking.POLICY_DOCS)
 
@@ -126,7 +148,10 @@ class PackRouteTests:
         try:
             manifest = client.get("/offline/manifest.json").json()
             assert manifest["version"] != found.version
-            assert next(d for d in manifest["documents"] if d["doc"] == "cr")["effective_date"] == "2022-04-29"
+            assert (
+                next(d for d in manifest["documents"] if d["doc"] == "cr")["effective_date"]
+                == "2022-04-29"
+            )
         finally:
             services.publish_version(current)
         assert client.get("/offline/manifest.json").json()["version"] == found.version
@@ -144,12 +169,28 @@ class PackRouteTests:
 
 class BuildPackTests:
     def test_pack_of_a_tiny_index(self):
-        entries = [search.SearchEntry(doc="cr", number="100.1", text="Trample lets a creature assign excess damage."),
-                   search.SearchEntry(doc="cr", number="100.2", text="A player who draws from an empty library loses.")]
-        index = search.build_index(entries, vocabulary={"deck out": "draw empty library loses"}, spoken={}, cards={})
-        body = packing.build_pack(index, [packing.PackDocument("cr", "CR", "2025-02-07", 1)], params={"k1": 1.2},
-                                  stopwords=["a", "the"])
+        entries = [
+            search.SearchEntry(
+                doc="cr", number="100.1", text="Trample lets a creature assign excess damage."
+            ),
+            search.SearchEntry(
+                doc="cr", number="100.2", text="A player who draws from an empty library loses."
+            ),
+        ]
+        index = search.build_index(
+            entries, vocabulary={"deck out": "draw empty library loses"}, spoken={}, cards={}
+        )
+        body = packing.build_pack(
+            index,
+            [packing.PackDocument("cr", "CR", "2025-02-07", 1)],
+            params={"k1": 1.2},
+            stopwords=["a", "the"],
+        )
         assert body["entries"]["number"] == ["100.1", "100.2"]
-        assert body["vocabulary"]["deck out"] == list(index.vocabulary[search.phrase_key("deck out")]) == search.terms("draw empty library loses")
+        assert (
+            body["vocabulary"]["deck out"]
+            == list(index.vocabulary[search.phrase_key("deck out")])
+            == search.terms("draw empty library loses")
+        )
         assert body["postings"]["trampl"] == [0, 1]
         assert len(body["version"]) == 16
