@@ -53,6 +53,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("real-worker"))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadfile` in the collection's order. A test that flushes the database (transactional)
     empties the documents the session imported, so pytest-django runs them after every test that

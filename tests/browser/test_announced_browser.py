@@ -229,6 +229,11 @@ class OfflineAnnouncedTests:
         for n in range(1, 6):
             page.click("#record-form button[type=submit]")
             page.wait_for_selector(f"#call-queue:has-text('{n} call')")
+            # The save is over (the button comes back once the tablet has tried and kept the call),
+            # so the connection returns only after the judge was told it is kept; else the fifth
+            # call may be sent by its own try and answered there ("Saved"), not by the sync.
+            page.wait_for_selector("#record-form button[type=submit]:not([disabled])")
+            assert "No connection" in page.inner_text("#record-form .save-status")
         assert Call.objects.count() == 0
 
         page.context.set_offline(False)
