@@ -6,17 +6,9 @@ instead of one run of text ("Definition … Penalty: Warning Philosophy …").
 
 from __future__ import annotations
 
-from rulesref.parsing.ipg import PART_ORDER
+from rulesref.parsing.ipg import PART_LABELS, PART_ORDER
 
-_LABELS = {
-    "definition": "Definition",
-    "penalty": "Penalty",
-    "examples": "Examples",
-    "philosophy": "Philosophy",
-    "additional_remedy": "Additional Remedy",
-    "upgrade": "Upgrade",
-    "downgrade": "Downgrade",
-}
+_LABELS = {"penalty": "Penalty", **PART_LABELS}
 
 
 def section_parts(fields: dict) -> list[dict]:

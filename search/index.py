@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from rulesref.parsing.ipg import PART_LABELS
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
 from search import bm25
 from search.bm25 import K1, B
@@ -41,15 +42,9 @@ _GLOSSARY_BOILERPLATE = frozenset(
 )
 
 
-# The parts of an IPG infraction that are searchable entries of their own, with their headings.
-PARTS = {
-    "definition": "Definition",
-    "examples": "Examples",
-    "philosophy": "Philosophy",
-    "additional_remedy": "Additional Remedy",
-    "upgrade": "Upgrade",
-    "downgrade": "Downgrade",
-}
+# The parts of an IPG infraction that are searchable entries of their own, with their headings
+# (the parser's: a part the parser learns is searchable with it).
+PARTS = PART_LABELS
 
 
 def part_entries(entry: SearchEntry, fields: Mapping[str, object]) -> list[SearchEntry]:

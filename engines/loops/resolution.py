@@ -313,23 +313,7 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     if run is not None:
         common.update(gave_up=run.gave_up, cycle=run.cycle, ends_game_after=loss)
     if loss is not None:
-        game_over, eliminated = _describe_loss(request, loss, d)
-        final = (
-            run.state
-            if run is not None
-            else state_after(request, max(loss.iteration - 1, 0), loss.action)
-        )
-        return _finish(
-            d,
-            common,
-            iterations=loss.iteration,
-            stopped_by=None,
-            stop_kind=None,
-            draw=bool(game_over and game_over.draw),
-            game_over=game_over,
-            final_state=final,
-            eliminated=eliminated,
-        )
+        return _end_at_loss(request, loss, run, d, common)
     if run is not None and run.gave_up:
         d.say(
             "The loop's effects are not simple additions, so it was played out step by step; after "
@@ -405,6 +389,36 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
         game_over=None,
         final_state=final,
         decided_by="mtr",
+    )
+
+
+def _end_at_loss(
+    request: LoopRequest,
+    loss: Loss,
+    run: Playout | None,
+    d: _Draft,
+    common: dict[str, Any],
+    **fields: Any,
+) -> LoopOutcome:
+    """The outcome of a loop that state-based actions end at ``loss``: the game over (or the
+    eliminated players) and the state at that moment."""
+    game_over, eliminated = _describe_loss(request, loss, d)
+    final = (
+        run.state
+        if run is not None
+        else state_after(request, max(loss.iteration - 1, 0), loss.action)
+    )
+    return _finish(
+        d,
+        common,
+        iterations=loss.iteration,
+        stopped_by=None,
+        stop_kind=None,
+        draw=bool(game_over and game_over.draw),
+        game_over=game_over,
+        final_state=final,
+        eliminated=eliminated,
+        **fields,
     )
 
 
@@ -615,24 +629,7 @@ def _fragmented(
     if run is not None:
         common.update(gave_up=run.gave_up, cycle=run.cycle)
     if loss is not None:
-        game_over, eliminated = _describe_loss(request, loss, d)
-        final = (
-            run.state
-            if run is not None
-            else state_after(request, max(loss.iteration - 1, 0), loss.action)
-        )
-        return _finish(
-            d,
-            common,
-            iterations=loss.iteration,
-            stopped_by=None,
-            stop_kind=None,
-            draw=bool(game_over and game_over.draw),
-            game_over=game_over,
-            final_state=final,
-            eliminated=eliminated,
-            decided_by="cr",
-        )
+        return _end_at_loss(request, loss, run, d, common, decided_by="cr")
     final = run.state if run is not None else state_after(request, 1)
     return _finish(
         d,

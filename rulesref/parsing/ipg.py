@@ -96,8 +96,8 @@ PART_ORDER = (
 # "Upgrade: ..." or "Downgrade: ..." opening a paragraph: that part begins with the rest of it.
 _PART_LEAD = re.compile(r"^(?P<part>Upgrade|Downgrade)s?\s*:\s*", re.IGNORECASE)
 _EXAMPLE_LETTER = re.compile(r"^[A-Z]\.\s")
-# The display names of the subheadings, for the rule text.
-_LABELS = {
+# The display names of the parts' subheadings, for the rule text (the penalty is a table row).
+PART_LABELS = {
     "definition": "Definition",
     "examples": "Examples",
     "philosophy": "Philosophy",
@@ -210,7 +210,7 @@ def infraction_rule(section: Section, source: str, notes: list[str]) -> ParsedRu
         if label in _SUBHEADINGS and len(block.text) < 30:
             current = _SUBHEADINGS[label]
             if current != "examples":
-                text_blocks.append(Block("p", _LABELS[current], block.line))
+                text_blocks.append(Block("p", PART_LABELS[current], block.line))
             index += 1
             continue
         lead = _PART_LEAD.match(block.text)
