@@ -1,11 +1,12 @@
 """Contract test (issue 14): schemathesis against the schema, on the real stack.
 
 Starts the service as it runs in production (PostgreSQL, Redis, gunicorn with
-docker/gunicorn.conf.py, a real Celery worker), with the base rules documents from
-JUDGEAPP_RULES_DIR, then runs schemathesis with a fixed seed and a bounded number of examples per
-operation, signed in as a judge (basic auth), and checks: no server error, answers that match the
-schema, status codes the schema documents. Prints requests sent, failures and operations; exits
-non-zero on any failure.
+docker/gunicorn.conf.py, a real Celery worker), with the current rules documents the repository
+ships (rules/) and, when the history is there (JUDGEAPP_RULES_DIR, else ../shared/rules), the
+2022-04-29 CR too so that diffs and traces have two versions; then runs schemathesis with a fixed
+seed and a bounded number of examples per operation, signed in as a judge (basic auth), and checks:
+no server error, answers that match the schema, status codes the schema documents. Prints requests
+sent, failures and operations; exits non-zero on any failure.
 
     .venv/bin/python .ci/contract.py            # `make contract`
     CONTRACT_EXAMPLES=50 CONTRACT_WORKERS=2 CONTRACT_SEED=14 CONTRACT_DATABASE=judgeapp_contract ...
@@ -27,8 +28,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PY = sys.executable
+SHIPPED = REPO / "rules"
 RULES_DIR = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
-BASE = ["cr/MagicCompRules-20220429.txt", "cr/MagicCompRules-20250207.txt"]
+OLDER_CR = RULES_DIR / "cr" / "MagicCompRules-20220429.txt"  # from the history, when it is there
 PG = os.environ.get("CONTRACT_PG", "postgres://postgres@127.0.0.1:5432")
 DATABASE = os.environ.get("CONTRACT_DATABASE", "judgeapp_contract")
 BROKER = os.environ.get("CONTRACT_BROKER", "redis://127.0.0.1:6379/10")
@@ -41,7 +43,8 @@ USER, PASSWORD = "contract-judge", "contract-judge-password"
 
 
 def newest(kind: str) -> str:
-    return str(sorted((RULES_DIR / kind).glob("*.*"))[-1])
+    """The current document of a kind, as the repository ships it."""
+    return str(sorted((SHIPPED / kind).glob("*.*"))[-1])
 
 
 def free_port() -> int:
@@ -62,7 +65,14 @@ def prepare_database(env: dict) -> dict:
         conn.execute(f'CREATE DATABASE "{DATABASE}"')
     run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
     run(
-        [PY, "manage.py", "import_rules", *[str(RULES_DIR / p) for p in BASE], "--publish"],
+        [
+            PY,
+            "manage.py",
+            "import_rules",
+            *([str(OLDER_CR)] if OLDER_CR.is_file() else []),
+            newest("cr"),
+            "--publish",
+        ],
         env,
         stdout=subprocess.DEVNULL,
     )
@@ -164,7 +174,7 @@ def main() -> int:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "contract-run-secret-key-not-for-production-0123456789",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "JUDGEAPP_RULES_DIR": str(RULES_DIR),
+        **({"JUDGEAPP_RULES_DIR": str(RULES_DIR)} if RULES_DIR.is_dir() else {}),
         "JUDGEAPP_SEARCH_VECTORS": "0",
         "JUDGEAPP_SEARCH_SHIPPED_VECTORS": "0",
         "JUDGEAPP_SEARCH_INDEX_CACHE": str(workdir / "search"),
@@ -174,7 +184,8 @@ def main() -> int:
         "OPENBLAS_NUM_THREADS": "1",
         "JUDGEAPP_LOG_LEVEL": "ERROR",
     }
-    print(f"== contract: preparing {DATABASE} (rules from {RULES_DIR})", flush=True)
+    history = f" and the 2022 CR from {RULES_DIR}" if OLDER_CR.is_file() else ""
+    print(f"== contract: preparing {DATABASE} (rules from {SHIPPED}{history})", flush=True)
     seeded = prepare_database(env)
     config = workdir / "schemathesis.toml"
     write_config(config, seeded)

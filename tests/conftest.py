@@ -71,8 +71,12 @@ def pytest_xdist_make_scheduler(config, log):
                 self._units, run, last = {}, 0, None
                 for each in self.collection:
                     file = each.split("::", 1)[0]
-                    run += file != last
-                    self._units[each], last = f"{run:05d} {file}", file
+                    # The browser tests (last) are a unit each: they share only session fixtures,
+                    # and handed out one by one they end both workers together instead of leaving
+                    # one worker alone with a long file.
+                    unit = each if file.startswith("tests/browser/") else file
+                    run += unit != last
+                    self._units[each], last = f"{run:05d} {unit}", unit
             return self._units[nodeid]
 
     config.option.loadscopereorder = False  # the order is what keeps the flushes last
@@ -167,16 +171,79 @@ def people(db):
     }
 
 
+# The rules tables' rows as the first import after a flush left them, copied into tables of their
+# own (flush empties only Django's tables), so that the next flushed test copies them back in SQL
+# instead of parsing and publishing the four documents again (about a second of CPU each time).
+SNAPSHOT_PREFIX = "zz_snapshot_"
+
+
+def _rules_tables() -> list:
+    from django.apps import apps
+
+    return [
+        model
+        for label in ("rulesref", "search")
+        for model in apps.get_app_config(label).get_models(include_auto_created=True)
+        if not model._meta.proxy and model._meta.managed
+    ]
+
+
+def _snapshot_rules_tables() -> None:
+    from django.db import connection
+
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        for model in _rules_tables():
+            table = model._meta.db_table
+            cursor.execute(f"DROP TABLE IF EXISTS {quote(SNAPSHOT_PREFIX + table)}")
+            cursor.execute(
+                f"CREATE TABLE {quote(SNAPSHOT_PREFIX + table)} AS SELECT * FROM {quote(table)}"
+            )
+
+
+def _restore_rules_tables() -> bool:
+    """Copy the snapshot back into the (flushed) rules tables; False when there is none."""
+    from django.core.management.color import no_style
+    from django.db import connection, transaction
+
+    quote = connection.ops.quote_name
+    models = _rules_tables()
+    if not all(
+        SNAPSHOT_PREFIX + model._meta.db_table in connection.introspection.table_names()
+        for model in models
+    ):
+        return False
+    with transaction.atomic(), connection.cursor() as cursor:
+        for model in models:
+            table = model._meta.db_table
+            columns = ", ".join(quote(field.column) for field in model._meta.local_concrete_fields)
+            cursor.execute(
+                f"INSERT INTO {quote(table)} ({columns}) "
+                f"SELECT {columns} FROM {quote(SNAPSHOT_PREFIX + table)}"
+            )
+        for statement in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(statement)
+    return True
+
+
 @pytest.fixture
 def rules_loaded(transactional_db):
     """For transactional tests (a worker process or on-commit work must see committed rows): the
-    tables are flushed after each such test, so the base documents are imported again if missing."""
+    tables are flushed after each such test, so the base documents are imported again if missing
+    (the first time by parsing them; after that from the copy that import left)."""
     from rulesref import services
     from rulesref.models import Version
 
-    if not Version.objects.filter(document__slug="cr", is_current=True).exists():
-        services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20250207.txt"], publish=True)
-        services.import_paths(policy_documents(), publish=True)
+    if Version.objects.filter(document__slug="cr", is_current=True).exists():
+        return
+    untouched = not Version.objects.exists()
+    if untouched and _restore_rules_tables():
+        services.forget_current_versions()
+        return
+    services.import_paths([RULES_DIR / "cr" / "MagicCompRules-20250207.txt"], publish=True)
+    services.import_paths(policy_documents(), publish=True)
+    if untouched:
+        _snapshot_rules_tables()
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,9 @@ each of its conclusions at tablet size, and the offline story — guides kept by
 call saved without a connection, sent once when it returns.
 
 Skipped when Playwright or the browser is missing. The browser is JUDGEAPP_CHROMIUM (default
-/usr/bin/chromium); screenshots go to JUDGEAPP_SCREENSHOTS (default screenshots/, gitignored).
+/usr/bin/chromium); screenshots go to JUDGEAPP_SCREENSHOTS (default screenshots/, gitignored): each
+guide's first question always, every conclusion too when JUDGEAPP_SCREENSHOTS is set (125 pictures
+cost the suite several seconds of CPU).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ CHROMIUM = Path(os.environ.get("JUDGEAPP_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = Path(
     os.environ.get("JUDGEAPP_SCREENSHOTS", Path(__file__).resolve().parents[2] / "screenshots")
 )
+EVERY_SHOT = "JUDGEAPP_SCREENSHOTS" in os.environ
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -206,8 +209,15 @@ def all_guides():
     return guide_services.guides()
 
 
+def guide_slugs() -> list[str]:
+    """Every guide's slug, read when the tests are collected (the guides are files, not rows)."""
+    from guides import loader
+
+    return sorted(loader.load_all(loader.DEFINITIONS))
+
+
 class GuideWalkTests:
-    def test_every_guide_reaches_each_of_its_conclusions(self, page, judge):
+    def test_the_guides_page_lists_every_guide(self, page, judge):
         guides = all_guides()
         assert guides, "no guides installed"
         page.goto("/guides/")
@@ -216,54 +226,57 @@ class GuideWalkTests:
         )
         assert sorted(listed) == sorted(guides)
         assert no_horizontal_scroll(page)
-        for slug, guide in guides.items():
-            paths = conclusion_paths(guide)
-            assert set(paths) == conclusions(guide), (
-                f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
+
+    # One test a guide, so that the guides' walks share the suite's workers.
+    @pytest.mark.parametrize("slug", guide_slugs())
+    def test_every_guide_reaches_each_of_its_conclusions(self, page, judge, slug):
+        guide = all_guides()[slug]
+        paths = conclusion_paths(guide)
+        assert set(paths) == conclusions(guide), (
+            f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
+        )
+        # one page load per guide: the rest is the page's own navigation
+        page.goto(f"/guides/{slug}/")
+        settled(page, 0)
+        (SHOTS / slug).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / slug / "_first-question.png"))
+        for index, (node_id, answers) in enumerate(sorted(paths.items())):
+            if index:
+                page.click("#guide-nav button.restart")
+            step = give(page, guide, answers)
+            node = guide.nodes[node_id]
+            assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, (
+                f"{slug} {answers}"
             )
-            # one page load per guide: the rest is the page's own navigation
-            page.goto(f"/guides/{slug}/")
-            settled(page, 0)
-            (SHOTS / slug).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / slug / "_first-question.png"))
-            for index, (node_id, answers) in enumerate(sorted(paths.items())):
-                if index:
-                    page.click("#guide-nav button.restart")
-                step = give(page, guide, answers)
-                node = guide.nodes[node_id]
-                assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, (
-                    f"{slug} {answers}"
-                )
-                assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
-                # The REL shown (the page's, Competitive, unless the guide asked it) is the
-                # highlighted row; the others are shown too.
-                rel = expected_rel(slug, answers, "competitive")
-                assert page.inner_text("#guide-step tr.current th").startswith(rel.capitalize())
-                rows = page.eval_on_selector_all(
-                    "#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)"
-                )
-                assert rows == ["regular", "competitive", "professional"]
-                assert (
-                    page.inner_text("#guide-step tr.current td").strip()
-                    == getattr(node.penalty, rel).strip()
-                )
-                links = page.eval_on_selector_all(
-                    "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
-                )
-                assert links and all(link.startswith("/rules/") for link in links), (
-                    f"{slug}/{node_id}: no rule links"
-                )
-                trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
-                assert trail == len(answers)
-                assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
-                folder = SHOTS / slug
-                folder.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(folder / f"{node_id}.png"))  # tablet-size: the viewport
-            # The back button returns to the last question asked, its answers intact.
-            page.click("#guide-nav button.back")
-            step = settled(page, len(answers) - 1)
-            assert step["kind"] in ("question", "input")
-            assert page.url.count("a=") == len(answers) - 1
+            assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
+            # The REL shown (the page's, Competitive, unless the guide asked it) is the
+            # highlighted row; the others are shown too.
+            rel = expected_rel(slug, answers, "competitive")
+            assert page.inner_text("#guide-step tr.current th").startswith(rel.capitalize())
+            rows = page.eval_on_selector_all(
+                "#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)"
+            )
+            assert rows == ["regular", "competitive", "professional"]
+            assert (
+                page.inner_text("#guide-step tr.current td").strip()
+                == getattr(node.penalty, rel).strip()
+            )
+            links = page.eval_on_selector_all(
+                "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
+            )
+            assert links and all(link.startswith("/rules/") for link in links), (
+                f"{slug}/{node_id}: no rule links"
+            )
+            trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
+            assert trail == len(answers)
+            assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
+            if EVERY_SHOT:
+                page.screenshot(path=str(SHOTS / slug / f"{node_id}.png"))  # the viewport
+        # The back button returns to the last question asked, its answers intact.
+        page.click("#guide-nav button.back")
+        step = settled(page, len(answers) - 1)
+        assert step["kind"] in ("question", "input")
+        assert page.url.count("a=") == len(answers) - 1
 
     def test_a_reload_with_answers_in_the_address_returns_to_the_same_step(self, page, judge):
         guide = all_guides()["shortcut-disputes"]
