@@ -110,3 +110,42 @@ class RoundClockTapsTests:
             assert said == expected, (shown, said)
             seen.append(said)
         assert seen == ["7 minutes left", "1 minute left", "Less than a minute left"]
+
+
+class DeckCheckTapsTests:
+    def test_new_is_apart_from_undo_and_undoable_and_undo_survives_a_reload(self, page, judge):
+        page.goto("/tools/deck-check/")
+        for field in ("player", "sideboard"):  # thumb-size, like every other target
+            assert box(page, f"#deck-check input[name={field}]")["height"] >= 44, field
+        undo, new = box(page, "#deck-undo"), box(page, "#deck-reset")
+        apart = max(new["y"] - (undo["y"] + undo["height"]), new["x"] - (undo["x"] + undo["width"]))
+        assert apart >= 24, (undo, new)
+
+        page.fill("#deck-check input[name=player]", "Ana Silva")
+        lands = page.locator("tr[data-type=Lands]")
+        lands.locator(".registered").fill("3")
+        for _ in range(2):
+            lands.locator(".plus").click()
+        # A count that does not match says so in words, not only by colour.
+        assert lands.locator(".off-mark").is_visible()
+        assert lands.locator(".off-mark").inner_text() == "1 short"
+        lands.locator(".plus").click()
+        assert lands.locator(".off-mark").is_hidden()
+        page.locator("tr[data-type=Creatures] .plus").click()
+
+        page.reload()  # the Undo history is kept on the tablet
+        page.click("#deck-undo")
+        assert page.inner_text("tr[data-type=Creatures] .counted") == "0"
+        page.click("#deck-reset")
+        assert page.inner_text("tr[data-type=Lands] .counted") == "0"
+        assert page.input_value("#deck-check input[name=player]") == ""
+        assert "Undo brings back" in page.inner_text("#deck-status")
+
+        page.reload()
+        page.click("#deck-undo")  # New is undone, after a reload too
+        assert page.inner_text("tr[data-type=Lands] .counted") == "3"
+        assert page.input_value("#deck-check input[name=player]") == "Ana Silva"
+        assert page.inner_text("#deck-verdict") == "Matches"
+        page.click("#deck-undo")
+        assert page.inner_text("tr[data-type=Lands] .counted") == "2"
+        assert page.inner_text("tr[data-type=Lands] .off-mark") == "1 short"
