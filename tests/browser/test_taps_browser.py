@@ -149,3 +149,51 @@ class DeckCheckTapsTests:
         page.click("#deck-undo")
         assert page.inner_text("tr[data-type=Lands] .counted") == "2"
         assert page.inner_text("tr[data-type=Lands] .off-mark") == "1 short"
+
+
+def short_walk(slug: str = "shortcut-disputes"):
+    """A guide and the shortest answers (two at least) that reach one of its conclusions."""
+    from tests.browser.guide_paths import conclusion_paths
+    from tests.browser.test_guides_browser import all_guides
+
+    guide = all_guides()[slug]
+    paths = [(node, answers) for node, answers in conclusion_paths(guide).items() if answers]
+    node_id, answers = min(
+        (item for item in paths if len(item[1]) >= 2), key=lambda item: len(item[1])
+    )
+    return guide, node_id, answers
+
+
+class GuideWalkTapsTests:
+    def test_signing_in_from_a_conclusion_comes_back_to_it(self, browser, judge):
+        from tests.browser.test_guides_browser import give, settled, tablet_page
+
+        guide, node_id, answers = short_walk()
+        with tablet_page(browser, judge["url"]) as page:  # not signed in
+            page.goto(f"/guides/{guide.slug}/")
+            assert give(page, guide, answers)["node"] == node_id
+            page.click("#guide-step a.sign-in")
+            page.fill("input[name=username]", "tablet-judge")
+            page.fill("input[name=password]", "pw-tablet-judge")
+            page.click("form.check button[type=submit]")
+            page.wait_for_url(f"**/guides/{guide.slug}/**")
+            step = settled(page, len(answers))
+            assert step["node"] == node_id
+            assert page.locator("#guide-trail li").count() == len(answers)
+            # signed in now: the conclusion offers to save the call
+            assert page.locator("#guide-step a.sign-in").count() == 0
+
+    def test_the_system_back_after_the_in_app_back_leaves_the_step(self, page, judge):
+        from tests.browser.test_guides_browser import give, settled
+
+        guide, node_id, answers = short_walk()
+        page.goto("/guides/")
+        page.goto(f"/guides/{guide.slug}/")
+        give(page, guide, answers[:2])
+        page.click("#guide-nav button.back")
+        assert settled(page, 1)
+        page.go_back()  # the tablet's own Back: to the first question, not the step just left
+        assert settled(page, 0)
+        assert "a=" not in page.url
+        page.go_back()  # and then out of the walk
+        page.wait_for_url("**/guides/")
