@@ -172,7 +172,7 @@ class GuideWalkTapsTests:
         with tablet_page(browser, judge["url"]) as page:  # not signed in
             page.goto(f"/guides/{guide.slug}/")
             assert give(page, guide, answers)["node"] == node_id
-            page.click("#guide-step a.sign-in")
+            page.click("#guide-step a:has-text('Sign in to save calls')")
             page.fill("input[name=username]", "tablet-judge")
             page.fill("input[name=password]", "pw-tablet-judge")
             page.click("form.check button[type=submit]")
@@ -181,7 +181,8 @@ class GuideWalkTapsTests:
             assert step["node"] == node_id
             assert page.locator("#guide-trail li").count() == len(answers)
             # signed in now: the conclusion offers to save the call
-            assert page.locator("#guide-step a.sign-in").count() == 0
+            assert page.locator("#guide-step a:has-text('Sign in to save calls')").count() == 0
+            assert page.locator("#guide-step .save-call").count() == 1
 
     def test_the_system_back_after_the_in_app_back_leaves_the_step(self, page, judge):
         from tests.browser.test_guides_browser import give, settled
