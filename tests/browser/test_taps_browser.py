@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tests.browser.test_guides_browser import pytestmark  # noqa: F401
+from tests.browser.test_guides_browser import SHOTS, pytestmark  # noqa: F401
 
 
 def clock_page(page, judge) -> str:
@@ -68,6 +68,8 @@ class RoundClockTapsTests:
         # A second tap on Start while the round runs asks to restart it, at full time.
         page.click("[data-action=start]")
         asked = page.inner_text("#clock-confirm-text")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "clock-restart-asked.png"))
         assert asked.startswith("Round 3 is running with") and "Restart it" in asked, asked
         assert page.inner_text("#clock-confirm [data-confirm]") == "Restart at full time"
         page.click("#clock-confirm [data-cancel]")
@@ -149,6 +151,9 @@ class DeckCheckTapsTests:
         page.click("#deck-undo")
         assert page.inner_text("tr[data-type=Lands] .counted") == "2"
         assert page.inner_text("tr[data-type=Lands] .off-mark") == "1 short"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.emulate_media(color_scheme="dark")
+        page.screenshot(path=str(SHOTS / "deck-check-off.png"), full_page=True)
 
 
 def short_walk(slug: str = "shortcut-disputes"):
