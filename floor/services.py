@@ -136,6 +136,14 @@ def _started_at(value: Any, info: ValidationInfo) -> dt.datetime | None:
     return moment
 
 
+def _restart(value: Any, info: ValidationInfo) -> bool:
+    if _action_of(info) != "start" or value in (None, ""):
+        return False
+    if not isinstance(value, bool):
+        raise Invalid("true or false")
+    return value
+
+
 class ClockRequest(Shape):
     """POST /api/v1/events/{id}/clock: a head judge's action on the round clock. Read in this order;
     round, minutes and started_at are read only for the actions that take them."""
@@ -160,6 +168,11 @@ class ClockRequest(Shape):
         default=None,
         description="start: when it was started on a tablet that was offline then, with its zone, "
         "within the last four hours (default: now)",
+    )
+    restart: Annotated[bool, BeforeValidator(_restart)] = Field(
+        default=False,
+        description="start: true to start again a round that is running or paused (refused "
+        "without it, so a second tap on Start never restarts a round at full time)",
     )
 
 
@@ -196,6 +209,18 @@ def act(user, event: Event, body: Any) -> dict:
             same = RoundClock.objects.filter(event=event, round=number, started_at=begun).first()
             if same is not None:  # the same queued start sent twice
                 return state_of(same, now)
+            under_way = state_of(found, now)["state"] if found is not None else "none"
+            if found is not None and under_way in ("running", "paused") and not asked.restart:
+                # Every tablet follows the clock: a second tap on Start must not put a round that
+                # is under way back to full time.
+                raise ClockError(
+                    "restart",
+                    f"round {found.round} is {under_way}: end it first, or send restart: true "
+                    "to start again",
+                )
+            if found is not None and under_way in ("running", "paused"):
+                found.ended_at = now  # restarted: the round under way stops where it was
+                found.save(update_fields=["ended_at"])
             found = RoundClock.objects.create(
                 event=event, round=number, minutes=length, started_at=begun, started_by=user
             )

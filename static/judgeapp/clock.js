@@ -1,6 +1,8 @@
 /* The round clock: ticks every second from the server's state (corrected for this device's clock), asks
-   the server again every 10 seconds, warns at 10 and 5 minutes left, and keeps ticking from the last
-   state it had when the network drops. Head judges' buttons post actions. */
+   the server again every 10 seconds, warns at 10 and 5 minutes left (then says the whole minutes left,
+   as the clock shows them), and keeps ticking from the last state it had when the network drops. Head
+   judges' buttons post actions; Start and End change every judge's tablet, so they ask first, and a
+   Start while a round is under way asks to restart it (the server refuses a start without it). */
 (function () {
   "use strict";
   var box = document.getElementById("round-clock");
@@ -23,6 +25,12 @@
     return state.seconds_left || 0;
   }
   function pad(n) { return (n < 10 ? "0" : "") + n; }
+  /* The whole minutes the clock shows (04:59 is 4), in words. */
+  function minutesLeft(seconds) {
+    var whole = Math.floor(seconds / 60);
+    return whole < 1 ? "Less than a minute left" : whole === 1 ? "1 minute left" : whole + " minutes left";
+  }
+  function shownTime() { return pad(Math.floor(Math.ceil(left()) / 60)) + ":" + pad(Math.ceil(left()) % 60); }
   function render() {
     var seconds = Math.ceil(left()), shown = state.state === "none" ? "--:--" : pad(Math.floor(seconds / 60)) + ":" + pad(seconds % 60);
     if (state.state === "running" && seconds <= 0) shown = "00:00";
@@ -35,7 +43,7 @@
     box.dataset.warning = warning || "";
     if (over) { warnEl.hidden = false; warnEl.textContent = "Time is up: the end-of-round procedure begins (MTR 2.5)."; }
     else if (warning) {
-      warnEl.hidden = false; warnEl.textContent = warning + " minutes left";
+      warnEl.hidden = false; warnEl.textContent = minutesLeft(seconds);
       var tag = state.round + ":" + warning;
       if (!warned[tag] && state.state === "running") { warned[tag] = true; if (navigator.vibrate) navigator.vibrate([300, 150, 300]); }
     } else { warnEl.hidden = true; }
@@ -59,18 +67,57 @@
     }).then(function (next) { offline = false; adopt(next); render(); }).catch(function () { offline = true; render(); });
   }
   var controls = document.getElementById("clock-controls");
+  var confirmBox = document.getElementById("clock-confirm"), asked = null;
+  /* Start and End ask first, in the page: what the tap would do to every tablet, and a button that does it. */
+  function ask(action) {
+    var underWay = state.state === "running" || state.state === "paused";
+    var round = controls.elements.round.value, minutes = controls.elements.minutes.value;
+    var text, label;
+    if (action === "start" && underWay) {
+      text = "Round " + state.round + " is " + state.state + " with " + shownTime() + " left. Restart it at " +
+        (parseInt(minutes, 10) || 50) + " minutes on every judge's tablet?";
+      label = "Restart at full time";
+    } else if (action === "start") {
+      text = "Start round " + round + " (" + (parseInt(minutes, 10) || 50) + " minutes) on every judge's tablet?";
+      label = "Yes, start round " + round;
+    } else if (!state.round) {
+      text = "No round is started at this event: nothing to end."; label = "End the round";
+    } else {
+      text = "End round " + state.round + " now" + (underWay ? ", with " + shownTime() + " left" : "") + "? Every judge's tablet stops counting.";
+      label = "Yes, end round " + state.round;
+    }
+    asked = { action: action, restart: action === "start" && underWay };
+    document.getElementById("clock-confirm-text").textContent = text;
+    var yes = confirmBox.querySelector("[data-confirm]");
+    yes.textContent = label;
+    yes.classList.toggle("danger", action === "end" || asked.restart);
+    confirmBox.hidden = false;
+    confirmBox.dataset.action = action;
+    yes.focus();
+  }
+  function dismiss() { asked = null; confirmBox.hidden = true; delete confirmBox.dataset.action; }
   if (controls) {
     controls.addEventListener("click", function (event) {
-      var action = event.target && event.target.dataset && event.target.dataset.action;
+      var target = event.target;
+      if (target.hasAttribute("data-cancel")) { dismiss(); return; }
+      var action = target.dataset && target.dataset.action, restart = false;
+      if (target.hasAttribute("data-confirm") && asked) { action = asked.action; restart = asked.restart; dismiss(); }
+      else if (action === "start" || action === "end") { ask(action); return; }
       if (!action) return;
+      dismiss();
       var body = { action: action };
       if (action === "start") { body.round = controls.elements.round.value; body.minutes = controls.elements.minutes.value; }
+      if (restart) body.restart = true;
       fetch(url, { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
                    headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() } })
         .then(function (r) { return r.json().then(function (data) { return { ok: r.ok, data: data }; }); })
         .then(function (answer) {
           var error = document.getElementById("clock-error");
-          if (!answer.ok) { error.hidden = false; error.textContent = (answer.data.error && answer.data.error.message) || "The server refused it."; return; }
+          if (!answer.ok) {
+            error.hidden = false; error.textContent = (answer.data.error && answer.data.error.message) || "The server refused it.";
+            poll();  // another tablet may have changed the round: show what the server has
+            return;
+          }
           error.hidden = true; adopt(answer.data); render();
         }).catch(function () {
           var error = document.getElementById("clock-error");

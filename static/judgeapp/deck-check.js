@@ -1,18 +1,33 @@
 /* Deck-check counter: registered and counted cards per type, kept on this device (localStorage), so a
-   reload or a lost connection loses nothing. Big + and − buttons; Undo takes back the last tap. */
+   reload or a lost connection loses nothing. Big + and − buttons; Undo takes back the last tap, or the
+   last "New deck check" (which keeps the check it cleared in the Undo history). The Undo history is
+   kept on the device too, so a reload does not lose it. A type whose count does not match says so in
+   words, not by colour alone. */
 (function () {
   "use strict";
   var form = document.getElementById("deck-check");
   if (!form) return;
-  var KEY = "judgeapp-deck-check";
+  var KEY = "judgeapp-deck-check", UNDO_KEY = "judgeapp-deck-check-undo", KEPT = 500;
   var rows = Array.prototype.slice.call(form.querySelectorAll("tr[data-type]"));
-  var data = load(), history = [];
+  var statusEl = document.getElementById("deck-status");
+  var data = load(KEY, fresh), history = load(UNDO_KEY, function () { return []; });
+  if (!Array.isArray(history)) history = [];
 
-  function load() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "null") || fresh(); } catch (e) { return fresh(); }
+  function load(key, empty) {
+    try { return JSON.parse(localStorage.getItem(key) || "null") || empty(); } catch (e) { return empty(); }
   }
   function fresh() { return { player: "", registered: {}, counted: {}, sideboard: 0 }; }
-  function save() { try { localStorage.setItem(KEY, JSON.stringify(data)); } catch (e) { /* kept in memory */ } }
+  function save() {
+    try {
+      localStorage.setItem(KEY, JSON.stringify(data));
+      localStorage.setItem(UNDO_KEY, JSON.stringify(history.slice(-KEPT)));
+    } catch (e) { /* kept in memory */ }
+  }
+  function remember(entry) { history.push(entry); if (history.length > KEPT) history.splice(0, history.length - KEPT); }
+  function say(text) { statusEl.textContent = text; }
+  function total(check) {
+    return Object.keys(check.counted || {}).reduce(function (sum, type) { return sum + (check.counted[type] || 0); }, 0);
+  }
   function render() {
     var registered = 0, counted = 0, off = 0;
     form.elements.player.value = data.player || "";
@@ -23,19 +38,27 @@
       row.querySelector(".counted").textContent = c;
       var wrong = r !== undefined && r !== null && r !== "" && Number(r) !== c;
       row.classList.toggle("off", wrong);
+      var mark = row.querySelector(".off-mark");
+      mark.textContent = wrong ? (c > Number(r) ? c - Number(r) + " over" : Number(r) - c + " short") : "";
+      mark.hidden = !wrong;
       if (wrong) off++;
       registered += Number(r || 0); counted += c;
     });
     document.getElementById("deck-registered").textContent = registered;
     document.getElementById("deck-counted").textContent = counted;
-    document.getElementById("deck-verdict").textContent = counted === registered && !off ? "Matches" : "Off by " + (counted - registered) + (off ? " (" + off + " type" + (off > 1 ? "s" : "") + ")" : "");
+    var verdict = document.getElementById("deck-verdict"), matches = counted === registered && !off;
+    verdict.textContent = matches ? "Matches" : "Off by " + (counted - registered) + (off ? " (" + off + " type" + (off > 1 ? "s" : "") + ")" : "");
+    verdict.dataset.verdict = matches ? "matches" : "off";
+    document.getElementById("deck-undo").disabled = !history.length;
   }
   rows.forEach(function (row) {
     var type = row.dataset.type;
-    row.querySelector(".plus").addEventListener("click", function () { history.push([type, 1]); data.counted[type] = (data.counted[type] || 0) + 1; save(); render(); });
+    row.querySelector(".plus").addEventListener("click", function () {
+      remember({ tap: type, by: 1 }); data.counted[type] = (data.counted[type] || 0) + 1; say(""); save(); render();
+    });
     row.querySelector(".minus").addEventListener("click", function () {
       if (!data.counted[type]) return;
-      history.push([type, -1]); data.counted[type] -= 1; save(); render();
+      remember({ tap: type, by: -1 }); data.counted[type] -= 1; say(""); save(); render();
     });
     row.querySelector(".registered").addEventListener("input", function (event) {
       var value = event.target.value.trim();
@@ -48,8 +71,22 @@
   document.getElementById("deck-undo").addEventListener("click", function () {
     var last = history.pop();
     if (!last) return;
-    data.counted[last[0]] = Math.max(0, (data.counted[last[0]] || 0) - last[1]); save(); render();
+    if (last.wiped) {
+      data = last.wiped;
+      say("Deck check brought back" + (data.player ? " (" + data.player + ")" : "") + ".");
+    } else {
+      var type = last.tap || last[0], by = last.tap ? last.by : last[1];  // [type, by]: an older page's entry
+      data.counted[type] = Math.max(0, (data.counted[type] || 0) - by);
+      say("");
+    }
+    save(); render();
   });
-  document.getElementById("deck-reset").addEventListener("click", function () { data = fresh(); history = []; save(); render(); });
+  document.getElementById("deck-reset").addEventListener("click", function () {
+    var empty = JSON.stringify(data) === JSON.stringify(fresh());
+    if (!empty) remember({ wiped: data });
+    var who = data.player, cards = total(data);
+    data = fresh(); save(); render();
+    if (!empty) say("New deck check started. Undo brings back the last one (" + (who ? who + ", " : "") + cards + " card" + (cards === 1 ? "" : "s") + " counted).");
+  });
   render();
 })();

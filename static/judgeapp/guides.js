@@ -270,18 +270,28 @@
     try { return step(); } catch (e) { return Promise.reject(e); }
   }
 
-  function pushUrl(push) {
+  /* Each history entry keeps its answers and those of the entry below it (`below`), so the in-app Back
+     can step back through the tablet's history when the step before is the entry below: the system
+     Back then leaves the walk instead of reopening the step just left. */
+  function pushUrl(push, below) {
     var params = new URLSearchParams();
     params.set("rel", rel());
     answers.forEach(function (a) { params.append("a", a); });
     var url = location.pathname + "?" + params.toString();
-    if (push) history.pushState({ answers: answers.slice() }, "", url); else history.replaceState({ answers: answers.slice() }, "", url);
+    if (push) history.pushState({ answers: answers.slice(), below: below }, "", url);
+    else history.replaceState({ answers: answers.slice(), below: history.state ? history.state.below : undefined }, "", url);
   }
+  function sameAnswers(a, b) { return JSON.stringify((a || []).map(String)) === JSON.stringify((b || []).map(String)); }
 
   function go(next, push) {
+    var below = answers.slice();
     answers = next;
-    pushUrl(push !== false);
+    pushUrl(push !== false, below);
     return show();
+  }
+  function goBack(target) {
+    if (history.state && history.state.below && sameAnswers(history.state.below, target)) history.back();  // popstate shows it
+    else go(target, false);
   }
 
   function show() {
@@ -329,7 +339,7 @@
     back.addEventListener("click", function () {
       var auto = (current && current.auto) || {}, n = answers.length - 1;
       while (n > 0 && auto[n]) n--;   // an answer taken from the event is not a step back
-      go(answers.slice(0, n));
+      goBack(answers.slice(0, n));
     });
     var restart = el("button", { type: "button", className: "button restart", text: "Start again" });
     restart.addEventListener("click", function () { go([]); });
@@ -601,13 +611,20 @@
     });
   }
 
+  function signInUrl() {
+    return app.dataset.loginUrl.split("?")[0] + "?next=" + encodeURIComponent(location.pathname + location.search);
+  }
+
   /* Save the call: table, round, time extension, players from the event's list -> the call log (queued
      while offline). The event and its REL are chosen at the top of the page. */
   function saveForm(node) {
     var section = el("section", { className: "save-call" });
     section.appendChild(el("h3", { text: "Save this call" }));
     if (app.dataset.signedIn !== "yes") {
-      section.appendChild(el("p", {}, [el("a", { className: "button", href: app.dataset.loginUrl, text: "Sign in to save calls" })]));
+      // Back to this step after signing in: the answers and the REL are in the address (next=).
+      var signIn = el("a", { className: "button sign-in", href: signInUrl(), text: "Sign in to save calls" });
+      signIn.addEventListener("click", function () { signIn.href = signInUrl(); });
+      section.appendChild(el("p", {}, [signIn]));
       return section;
     }
     if (!events.length) {

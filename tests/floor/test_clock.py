@@ -102,6 +102,36 @@ class ClockApiTests:
         assert hj.post(url, {"action": "explode"}, format="json").status_code == 400
         assert not RoundClock.objects.exists()
 
+    def test_a_second_start_never_restarts_a_running_round(self, event):
+        from floor.models import RoundClock
+
+        hj, fj = self.client_for("hj"), self.client_for("fj")
+        url = f"/api/v1/events/{event.pk}/clock"
+        hj.post(url, {"action": "start", "round": 3, "minutes": 50}, format="json")
+        first = RoundClock.objects.get()
+        RoundClock.objects.filter(pk=first.pk).update(
+            started_at=first.started_at - dt.timedelta(minutes=20)
+        )
+        for asked in ({"action": "start"}, {"action": "start", "round": 3}):
+            again = hj.post(url, asked, format="json")
+            assert again.status_code == 400
+            assert list(again.json()["error"]["details"]) == ["restart"]
+            assert "round 3 is running" in again.json()["error"]["details"]["restart"][0]
+        assert RoundClock.objects.count() == 1
+        assert 1700 < fj.get(url).json()["seconds_left"] <= 1800  # still 30 minutes, not 50
+        hj.post(url, {"action": "pause"}, format="json")
+        assert hj.post(url, {"action": "start"}, format="json").status_code == 400
+        bad = hj.post(url, {"action": "start", "restart": "yes"}, format="json")
+        assert bad.json()["error"]["details"] == {"restart": ["true or false"]}
+        assert RoundClock.objects.count() == 1
+        # an explicit restart starts it again at full time, and the old clock stops
+        restarted = hj.post(url, {"action": "start", "round": 3, "restart": True}, format="json")
+        assert (restarted.json()["state"], restarted.json()["seconds_left"]) == ("running", 3000)
+        assert RoundClock.objects.get(pk=first.pk).ended_at is not None
+        # once a round has ended, the next starts without asking
+        hj.post(url, {"action": "end"}, format="json")
+        assert hj.post(url, {"action": "start"}, format="json").json()["round"] == 4
+
     def test_time_extensions_from_the_call_log_show_per_table(self, event):
         from calllog import recording
 
