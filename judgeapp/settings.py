@@ -180,7 +180,7 @@ JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
 JUDGEAPP_RETRY_AFTER = env_int("JUDGEAPP_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {
+CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}
 }
 
@@ -249,8 +249,10 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         # django-axes sees its failures and lockouts
+        "judgeapp.api_auth.ApiTokenAuthentication",  # Authorization: Token <key> (or Bearer)
         "judgeapp.api_auth.LockableBasicAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": ["judgeapp.api_limits.ApiRateThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
@@ -315,6 +317,43 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # every tenth.
     "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
 }
+
+# The API's counters (judgeapp.api_limits: rate limits, failed sign-ins by address, basic-auth
+# successes remembered): one store that every gunicorn worker shares. Redis at
+# JUDGEAPP_LIMITS_CACHE_URL, else the broker's Redis when the broker is Redis; else this process's
+# memory, which is shared by all the requests of the embedded default (`make run`: one process).
+# Short timeouts: a stalled Redis lets requests through uncounted instead of holding them.
+JUDGEAPP_LIMITS_CACHE_URL = env_str(
+    "JUDGEAPP_LIMITS_CACHE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+CACHES["limits"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": JUDGEAPP_LIMITS_CACHE_URL,
+        "KEY_PREFIX": "judgeapp-limits",
+        "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3},
+    }
+    if JUDGEAPP_LIMITS_CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"}
+)
+# Requests a minute one client may make to the API (DRF views; health is not counted): anonymous
+# clients by address, signed-in judges by account; 0 means no limit.
+JUDGEAPP_RATE_ANONYMOUS = env_int("JUDGEAPP_RATE_ANONYMOUS", 120)
+JUDGEAPP_RATE_JUDGE = env_int("JUDGEAPP_RATE_JUDGE", 600)
+# Computations (job POSTs) a minute, within those.
+JUDGEAPP_JOB_RATE_ANONYMOUS = env_int("JUDGEAPP_JOB_RATE_ANONYMOUS", 10)
+JUDGEAPP_JOB_RATE_JUDGE = env_int("JUDGEAPP_JOB_RATE_JUDGE", 60)
+# What an anonymous shuffle analysis may ask for; more needs a signed-in judge (0: no cap).
+JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS = env_int("JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS", 100)
+JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES = env_int("JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES", 20)
+# Failed API authentications (basic or token, any username) one address may make in
+# JUDGEAPP_AUTH_FAILURE_WINDOW seconds before every further attempt from it answers 429 without
+# checking anything (0: no limit); and how long a right basic-auth password is remembered, so a
+# client does not pay the password hash on every request (0: never).
+JUDGEAPP_AUTH_FAILURE_LIMIT = env_int("JUDGEAPP_AUTH_FAILURE_LIMIT", 10)
+JUDGEAPP_AUTH_FAILURE_WINDOW = env_int("JUDGEAPP_AUTH_FAILURE_WINDOW", 300)
+JUDGEAPP_BASIC_AUTH_CACHE_SECONDS = env_int("JUDGEAPP_BASIC_AUTH_CACHE_SECONDS", 60)
 
 # Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
 # about five times the largest real one (the 2025 CR, 0.94 MB).
