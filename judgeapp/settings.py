@@ -414,14 +414,25 @@ JUDGEAPP_MAX_WAITS = env_int("JUDGEAPP_MAX_WAITS", 4)
 JUDGEAPP_RESEND_SECONDS = env_int("JUDGEAPP_RESEND_SECONDS", 30)
 JUDGEAPP_RESEND_GRACE_SECONDS = env_int("JUDGEAPP_RESEND_GRACE_SECONDS", 10)
 JUDGEAPP_RESEND_STALE_SECONDS = env_int("JUDGEAPP_RESEND_STALE_SECONDS", 900)
-# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync and the
-# re-send of jobs that could not be sent. One schedule; add entries here.
+# Jobs whose worker died (jobs.recovery): a worker renews a running job's heartbeat every
+# JUDGEAPP_JOB_HEARTBEAT_SECONDS; one silent for JUDGEAPP_JOB_STALE_SECONDS is run again (or failed,
+# with a message, after its last try) by beat every JUDGEAPP_STALE_CHECK_SECONDS: within a minute.
+JUDGEAPP_JOB_HEARTBEAT_SECONDS = env_float("JUDGEAPP_JOB_HEARTBEAT_SECONDS", 5)
+JUDGEAPP_JOB_STALE_SECONDS = env_int("JUDGEAPP_JOB_STALE_SECONDS", 40)
+JUDGEAPP_STALE_CHECK_SECONDS = env_int("JUDGEAPP_STALE_CHECK_SECONDS", 15)
+# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync, the
+# re-send of jobs that could not be sent, the recovery of jobs whose worker died. One schedule; add
+# entries here.
 CELERY_BEAT_SCHEDULE = {
     "sync-cards-daily": {
         "task": "cards.sync_cards",
         "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600),
     },
     "resend-unsent-jobs": {"task": "jobs.resend_unsent_jobs", "schedule": JUDGEAPP_RESEND_SECONDS},
+    "recover-stale-jobs": {
+        "task": "jobs.recover_stale_jobs",
+        "schedule": JUDGEAPP_STALE_CHECK_SECONDS,
+    },
 }
 
 LOGGING = {
