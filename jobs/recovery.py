@@ -1,10 +1,10 @@
 """Jobs whose worker died: noticed by their stopped heartbeat, then run again or failed.
 
-A worker renews a running job's heartbeat every few seconds (jobs.running.heartbeat). When a job has
-been `running` without a beat for JUDGEAPP_JOB_STALE_SECONDS, its worker was killed (out of memory, a
-deploy, a crash): beat's `recover_stale_jobs` puts it back in the queue and sends it again when it may
-be run again (every computation here is a pure, deterministic engine, so a second run gives the same
-answer) and it has tries left, else fails it with a sentence the judge can read. Without this the
+A worker renews a running job's heartbeat every few seconds (jobs.running.heartbeat). When a job
+has been `running` without a beat for JUDGEAPP_JOB_STALE_SECONDS, its worker was killed (out of
+memory, a deploy, a crash): beat's `recover_stale_jobs` puts it back in the queue and sends it
+again when it may be run again (every computation here is a pure, deterministic engine, so a second
+run gives the same answer) and it has tries left, else fails it with a sentence the judge reads. Without this the
 job would wait for the broker's visibility timeout (minutes), telling the client nothing.
 """
 

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from django.db import close_old_connections, connection
-
 from django.db.models import F, Q
 from django.utils import timezone
 

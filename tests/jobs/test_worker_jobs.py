@@ -117,8 +117,9 @@ class WorkerDeathTests:
 
 class LostWorkerTests:
     def test_a_job_whose_worker_was_killed_runs_again_once_its_heartbeat_stops(self, settings):
-        """No waiting for the broker's visibility timeout (minutes): the killed worker's job stops
-        beating, the recovery (what beat runs every 15 s) queues it again, another worker runs it."""
+        """No waiting for the broker's visibility timeout (minutes): the killed worker's job
+        stops beating, the recovery (beat runs it every 15 s) queues it again, another worker
+        runs it."""
         from jobs import recovery
 
         real_stack_or_skip()
