@@ -4,8 +4,9 @@ A worker renews a running job's heartbeat every few seconds (jobs.running.heartb
 has been `running` without a beat for JUDGEAPP_JOB_STALE_SECONDS, its worker was killed (out of
 memory, a deploy, a crash): beat's `recover_stale_jobs` puts it back in the queue and sends it
 again when it may be run again (every computation here is a pure, deterministic engine, so a second
-run gives the same answer) and it has tries left, else fails it with a sentence the judge reads. Without this the
-job would wait for the broker's visibility timeout (minutes), telling the client nothing.
+run gives the same answer) and it has tries left, else fails it with a sentence the judge reads.
+Without this the job would wait for the broker's visibility timeout (minutes), telling the client
+nothing.
 """
 
 from __future__ import annotations
