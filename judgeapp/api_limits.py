@@ -39,11 +39,18 @@ class Limit:
 
 
 def client_address(request) -> str:
-    """The client's address as django-axes reads it (JUDGEAPP_PROXY_COUNT proxies in front)."""
-    from axes.helpers import get_client_ip_address
-
+    """The client's address: REMOTE_ADDR, or with JUDGEAPP_PROXY_COUNT proxies in front (each
+    appending to X-Forwarded-For, as nginx's $proxy_add_x_forwarded_for does) the address the
+    outermost of them saw; what a client writes into the header itself is never read. django-axes
+    reads it too (AXES_CLIENT_IP_CALLABLE), so lockouts behind a proxy are per client."""
     django_request = getattr(request, "_request", request)
-    return get_client_ip_address(django_request) or django_request.META.get("REMOTE_ADDR") or "-"
+    meta = django_request.META
+    proxies = settings.JUDGEAPP_PROXY_COUNT
+    if proxies > 0:
+        hops = [h.strip() for h in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+        if len(hops) >= proxies:
+            return hops[-proxies][:100]
+    return meta.get("REMOTE_ADDR") or "-"
 
 
 def client_key(request) -> tuple[str, bool]:

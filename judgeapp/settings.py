@@ -201,8 +201,11 @@ AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
-# proxies in front that add X-Forwarded-For
-AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None
+# Proxies in front that add X-Forwarded-For: the client's address is the one the outermost saw
+# (judgeapp.api_limits.client_address), for the lockout and the API's limits alike.
+JUDGEAPP_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0)
+AXES_IPWARE_PROXY_COUNT = JUDGEAPP_PROXY_COUNT or None
+AXES_CLIENT_IP_CALLABLE = "judgeapp.api_limits.client_address"
 
 # HTTPS, each settable from the environment (off by default for `make run`; on in
 # docker/.env.example, where `manage.py check --deploy` is then clean).

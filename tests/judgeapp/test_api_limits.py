@@ -71,6 +71,28 @@ class RequestRateTests:
         assert Client().get("/api/v1/health", **here).json().get("status") != "rate_limited"
 
 
+class ProxyTests:
+    def test_behind_a_proxy_each_client_counts_on_its_own(self, limits):
+        """Behind nginx every request comes from the proxy's address: with JUDGEAPP_PROXY_COUNT
+        the client is the address the proxy appended to X-Forwarded-For (never what the client
+        wrote there itself)."""
+        limits.JUDGEAPP_RATE_ANONYMOUS = 2
+        limits.JUDGEAPP_PROXY_COUNT = 1
+        proxy = {"REMOTE_ADDR": "172.18.0.5"}
+
+        def ask(forwarded: str) -> int:
+            return (
+                Client()
+                .get("/api/v1/documents", HTTP_X_FORWARDED_FOR=forwarded, **proxy)
+                .status_code
+            )
+
+        assert [ask("203.0.113.7") for _ in range(3)] == [200, 200, 429]
+        assert ask("203.0.113.8") == 200  # another client behind the same proxy
+        # a client that forges the header is still counted by the address the proxy saw
+        assert ask("198.51.100.1, 203.0.113.7") == 429
+
+
 @pytest.mark.usefixtures("rules_loaded")
 class ComputationLimitTests:
     def test_computations_have_their_own_lower_rate(self, limits, judge_key):
