@@ -65,7 +65,7 @@ VERSION = param(
 AS_OF = param("as_of", OpenApiTypes.DATE, description="the version in effect on that day")
 WAIT = param(
     "wait",
-    OpenApiTypes.NUMBER,
+    {"type": "number", "minimum": 0, "maximum": 30},
     description="seconds (0 to 30) to wait for the result: 200 when it is ready in time",
 )
 

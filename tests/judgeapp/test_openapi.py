@@ -196,7 +196,7 @@ class RequestModelSchemaTests:
         SchemaGenerator().get_schema(request=None, public=True)
         assert not GENERATOR_STATS, dict(GENERATOR_STATS._warn_cache)
 
-    def test_text_the_server_refuses_blank_is_declared_so(self, schema):
+    def test_query_parameters_declare_what_the_server_takes(self, schema):
         for path in ("/api/v1/search", "/api/v1/cards"):
             (q,) = [p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == "q"]
             assert q["required"] and q["schema"]["minLength"] == 1 and q["schema"]["pattern"]
@@ -207,6 +207,12 @@ class RequestModelSchemaTests:
             if p["name"] == "limit"
         ][0]["schema"]
         assert (limit["minimum"], limit["maximum"]) == (1, 100)
+        wait = [
+            p
+            for p in schema["paths"]["/api/v1/jobs/game-outcome"]["post"]["parameters"]
+            if p["name"] == "wait"
+        ][0]["schema"]
+        assert (wait["minimum"], wait["maximum"]) == (0, 30)  # jobs.views.MAX_WAIT_SECONDS
 
     def test_accept_application_json_gets_the_schema(self):
         response = Client().get("/api/v1/schema/", HTTP_ACCEPT="application/json")
