@@ -10,6 +10,7 @@ a limit never takes the site down with it.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import threading
@@ -38,19 +39,29 @@ class Limit:
         return f"{self.count} per {self.seconds} s"
 
 
-def client_address(request) -> str:
-    """The client's address: REMOTE_ADDR, or with JUDGEAPP_PROXY_COUNT proxies in front (each
+def client_ip(request) -> str | None:
+    """The client's IP address: REMOTE_ADDR, or with JUDGEAPP_PROXY_COUNT proxies in front (each
     appending to X-Forwarded-For, as nginx's $proxy_add_x_forwarded_for does) the address the
-    outermost of them saw; what a client writes into the header itself is never read. django-axes
-    reads it too (AXES_CLIENT_IP_CALLABLE), so lockouts behind a proxy are per client."""
+    outermost of them saw; what a client writes into the header itself is never read. None when
+    there is no valid one. django-axes reads it too (AXES_CLIENT_IP_CALLABLE), so lockouts behind
+    a proxy are per client."""
     django_request = getattr(request, "_request", request)
     meta = django_request.META
     proxies = settings.JUDGEAPP_PROXY_COUNT
+    candidate = meta.get("REMOTE_ADDR")
     if proxies > 0:
         hops = [h.strip() for h in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
         if len(hops) >= proxies:
-            return hops[-proxies][:100]
-    return meta.get("REMOTE_ADDR") or "-"
+            candidate = hops[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate)) if candidate else None
+    except ValueError:
+        return None
+
+
+def client_address(request) -> str:
+    """The client's address for counting ("-" when none is known)."""
+    return client_ip(request) or "-"
 
 
 def client_key(request) -> tuple[str, bool]:

@@ -205,7 +205,7 @@ AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
 # (judgeapp.api_limits.client_address), for the lockout and the API's limits alike.
 JUDGEAPP_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0)
 AXES_IPWARE_PROXY_COUNT = JUDGEAPP_PROXY_COUNT or None
-AXES_CLIENT_IP_CALLABLE = "judgeapp.api_limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "judgeapp.api_limits.client_ip"
 
 # HTTPS, each settable from the environment (off by default for `make run`; on in
 # docker/.env.example, where `manage.py check --deploy` is then clean).
