@@ -183,6 +183,13 @@ def main() -> int:
         "GUNICORN_WORKERS": os.environ.get("CONTRACT_GUNICORN_WORKERS", "2"),
         "OPENBLAS_NUM_THREADS": "1",
         "JUDGEAPP_LOG_LEVEL": "ERROR",
+        # one client sending thousands of requests: the rate limits and the failed-authentication
+        # throttle (tested in tests/judgeapp/test_api_limits.py) would answer most of them 429
+        "JUDGEAPP_RATE_ANONYMOUS": "0",
+        "JUDGEAPP_RATE_JUDGE": "0",
+        "JUDGEAPP_JOB_RATE_ANONYMOUS": "0",
+        "JUDGEAPP_JOB_RATE_JUDGE": "0",
+        "JUDGEAPP_AUTH_FAILURE_LIMIT": "0",
     }
     history = f" and the 2022 CR from {RULES_DIR}" if OLDER_CR.is_file() else ""
     print(f"== contract: preparing {DATABASE} (rules from {SHIPPED}{history})", flush=True)

@@ -133,8 +133,13 @@ class EventJudgesView(CallLogView):
             )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
+        # The same answer whether or not the account exists (services.add_judge).
+        asked = str(body.get("username", "")).strip()
         return Response(
-            {"username": membership.judge.username, "role": membership.role},
+            {
+                "username": membership.judge.username if membership else asked,
+                "role": membership.role if membership else body.get("role", "floor"),
+            },
             status=status.HTTP_201_CREATED,
         )
 

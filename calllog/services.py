@@ -200,14 +200,20 @@ def judges_of(event: Event) -> QuerySet[EventJudge]:
 
 def add_judge(
     user, event: Event, *, username: Any, role: Any = EventJudge.Role.FLOOR
-) -> EventJudge:
-    """A head judge adds a judge by username (or changes the role of one already there)."""
+) -> EventJudge | None:
+    """A head judge adds a judge by username (or changes the role of one already there).
+
+    Whether an account exists is not a head judge's to learn (issue 29): for an unknown username
+    this returns None and stores nothing, and the API and the page answer as they do for a judge
+    added. Staff, who make the accounts, are told (InvalidCall)."""
     require_head(user, event, "add judges")
     asked = JudgeRequest.model_validate({"role": role, "username": username})
     role = asked.role
     judge = get_user_model().objects.filter(username=asked.username, is_active=True).first()
     if judge is None:
-        raise InvalidCall("username", f"no judge has the username {asked.username!r}")
+        if getattr(user, "is_staff", False):
+            raise InvalidCall("username", f"no judge has the username {asked.username!r}")
+        return None
     membership, created = EventJudge.objects.get_or_create(
         event=event, judge=judge, defaults={"role": role}
     )

@@ -79,6 +79,34 @@ def validate_request(kind: str, payload: Any) -> Any:
         raise InvalidRequest(field, getattr(exc, "message", str(exc))) from None
 
 
+class SignInRequired(InvalidRequest):
+    """The request costs more than an anonymous client may ask for (a cap of the settings)."""
+
+
+def anonymous_cost_refusal(kind: str, request: Any) -> SignInRequired | None:
+    """Why an anonymous client may not run this checked request, or None. A shuffle analysis's cost
+    grows with the deck and the shuffles applied (13 to 39 s of a worker for the largest); the
+    other kinds are cheap under their own budgets."""
+    if kind != Job.Kind.SHUFFLE_ANALYSIS:
+        return None
+    cards = settings.JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS
+    if cards > 0 and request.deck_size > cards:
+        return SignInRequired(
+            "deck_size",
+            f"an anonymous shuffle analysis covers at most {cards} cards; sign in or send an API "
+            "token for more",
+        )
+    shuffles = settings.JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES
+    applied = sum(step.times for step in request.procedure)
+    if shuffles > 0 and applied > shuffles:
+        return SignInRequired(
+            "procedure",
+            f"an anonymous shuffle analysis applies at most {shuffles} shuffles in all (this one "
+            f"applies {applied}); sign in or send an API token for more",
+        )
+    return None
+
+
 def outcome_dict(outcome: Any) -> dict:
     """An engine outcome as JSON-ready data (engines name the method to_dict or as_result)."""
     convert = getattr(outcome, "to_dict", None) or outcome.as_result

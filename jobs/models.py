@@ -37,6 +37,9 @@ class Job(models.Model):
     # When the broker accepted the job's message; null while it waits to be sent (jobs.dispatch).
     sent_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # Renewed every few seconds by the worker running the job (jobs.running.heartbeat); a running
+    # job whose heartbeat stopped lost its worker (jobs.recovery).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

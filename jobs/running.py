@@ -3,9 +3,14 @@ engine, store the result or the error. jobs.tasks calls these; nothing here enqu
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import uuid
+from collections.abc import Iterator
 
+from django.conf import settings
+from django.db import close_old_connections, connection
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -28,6 +33,7 @@ def claim_job(job_id: int, *, worker: str = "") -> Job | None:
         .update(
             status=Job.Status.RUNNING,
             started_at=timezone.now(),
+            heartbeat_at=timezone.now(),
             attempts=F("attempts") + 1,
             worker=worker[:200],
         )
@@ -86,3 +92,37 @@ def fail_job(job_id: int, error: str) -> None:
     Job.objects.filter(pk=job_id, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).update(
         status=Job.Status.FAILED, error=error, finished_at=timezone.now()
     )
+
+
+@contextlib.contextmanager
+def heartbeat(job_id: int) -> Iterator[None]:
+    """While the block runs, a thread renews the running job's heartbeat_at every
+    JUDGEAPP_JOB_HEARTBEAT_SECONDS, on a database connection of its own. When the worker dies the
+    beats stop, and jobs.recovery notices. Eager tasks (the embedded default) beat no thread: they
+    run inside the request that waits for them."""
+    every = settings.JUDGEAPP_JOB_HEARTBEAT_SECONDS
+    if settings.CELERY_TASK_ALWAYS_EAGER or every <= 0:
+        yield
+        return
+    done = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not done.wait(every):
+                try:
+                    Job.objects.filter(pk=job_id, status=Job.Status.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except Exception as exc:  # the database is away for a moment: beat again later
+                    logger.warning("job %s: heartbeat not stored: %s", job_id, exc)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(every + 5)

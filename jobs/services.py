@@ -20,6 +20,8 @@ from jobs.computations import (  # noqa: F401  (re-exported: callers import them
     COMPUTATIONS,
     Computation,
     InvalidRequest,
+    SignInRequired,
+    anonymous_cost_refusal,
     outcome_dict,
     resolve_citations,
     validate_request,
@@ -31,9 +33,14 @@ from jobs.running import MAX_CLAIMS, claim_job, fail_job, finish_job, run_claime
 def start_job(kind: str, payload: Mapping[str, Any], *, owner=None) -> Job:
     """Validate, store and enqueue a computation. The row is committed first and its message sent
     after the commit (jobs.dispatch): when the broker is down the job stays queued and is
-    re-sent later."""
-    validate_request(kind, payload)
+    re-sent later. Without a signed-in owner, a request over the anonymous cost caps raises
+    SignInRequired and nothing is stored."""
+    parsed = validate_request(kind, payload)
     user = owner if owner is not None and getattr(owner, "is_authenticated", False) else None
+    if user is None:
+        refusal = anonymous_cost_refusal(kind, parsed)
+        if refusal is not None:
+            raise refusal
     with transaction.atomic():
         job = Job.objects.create(kind=kind, input=dict(payload), owner=user)
         dispatch.send_on_commit(job.pk)

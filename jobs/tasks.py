@@ -1,5 +1,5 @@
-"""Celery tasks: thin wrappers that claim a job, run its engine and store the outcome;
-the re-send."""
+"""Celery tasks: thin wrappers that claim a job, run its engine (beating its heartbeat) and store
+the outcome; the re-send; the recovery of jobs whose worker died."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from jobs import dispatch, running
+from jobs import dispatch, recovery, running
 
 
 @shared_task(
@@ -19,7 +19,8 @@ def run_job(job_id: int) -> None:
     if job is None:
         return
     try:
-        running.run_claimed_job(job)
+        with running.heartbeat(job_id):
+            running.run_claimed_job(job)
     except SoftTimeLimitExceeded:
         running.fail_job(job_id, "the computation took longer than its time limit and was stopped")
 
@@ -28,3 +29,10 @@ def run_job(job_id: int) -> None:
 def resend_unsent_jobs() -> None:
     """Celery beat runs this every JUDGEAPP_RESEND_SECONDS: jobs left queued are sent again."""
     dispatch.resend_unsent_jobs()
+
+
+@shared_task(name="jobs.recover_stale_jobs", ignore_result=True)
+def recover_stale_jobs() -> None:
+    """Celery beat runs this every JUDGEAPP_STALE_CHECK_SECONDS: running jobs whose worker died are
+    run again or failed with a message."""
+    recovery.recover_stale_jobs()

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from jobs import serializers, services
 from jobs.models import Job
+from judgeapp import api_limits
 from judgeapp.api_errors import ApiError
 
 MAX_WAIT_SECONDS = 30
@@ -37,8 +38,16 @@ class JobCreateView(APIView):
 
     def post(self, request):
         wait = _wait_seconds(request)
+        api_limits.check_computation(request)
         try:
             job = services.start_job(self.kind, request.data, owner=request.user)
+        except services.SignInRequired as exc:
+            raise ApiError(
+                "sign_in_required",
+                f"{exc.field}: {exc.message}",
+                status_code=403,
+                details={exc.field: exc.message},
+            ) from None
         except services.InvalidRequest as exc:
             raise ApiError(
                 "invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}

@@ -24,6 +24,17 @@ class ApiError(exceptions.APIException):
         self.details = details or {}
 
 
+class RateLimited(exceptions.Throttled):
+    """429: a limit of judgeapp.api_limits was reached. The answer names the limit and says when to
+    try again (Retry-After)."""
+
+    def __init__(self, limit: str, message: str, wait: int) -> None:
+        super().__init__(wait=wait, detail=message)
+        self.limit = limit
+        self.message = message
+        self.seconds = max(1, int(wait))
+
+
 def error_body(code: str, message: str, details: dict | None = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
@@ -42,6 +53,17 @@ def handle_api_exception(exc: Exception, context: dict) -> Response | None:
         return Response(
             error_body(exc.error_code, exc.message, exc.details), status=exc.status_code
         )
+    if isinstance(exc, RateLimited):
+        limited = Response(
+            error_body(
+                "rate_limited",
+                exc.message,
+                {"limit": exc.limit, "retry_after_seconds": exc.seconds},
+            ),
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+        )
+        limited["Retry-After"] = str(exc.seconds)
+        return limited
     if isinstance(exc, Http404):
         return Response(
             error_body("not_found", str(exc) or "Not found."), status=status.HTTP_404_NOT_FOUND

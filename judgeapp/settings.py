@@ -180,7 +180,7 @@ JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
 JUDGEAPP_RETRY_AFTER = env_int("JUDGEAPP_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {
+CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "judgeapp"}
 }
 
@@ -201,8 +201,11 @@ AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
-# proxies in front that add X-Forwarded-For
-AXES_IPWARE_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0) or None
+# Proxies in front that add X-Forwarded-For: the client's address is the one the outermost saw
+# (judgeapp.api_limits.client_address), for the lockout and the API's limits alike.
+JUDGEAPP_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0)
+AXES_IPWARE_PROXY_COUNT = JUDGEAPP_PROXY_COUNT or None
+AXES_CLIENT_IP_CALLABLE = "judgeapp.api_limits.client_ip"
 
 # HTTPS, each settable from the environment (off by default for `make run`; on in
 # docker/.env.example, where `manage.py check --deploy` is then clean).
@@ -249,8 +252,10 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         # django-axes sees its failures and lockouts
+        "judgeapp.api_auth.ApiTokenAuthentication",  # Authorization: Token <key> (or Bearer)
         "judgeapp.api_auth.LockableBasicAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": ["judgeapp.api_limits.ApiRateThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
@@ -316,6 +321,43 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": env_int("JUDGEAPP_RESTORE_INTERVAL", 10),
 }
 
+# The API's counters (judgeapp.api_limits: rate limits, failed sign-ins by address, basic-auth
+# successes remembered): one store that every gunicorn worker shares. Redis at
+# JUDGEAPP_LIMITS_CACHE_URL, else the broker's Redis when the broker is Redis; else this process's
+# memory, which is shared by all the requests of the embedded default (`make run`: one process).
+# Short timeouts: a stalled Redis lets requests through uncounted instead of holding them.
+JUDGEAPP_LIMITS_CACHE_URL = env_str(
+    "JUDGEAPP_LIMITS_CACHE_URL",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+CACHES["limits"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": JUDGEAPP_LIMITS_CACHE_URL,
+        "KEY_PREFIX": "judgeapp-limits",
+        "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3},
+    }
+    if JUDGEAPP_LIMITS_CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"}
+)
+# Requests a minute one client may make to the API (DRF views; health is not counted): anonymous
+# clients by address, signed-in judges by account; 0 means no limit.
+JUDGEAPP_RATE_ANONYMOUS = env_int("JUDGEAPP_RATE_ANONYMOUS", 120)
+JUDGEAPP_RATE_JUDGE = env_int("JUDGEAPP_RATE_JUDGE", 600)
+# Computations (job POSTs) a minute, within those.
+JUDGEAPP_JOB_RATE_ANONYMOUS = env_int("JUDGEAPP_JOB_RATE_ANONYMOUS", 10)
+JUDGEAPP_JOB_RATE_JUDGE = env_int("JUDGEAPP_JOB_RATE_JUDGE", 60)
+# What an anonymous shuffle analysis may ask for; more needs a signed-in judge (0: no cap).
+JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS = env_int("JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS", 100)
+JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES = env_int("JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES", 20)
+# Failed API authentications (basic or token, any username) one address may make in
+# JUDGEAPP_AUTH_FAILURE_WINDOW seconds before every further attempt from it answers 429 without
+# checking anything (0: no limit); and how long a right basic-auth password is remembered, so a
+# client does not pay the password hash on every request (0: never).
+JUDGEAPP_AUTH_FAILURE_LIMIT = env_int("JUDGEAPP_AUTH_FAILURE_LIMIT", 10)
+JUDGEAPP_AUTH_FAILURE_WINDOW = env_int("JUDGEAPP_AUTH_FAILURE_WINDOW", 300)
+JUDGEAPP_BASIC_AUTH_CACHE_SECONDS = env_int("JUDGEAPP_BASIC_AUTH_CACHE_SECONDS", 60)
+
 # Largest rules document accepted by import_rules, the admin upload, the API upload and sync_rules:
 # about five times the largest real one (the 2025 CR, 0.94 MB).
 JUDGEAPP_MAX_DOCUMENT_BYTES = env_int("JUDGEAPP_MAX_DOCUMENT_BYTES", 5_000_000)
@@ -375,14 +417,25 @@ JUDGEAPP_MAX_WAITS = env_int("JUDGEAPP_MAX_WAITS", 4)
 JUDGEAPP_RESEND_SECONDS = env_int("JUDGEAPP_RESEND_SECONDS", 30)
 JUDGEAPP_RESEND_GRACE_SECONDS = env_int("JUDGEAPP_RESEND_GRACE_SECONDS", 10)
 JUDGEAPP_RESEND_STALE_SECONDS = env_int("JUDGEAPP_RESEND_STALE_SECONDS", 900)
-# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync and the
-# re-send of jobs that could not be sent. One schedule; add entries here.
+# Jobs whose worker died (jobs.recovery): a worker renews a running job's heartbeat every
+# JUDGEAPP_JOB_HEARTBEAT_SECONDS; one silent for JUDGEAPP_JOB_STALE_SECONDS is run again (or failed,
+# with a message, after its last try) by beat every JUDGEAPP_STALE_CHECK_SECONDS: within a minute.
+JUDGEAPP_JOB_HEARTBEAT_SECONDS = env_float("JUDGEAPP_JOB_HEARTBEAT_SECONDS", 5)
+JUDGEAPP_JOB_STALE_SECONDS = env_int("JUDGEAPP_JOB_STALE_SECONDS", 40)
+JUDGEAPP_STALE_CHECK_SECONDS = env_int("JUDGEAPP_STALE_CHECK_SECONDS", 15)
+# Celery beat (run `celery -A judgeapp beat`; compose's beat service): the daily card sync, the
+# re-send of jobs that could not be sent, the recovery of jobs whose worker died. One schedule; add
+# entries here.
 CELERY_BEAT_SCHEDULE = {
     "sync-cards-daily": {
         "task": "cards.sync_cards",
         "schedule": env_int("JUDGEAPP_CARDS_SYNC_SECONDS", 24 * 3600),
     },
     "resend-unsent-jobs": {"task": "jobs.resend_unsent_jobs", "schedule": JUDGEAPP_RESEND_SECONDS},
+    "recover-stale-jobs": {
+        "task": "jobs.recover_stale_jobs",
+        "schedule": JUDGEAPP_STALE_CHECK_SECONDS,
+    },
 }
 
 LOGGING = {

@@ -424,17 +424,32 @@ def discard_upload(version: Version, *, actor=None) -> Version:
 
 
 def roll_back(
-    doc: str, *, to_date: str | None = None, to_version: Version | None = None, actor=None
+    doc: str,
+    *,
+    to_date: str | None = None,
+    to_version: Version | None = None,
+    from_date: str | None = None,
+    actor=None,
 ) -> VersionEvent:
     """Make an earlier published version of a document current again (default: the one
-    current before)."""
+    current before). `from_date` names the version the caller expects to leave: when another is
+    current, nothing changes (NotCurrentAnyMore, 409)."""
     current = services.get_version(doc)
+    leaving = None
+    if from_date:
+        leaving = services.get_version(doc, version=from_date, include_pending=True)
+        if leaving.pk != current.pk:
+            raise services.NotCurrentAnyMore(
+                f"{leaving} is not current any more ({current} is): another publish or roll-back "
+                "came first",
+                details={"current": current.effective_date.isoformat()},
+            )
     if to_version is None and to_date:
         to_version = services.get_version(doc, version=to_date, include_pending=True)
     if to_version is not None and to_version.document_id != current.document_id:
         raise services.PublishError(f"version #{to_version.pk} is not a {doc.upper()} version")
     return services.rollback_document(
-        current.document, to_version=to_version, actor=_user_or_none(actor)
+        current.document, to_version=to_version, actor=_user_or_none(actor), leaving=leaving
     )
 
 

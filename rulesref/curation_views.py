@@ -34,6 +34,14 @@ class RollbackRequestSerializer(serializers.Serializer):
     to = serializers.DateField(
         required=False, help_text="effective date of the version to make current again"
     )
+    # `from` is a Python keyword: the field is named in the declared fields below
+    vars()["from"] = serializers.DateField(
+        required=False,
+        help_text=(
+            "effective date of the version this roll-back leaves (the one current when the "
+            "client looked); when another is current, 409 conflict and nothing changes"
+        ),
+    )
 
 
 def version_body(version: Version, request) -> dict:
@@ -151,7 +159,13 @@ class DocumentRollbackView(StaffView):
         form = RollbackRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         to = form.validated_data.get("to")
-        event = curation.roll_back(doc, to_date=to.isoformat() if to else None, actor=request.user)
+        leaving = form.validated_data.get("from")
+        event = curation.roll_back(
+            doc,
+            to_date=to.isoformat() if to else None,
+            from_date=leaving.isoformat() if leaving else None,
+            actor=request.user,
+        )
         # a rollback has a version
         return Response(
             {

@@ -21,3 +21,10 @@ class NotFound(RulesError):
 
 class PublishError(RulesError):
     code = "cannot_publish"
+
+
+class NotCurrentAnyMore(PublishError):
+    """A roll-back named the version it expected to leave, and another is current now (someone
+    else published or rolled back meanwhile)."""
+
+    code = "conflict"

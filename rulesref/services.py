@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rulesref import changes, published, references
-from rulesref.errors import NotFound, PublishError, RulesError  # noqa: F401  (re-exported)
+from rulesref.errors import NotCurrentAnyMore, NotFound, PublishError, RulesError  # noqa: F401  (re-exported)
 from rulesref.lookup import (  # noqa: F401  (re-exported: callers import them from here)
     DOC_TITLES,
     canonical_number,
@@ -325,12 +325,18 @@ def import_paths(
 
 
 def publish_version(
-    version: Version, *, actor=None, note: str = "", action: str | None = None
+    version: Version,
+    *,
+    actor=None,
+    note: str = "",
+    action: str | None = None,
+    leaving: Version | None = None,
 ) -> VersionEvent:
     """Make a stored version the current one of its document, in one transaction.
 
     `action` is recorded in the audit trail; by default a version that was current before is
-    a roll-back."""
+    a roll-back. With `leaving`, the version the caller saw current: when another one is current
+    by the time the document is locked, nothing changes and NotCurrentAnyMore says which."""
     with transaction.atomic():
         # The document row first: publishes of one document run one after another, so the second
         # sees the first's outcome (already current: 409) instead of racing it to the
@@ -347,6 +353,16 @@ def publish_version(
             .filter(document=version.document, is_current=True)
             .first()
         )
+        if leaving is not None and (previous is None or previous.pk != leaving.pk):
+            raise NotCurrentAnyMore(
+                f"{leaving} is not current any more ({previous or 'no version'} is): another "
+                "publish or roll-back came first",
+                details={
+                    "current": previous.effective_date.isoformat()
+                    if previous is not None and previous.effective_date
+                    else None
+                },
+            )
         if previous is not None and previous.pk == version.pk:
             raise PublishError(f"{version} is already current")
         was_current_before = version.published_at is not None
@@ -380,11 +396,16 @@ def publish_version(
 
 
 def rollback_document(
-    document: Document, *, to_version: Version | None = None, actor=None
+    document: Document,
+    *,
+    to_version: Version | None = None,
+    actor=None,
+    leaving: Version | None = None,
 ) -> VersionEvent:
     """Make an earlier published version current again (default: the one current before
-    this one)."""
-    current = document.current_version
+    this one). With `leaving`, only while that version is still the current one (else
+    NotCurrentAnyMore): two roll-backs sent at once cannot undo each other."""
+    current = leaving or document.current_version
     if to_version is None:
         last = (
             document.events.filter(
@@ -404,7 +425,11 @@ def rollback_document(
             "only a version that was published before can be made current again by a roll-back"
         )
     return publish_version(
-        to_version, actor=actor, note="roll back", action=VersionEvent.Action.ROLLBACK
+        to_version,
+        actor=actor,
+        note="roll back",
+        action=VersionEvent.Action.ROLLBACK,
+        leaving=leaving,
     )
 
 

@@ -39,12 +39,18 @@ class RulesView(APIView):
         )
 
 
+def rule_key(doc: str, number: str) -> str:
+    """What a rule's answer is cached under: its number as the lookup reads it (" 100.1",
+    "100.1 " and "CR 100.1" are one entry), else the spelling without case or spaces."""
+    return services.canonical_number(doc, number) or "".join(number.split()).casefold()
+
+
 def rule_detail(request, doc: str, number: str):
     """GET /api/v1/rules/{doc}/{number}. The hot path (the current version, a rule asked for before)
     answers from encoded bytes after one small query; everything else goes through
     RuleDetailView."""
     if request.method == "GET" and not request.GET.get("version") and not request.GET.get("as_of"):
-        encoded = _current_rule_bytes.get((services.current_version_id(doc), number))
+        encoded = _current_rule_bytes.get((services.current_version_id(doc), rule_key(doc, number)))
         if encoded is not None:
             return HttpResponse(encoded, content_type="application/json")
     return _rule_detail_view(request, doc=doc, number=number)
@@ -54,7 +60,7 @@ class RuleDetailView(RulesView):
     def get(self, request, doc: str, number: str):
         version = self.version(request, doc)
         # A stored version's rules never change, so a rule's answer is cached per version.
-        key = (version.pk, number)
+        key = (version.pk, rule_key(doc, number))
         body = _rule_cache.get(key)
         if body is None:
             rule = services.find_rule(version, number)

@@ -33,6 +33,25 @@ HISTORY_REASON = (
 needs_history = pytest.mark.history
 
 
+@pytest.fixture(scope="session", autouse=True)
+def api_limits_off():
+    """The API's rate limits and failed-authentication throttle (judgeapp.api_limits) count every
+    client of the suite as one address: off unless a test sets them (tests/judgeapp/test_limits.py),
+    so no test depends on what the others asked before it."""
+    from django.test import override_settings
+
+    limits = override_settings(
+        JUDGEAPP_RATE_ANONYMOUS=0,
+        JUDGEAPP_RATE_JUDGE=0,
+        JUDGEAPP_JOB_RATE_ANONYMOUS=0,
+        JUDGEAPP_JOB_RATE_JUDGE=0,
+        JUDGEAPP_AUTH_FAILURE_LIMIT=0,
+    )
+    limits.enable()
+    yield
+    limits.disable()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     if item.get_closest_marker("history") and not HAS_HISTORY:

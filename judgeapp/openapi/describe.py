@@ -46,6 +46,10 @@ def param(
     return OpenApiParameter(name, kind, Q, required=required, description=description, enum=enum)
 
 
+# Text the server refuses empty or blank (it strips it first): at least one character that is not
+# a space.
+TEXT: Final = {"type": "string", "minLength": 1, "pattern": r"\S"}
+TEXT_300: Final = {**TEXT, "maxLength": 300}
 DOC = OpenApiParameter(
     "doc",
     OpenApiTypes.STR,
@@ -61,7 +65,7 @@ VERSION = param(
 AS_OF = param("as_of", OpenApiTypes.DATE, description="the version in effect on that day")
 WAIT = param(
     "wait",
-    OpenApiTypes.NUMBER,
+    {"type": "number", "minimum": 0, "maximum": 30},
     description="seconds (0 to 30) to wait for the result: 200 when it is ready in time",
 )
 
@@ -175,12 +179,17 @@ describe(
         "parameters": [
             param(
                 "q",
+                TEXT_300,
                 required=True,
                 description="words, a quoted phrase or a rule number (at most 300 characters)",
             ),
             param("doc", enum=["cr", "mtr", "ipg", "jar"]),
             VERSION,
-            param("limit", OpenApiTypes.INT, description="1 to 100 (default 10)"),
+            param(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+                description="1 to 100 (default 10)",
+            ),
         ],
         "responses": {200: shapes.SearchSerializer, **errors(400, 404)},
     },
@@ -265,7 +274,7 @@ describe(
     "cards.api.CardSearchView",
     get={
         "tags": ["cards"],
-        "parameters": [param("q", required=True)],
+        "parameters": [param("q", TEXT, required=True)],
         "responses": {200: shapes.CardSearchSerializer, **errors(400)},
     },
 )

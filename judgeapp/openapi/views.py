@@ -4,16 +4,21 @@
 from __future__ import annotations
 
 from django.urls import path
-from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from drf_spectacular.renderers import (
+    OpenApiJsonRenderer,
+    OpenApiJsonRenderer2,
+    OpenApiYamlRenderer,
+)
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from judgeapp.openapi import describe  # noqa: F401  (registers every view's description)
+from judgeapp.openapi import auth, describe  # noqa: F401  (register the schemes, the views)
 
 
 @extend_schema(exclude=True)
 class SchemaView(SpectacularAPIView):
-    renderer_classes = [OpenApiJsonRenderer, OpenApiYamlRenderer]  # JSON first: the default
+    # JSON first (the default); `Accept: application/json` gets the same JSON, not 406
+    renderer_classes = [OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer]
 
 
 @extend_schema(exclude=True)

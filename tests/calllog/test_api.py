@@ -96,6 +96,25 @@ class EventApiTests:
             == "floor"
         )
 
+    def test_a_head_judge_does_not_learn_which_accounts_exist(self, cast):
+        """Issue 29: the same answer for an account and a made-up username; staff are told."""
+        head = client_for(cast["other"])  # not staff
+        url = f"/api/v1/events/{cast['other_event'].pk}/judges"
+        memberships = EventJudge.objects.count()
+        unknown = head.post(url, {"username": "no-such-judge"}, format="json")
+        assert EventJudge.objects.count() == memberships
+        known = head.post(url, {"username": "floor"}, format="json")
+        assert (unknown.status_code, known.status_code) == (201, 201)
+        assert unknown.json() == {**known.json(), "username": "no-such-judge"}
+        assert set(unknown.json()) == set(known.json()) == {"username", "role"}
+        assert EventJudge.objects.count() == memberships + 1
+        staff = client_for(cast["head_judge"]).post(
+            f"/api/v1/events/{cast['event'].pk}/judges",
+            {"username": "no-such-judge"},
+            format="json",
+        )
+        assert staff.status_code == 400 and "no-such-judge" in staff.json()["error"]["message"]
+
     def test_floor_judge_cannot_add_a_judge(self, cast):
         before = snapshot()
         response = client_for(cast["floor_judge"]).post(

@@ -115,6 +115,61 @@ class WorkerDeathTests:
         assert job.result["pattern_p_value"] < 1e-6
 
 
+class LostWorkerTests:
+    def test_a_job_whose_worker_was_killed_runs_again_once_its_heartbeat_stops(self, settings):
+        """No waiting for the broker's visibility timeout (minutes): the killed worker's job
+        stops beating, the recovery (beat runs it every 15 s) queues it again, another worker
+        runs it."""
+        from jobs import recovery
+
+        real_stack_or_skip()
+        purge_queue()
+        env = {
+            "JUDGEAPP_SHUFFLE_MAX_SAMPLES": "400000000",
+            "JUDGEAPP_JOB_HEARTBEAT_SECONDS": "0.5",
+            "JUDGEAPP_VISIBILITY_TIMEOUT": "600",  # the broker would hand it back only much later
+        }
+        settings.JUDGEAPP_JOB_STALE_SECONDS = 3
+        first = WorkerProcess(env=env, name="beating").start()
+        try:
+            job_id = Job.objects.get(
+                public_id=APIClient()
+                .post("/api/v1/jobs/shuffle-analysis", SLOW_SHUFFLE, format="json")
+                .json()["id"]
+            ).pk
+            started = wait_until(
+                lambda: Job.objects.filter(pk=job_id, status=Job.Status.RUNNING).first(),
+                20,
+                "the job to start",
+            )
+            wait_until(
+                lambda: Job.objects.get(pk=job_id).heartbeat_at > started.heartbeat_at,
+                10,
+                "the worker to beat the job's heartbeat",
+            )
+            first.kill_hard()
+        finally:
+            first.stop()
+        killed = time.monotonic()
+        assert not recovery.stale_jobs().exists()  # it beat a moment ago
+        second = WorkerProcess(
+            env={**env, "JUDGEAPP_SHUFFLE_MAX_SAMPLES": "200000"}, name="recovering"
+        ).start()
+        try:
+
+            def beat_once():
+                recovery.recover_stale_jobs()
+                return Job.objects.filter(pk=job_id, status=Job.Status.SUCCEEDED).first()
+
+            job = wait_until(beat_once, 60, "the job to be recovered and run again")
+        finally:
+            second.stop()
+        assert time.monotonic() - killed < 60
+        assert job.attempts == 2 and job.result["pattern_p_value"] < 1e-6
+        body = APIClient().get(f"/api/v1/jobs/{job.public_id}").json()
+        assert body["status"] == "succeeded" and body["attempts"] == 2
+
+
 class BrokerOutageTests:
     def test_jobs_posted_while_the_broker_is_down_run_once_beat_re_sends_them(
         self, worker, settings

@@ -175,7 +175,50 @@ class RequestModelSchemaTests:
         ]["schema"]
         assert upload["$ref"].endswith("/UploadRequest")
         assert schema["components"]["schemas"]["UploadRequest"]["required"] == ["file"]
-        assert set(schema["components"]["schemas"]["RollbackRequest"]["properties"]) == {"to"}
+        assert set(schema["components"]["schemas"]["RollbackRequest"]["properties"]) == {
+            "to",
+            "from",
+        }
+
+    def test_basic_auth_and_the_token_are_described(self, schema):
+        """Issue 29: the schema lacked the basic auth the API takes (a warning per view)."""
+        schemes = schema["components"]["securitySchemes"]
+        assert schemes["basicAuth"] == {**schemes["basicAuth"], "type": "http", "scheme": "basic"}
+        assert schemes["tokenAuth"] == {**schemes["tokenAuth"], "type": "http", "scheme": "bearer"}
+        events = schema["paths"]["/api/v1/events"]["get"]["security"]
+        assert {"basicAuth": []} in events and {"tokenAuth": []} in events
+
+    def test_generating_the_schema_warns_of_nothing(self):
+        from drf_spectacular.drainage import GENERATOR_STATS
+        from drf_spectacular.generators import SchemaGenerator
+
+        GENERATOR_STATS.reset()
+        SchemaGenerator().get_schema(request=None, public=True)
+        assert not GENERATOR_STATS, dict(GENERATOR_STATS._warn_cache)
+
+    def test_query_parameters_declare_what_the_server_takes(self, schema):
+        for path in ("/api/v1/search", "/api/v1/cards"):
+            (q,) = [p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == "q"]
+            assert q["required"] and q["schema"]["minLength"] == 1 and q["schema"]["pattern"]
+            assert Client().get(f"{path}?q=%20").status_code == 400
+        limit = [
+            p
+            for p in schema["paths"]["/api/v1/search"]["get"]["parameters"]
+            if p["name"] == "limit"
+        ][0]["schema"]
+        assert (limit["minimum"], limit["maximum"]) == (1, 100)
+        wait = [
+            p
+            for p in schema["paths"]["/api/v1/jobs/game-outcome"]["post"]["parameters"]
+            if p["name"] == "wait"
+        ][0]["schema"]
+        assert (wait["minimum"], wait["maximum"]) == (0, 30)  # jobs.views.MAX_WAIT_SECONDS
+
+    def test_accept_application_json_gets_the_schema(self):
+        response = Client().get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+        assert response.status_code == 200, response.content[:300]
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json()["openapi"].startswith("3.")
 
     def test_no_null_type_of_json_schema_2020_in_an_openapi_3_0_schema(self, schema):
         assert schema["openapi"].startswith("3.0") and {"type": "null"} not in list(walk(schema))

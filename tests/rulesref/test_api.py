@@ -32,6 +32,33 @@ class RuleLookupTests:
         assert response.status_code == 200, response.content
         assert response.json()["number"] == "729.2a"
 
+    def test_spellings_of_one_number_share_one_cache_entry(self, api):
+        """Issue 29: the cache keyed on the raw spelling grew an entry per leading space."""
+        from rulesref import views
+        from rulesref.models import Rule
+
+        number = (
+            Rule.objects.filter(version__document__slug="cr", version__is_current=True)
+            .exclude(number__regex=r"^[0-9]$")
+            .order_by("id")
+            .values_list("number", flat=True)[20]
+        )
+        views._rule_cache.clear()
+        views._current_rule_bytes.clear()
+        answers = [
+            api.get(f"/api/v1/rules/cr/{spelling}")
+            for spelling in (
+                f"%20{number}",
+                number,
+                f"{number}%20",
+                f"%20%20{number}",
+                f"CR%20{number}",
+            )
+        ]
+        assert {a.status_code for a in answers} == {200}
+        assert {a.json()["number"] for a in answers} == {number}
+        assert len(views._rule_cache) == 1 and len(views._current_rule_bytes) == 1
+
     def test_section_lists_children_in_order(self, api):
         body = api.get("/api/v1/rules/cr/729").json()
         assert body["title"] == "Taking Shortcuts"

@@ -261,6 +261,29 @@ class PublishTests:
         assert current_cr().effective_date.isoformat() == "2022-04-29"
         assert response.json()["event"]["to"]["effective_date"] == "2022-04-29"
 
+    @needs_history
+    def test_two_roll_backs_leaving_the_same_version_do_not_undo_each_other(
+        self, api, django_capture_on_commit_callbacks
+    ):
+        """Issue 29: each names the version it leaves; the second finds another current: 409."""
+        before, version = current_cr(), self.pending(api, django_capture_on_commit_callbacks)
+        api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish")
+        leaving = {"from": version.effective_date.isoformat()}
+        first = api["head_judge"].post(
+            "/api/v1/admin/documents/cr/rollback", leaving, format="json"
+        )
+        assert first.status_code == 200, first.content
+        assert current_cr() == before
+        state = db_state()
+        second = api["head_judge"].post(
+            "/api/v1/admin/documents/cr/rollback", leaving, format="json"
+        )
+        assert second.status_code == 409, second.content
+        error = second.json()["error"]
+        assert error["code"] == "conflict"
+        assert error["details"]["current"] == before.effective_date.isoformat()
+        assert db_state() == state and current_cr() == before
+
     def test_roll_back_to_an_unknown_date_is_404_and_changes_nothing(self, api):
         before = db_state()
         response = api["head_judge"].post(

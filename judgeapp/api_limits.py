@@ -1,0 +1,186 @@
+"""How much one client may ask of the API: requests a minute (anonymous clients by address,
+signed-in judges by account), computations a minute, and failed authentications by address.
+
+Counters live in the `limits` cache (settings: Redis on the real stack, so every gunicorn worker
+counts together), one fixed window per limit: the first request of a window adds its key, each
+request increments it (atomic on Redis). When the store does not answer, requests go through
+uncounted, and this process leaves it alone for a few seconds rather than wait on it each time:
+a limit never takes the site down with it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import caches
+from rest_framework.throttling import BaseThrottle
+
+logger = logging.getLogger(__name__)
+STORE_PAUSE_SECONDS = 5.0  # after the store failed, this process counts nothing for this long
+_store_down_until = 0.0
+_store_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Limit:
+    """`count` events per `seconds` for one client; a count of 0 or less is no limit."""
+
+    name: str  # named in the 429: "api-anonymous", "jobs-judge", "auth-failures"
+    count: int
+    seconds: int
+
+    def describe(self) -> str:
+        return f"{self.count} per {self.seconds} s"
+
+
+def client_ip(request) -> str | None:
+    """The client's IP address: REMOTE_ADDR, or with JUDGEAPP_PROXY_COUNT proxies in front (each
+    appending to X-Forwarded-For, as nginx's $proxy_add_x_forwarded_for does) the address the
+    outermost of them saw; what a client writes into the header itself is never read. None when
+    there is no valid one. django-axes reads it too (AXES_CLIENT_IP_CALLABLE), so lockouts behind
+    a proxy are per client."""
+    django_request = getattr(request, "_request", request)
+    meta = django_request.META
+    proxies = settings.JUDGEAPP_PROXY_COUNT
+    candidate = meta.get("REMOTE_ADDR")
+    if proxies > 0:
+        hops = [h.strip() for h in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+        if len(hops) >= proxies:
+            candidate = hops[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate)) if candidate else None
+    except ValueError:
+        return None
+
+
+def client_address(request) -> str:
+    """The client's address for counting ("-" when none is known)."""
+    return client_ip(request) or "-"
+
+
+def client_key(request) -> tuple[str, bool]:
+    """("user:<pk>", True) for a signed-in judge, ("addr:<address>", False) otherwise."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}", True
+    return f"addr:{client_address(request)}", False
+
+
+def _store_usable() -> bool:
+    return time.monotonic() >= _store_down_until
+
+
+def _store_failed(exc: Exception) -> None:
+    global _store_down_until
+    with _store_lock:
+        _store_down_until = time.monotonic() + STORE_PAUSE_SECONDS
+    logger.warning(
+        "the limits store is not answering (%s: %s): not counting for %.0f s",
+        exc.__class__.__name__,
+        exc,
+        STORE_PAUSE_SECONDS,
+    )
+
+
+def _window(limit: Limit, who: str, now: float) -> tuple[str, int]:
+    index = int(now // limit.seconds)
+    wait = math.ceil((index + 1) * limit.seconds - now)
+    return f"rate:{limit.name}:{who}:{index}", max(1, wait)
+
+
+def count(limit: Limit, who: str) -> int | None:
+    """Count one event; the seconds to wait when this one is over the limit, else None."""
+    if limit.count <= 0 or not _store_usable():
+        return None
+    key, wait = _window(limit, who, time.time())
+    store = caches["limits"]
+    try:
+        store.add(key, 0, timeout=limit.seconds + 1)
+        seen = store.incr(key)
+    except ValueError:  # the key expired between add and incr: this is the window's first event
+        return None
+    except Exception as exc:  # the store is down or slow: let the request through
+        _store_failed(exc)
+        return None
+    return wait if seen > limit.count else None
+
+
+def over(limit: Limit, who: str) -> int | None:
+    """Without counting: the seconds to wait when the limit is already reached, else None."""
+    if limit.count <= 0 or not _store_usable():
+        return None
+    key, wait = _window(limit, who, time.time())
+    try:
+        seen = caches["limits"].get(key, 0)
+    except Exception as exc:
+        _store_failed(exc)
+        return None
+    return wait if seen >= limit.count else None
+
+
+def refuse(limit: Limit, wait: int, what: str):
+    """The 429 to raise (imported here: DRF's views import this module through its settings)."""
+    from judgeapp.api_errors import RateLimited
+
+    return RateLimited(
+        limit.name,
+        f"Too many {what} ({limit.name}: at most {limit.describe()}); try again in {wait} s.",
+        wait,
+    )
+
+
+def request_limit(judge: bool) -> Limit:
+    if judge:
+        return Limit("api-judge", settings.JUDGEAPP_RATE_JUDGE, 60)
+    return Limit("api-anonymous", settings.JUDGEAPP_RATE_ANONYMOUS, 60)
+
+
+def job_limit(judge: bool) -> Limit:
+    if judge:
+        return Limit("jobs-judge", settings.JUDGEAPP_JOB_RATE_JUDGE, 60)
+    return Limit("jobs-anonymous", settings.JUDGEAPP_JOB_RATE_ANONYMOUS, 60)
+
+
+def auth_failure_limit() -> Limit:
+    return Limit(
+        "auth-failures", settings.JUDGEAPP_AUTH_FAILURE_LIMIT, settings.JUDGEAPP_AUTH_FAILURE_WINDOW
+    )
+
+
+def check_computation(request) -> None:
+    """A computation (a job POST) counts against its own, lower limit."""
+    who, judge = client_key(request)
+    limit = job_limit(judge)
+    wait = count(limit, who)
+    if wait is not None:
+        raise refuse(limit, wait, "computations")
+
+
+def refuse_if_failing(request) -> None:
+    """Before any credential is checked: an address past its failed authentications waits."""
+    limit = auth_failure_limit()
+    wait = over(limit, f"addr:{client_address(request)}")
+    if wait is not None:
+        raise refuse(limit, wait, "failed authentications from this address")
+
+
+def count_failure(request) -> None:
+    count(auth_failure_limit(), f"addr:{client_address(request)}")
+
+
+class ApiRateThrottle(BaseThrottle):
+    """REST_FRAMEWORK's default throttle: every API view counts against the client's limit."""
+
+    def allow_request(self, request, view) -> bool:
+        who, judge = client_key(request)
+        limit = request_limit(judge)
+        wait = count(limit, who)
+        if wait is not None:
+            raise refuse(limit, wait, "requests")
+        return True

@@ -1,0 +1,181 @@
+"""Rate limits per client and the anonymous cost cap (issue 29 item 7): anonymous clients by
+address, judges by account, computations lower; a 429 names its limit and says when to retry."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from jobs.models import Job
+from judgeapp import api_tokens
+
+pytestmark = pytest.mark.django_db
+REPO = Path(__file__).resolve().parents[2]
+GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 5}]}
+
+
+@pytest.fixture
+def limits(settings):
+    """A fresh counter store of this test's own, so no other test's requests count."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"limits-{uuid.uuid4().hex}",
+        },
+    }
+    return settings
+
+
+@pytest.fixture
+def judge_key(django_user_model):
+    judge = django_user_model.objects.create_user("judge-lea", password="right-password-6")
+    return {"HTTP_AUTHORIZATION": f"Token {api_tokens.issue_token(judge, 'tablet')[1]}"}
+
+
+def post_json(client: Client, path: str, body: dict, **extra):
+    return client.post(path, body, content_type="application/json", **extra)
+
+
+def assert_limited(response, limit: str) -> None:
+    assert response.status_code == 429, response.content
+    assert response["Content-Type"] == "application/json"
+    error = response.json()["error"]
+    assert error["code"] == "rate_limited"
+    assert error["details"]["limit"] == limit and limit in error["message"]
+    assert 1 <= int(response["Retry-After"]) <= 60
+    assert error["details"]["retry_after_seconds"] == int(response["Retry-After"])
+
+
+class RequestRateTests:
+    def test_an_anonymous_address_is_limited_and_a_judge_is_not(self, limits, judge_key):
+        limits.JUDGEAPP_RATE_ANONYMOUS = 3
+        limits.JUDGEAPP_RATE_JUDGE = 10
+        here = {"REMOTE_ADDR": "10.1.2.3"}
+        answers = [Client().get("/api/v1/documents", **here) for _ in range(4)]
+        assert [a.status_code for a in answers[:3]] == [200] * 3
+        assert_limited(answers[3], "api-anonymous")
+        # a judge at the same address counts on their own account, with more
+        judge = [Client().get("/api/v1/documents", **here, **judge_key) for _ in range(10)]
+        assert [a.status_code for a in judge] == [200] * 10
+        assert_limited(Client().get("/api/v1/documents", **here, **judge_key), "api-judge")
+        # other addresses, and the health check, are untouched
+        assert Client().get("/api/v1/documents", REMOTE_ADDR="10.1.2.4").status_code == 200
+        assert Client().get("/api/v1/health", **here).status_code in (200, 503)
+        assert Client().get("/api/v1/health", **here).json().get("status") != "rate_limited"
+
+
+class ProxyTests:
+    def test_behind_a_proxy_each_client_counts_on_its_own(self, limits):
+        """Behind nginx every request comes from the proxy's address: with JUDGEAPP_PROXY_COUNT
+        the client is the address the proxy appended to X-Forwarded-For (never what the client
+        wrote there itself)."""
+        limits.JUDGEAPP_RATE_ANONYMOUS = 2
+        limits.JUDGEAPP_PROXY_COUNT = 1
+        proxy = {"REMOTE_ADDR": "172.18.0.5"}
+
+        def ask(forwarded: str) -> int:
+            return (
+                Client()
+                .get("/api/v1/documents", HTTP_X_FORWARDED_FOR=forwarded, **proxy)
+                .status_code
+            )
+
+        assert [ask("203.0.113.7") for _ in range(3)] == [200, 200, 429]
+        assert ask("203.0.113.8") == 200  # another client behind the same proxy
+        # a client that forges the header is still counted by the address the proxy saw
+        assert ask("198.51.100.1, 203.0.113.7") == 429
+
+
+@pytest.mark.usefixtures("rules_loaded")
+class ComputationLimitTests:
+    def test_computations_have_their_own_lower_rate(self, limits, judge_key):
+        limits.JUDGEAPP_JOB_RATE_ANONYMOUS = 2
+        here = {"REMOTE_ADDR": "10.1.3.1"}
+        answers = [post_json(Client(), "/api/v1/jobs/game-outcome", GAME, **here) for _ in range(3)]
+        assert [a.status_code for a in answers[:2]] == [202, 202]
+        assert_limited(answers[2], "jobs-anonymous")
+        assert Job.objects.count() == 2, "a refused POST stores nothing"
+        assert Client().get("/api/v1/documents", **here).status_code == 200
+        judge = post_json(Client(), "/api/v1/jobs/game-outcome", GAME, **here, **judge_key)
+        assert judge.status_code == 202
+
+    @pytest.mark.parametrize(
+        ("body", "field"),
+        [
+            ({"deck_size": 120, "procedure": [{"method": "riffle", "times": 7}]}, "deck_size"),
+            ({"deck_size": 60, "procedure": [{"method": "riffle", "times": 25}]}, "procedure"),
+            (
+                {
+                    "deck_size": 60,
+                    "procedure": [
+                        {"method": "riffle", "times": 15},
+                        {"method": "pile", "times": 6, "piles": 7},
+                    ],
+                },
+                "procedure",
+            ),
+        ],
+        ids=["cards", "shuffles", "shuffles-over-steps"],
+    )
+    def test_an_expensive_shuffle_analysis_needs_a_signed_in_judge(
+        self, limits, judge_key, body, field
+    ):
+        limits.JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_CARDS = 100
+        limits.JUDGEAPP_ANONYMOUS_SHUFFLE_MAX_SHUFFLES = 20
+        response = post_json(Client(), "/api/v1/jobs/shuffle-analysis", body)
+        assert response.status_code == 403, response.content
+        error = response.json()["error"]
+        assert error["code"] == "sign_in_required" and field in error["details"]
+        assert "sign in" in error["message"]
+        assert not Job.objects.exists()
+        signed_in = post_json(Client(), "/api/v1/jobs/shuffle-analysis", body, **judge_key)
+        assert signed_in.status_code == 202, signed_in.content
+        assert Job.objects.get().owner is not None
+
+    def test_a_cheap_anonymous_shuffle_analysis_runs(self, limits):
+        body = {"deck_size": 60, "procedure": [{"method": "riffle", "times": 7}]}
+        assert post_json(Client(), "/api/v1/jobs/shuffle-analysis", body).status_code == 202
+
+
+class SharedCounterTests:
+    def test_the_counters_live_in_the_brokers_redis_when_there_is_one(self):
+        """Every gunicorn worker counts in one store: Redis on the real stack."""
+        code = (
+            "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='judgeapp.settings'; "
+            "from django.conf import settings as s; c = s.CACHES['limits']; "
+            "print(c['BACKEND'], c['LOCATION'])"
+        )
+        env = {**os.environ, "CELERY_BROKER_URL": "redis://127.0.0.1:6379/4"}
+        env.pop("JUDGEAPP_LIMITS_CACHE_URL", None)
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True
+        )
+        assert out.stdout.split() == [
+            "django.core.cache.backends.redis.RedisCache",
+            "redis://127.0.0.1:6379/4",
+        ], out.stderr
+
+    def test_a_store_that_does_not_answer_lets_requests_through(self, limits):
+        from judgeapp import api_limits
+
+        limits.JUDGEAPP_RATE_ANONYMOUS = 1
+        limits.CACHES = {
+            **limits.CACHES,
+            "limits": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing answers
+                "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3},
+            },
+        }
+        try:
+            answers = [Client().get("/api/v1/documents").status_code for _ in range(3)]
+        finally:
+            api_limits._store_down_until = 0.0
+        assert answers == [200, 200, 200]
