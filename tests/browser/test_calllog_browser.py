@@ -18,6 +18,7 @@ from tests.browser.test_guides_browser import (  # noqa: F401  (pytestmark: the 
     SHOTS,
     TABLET,
     all_guides,
+    answer_button,
     no_horizontal_scroll,
     pick_player,
     pytestmark,
@@ -58,7 +59,7 @@ def walk(page, answers: list, *, start: int = 0) -> dict:
     step = settled(page, start)
     for i, answer in enumerate(answers):
         if step["kind"] == "question":
-            page.click(f'#guide-step button.answer[data-index="{answer}"]')
+            answer_button(page, answer).click()
         else:
             page.fill("#guide-input", str(answer))
             page.click("#guide-step button[type=submit]")
