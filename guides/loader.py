@@ -17,6 +17,9 @@ File layout (the whole format; any other key is refused):
                { label = "No", next = "non-deterministic" }]
     # or the short form of docs/STYLE.md: answers = { Yes = "spans-turns", No = "non-deterministic" }
 
+A question with many answers gives each a `group = "..."` heading (every answer or none): the page
+shows the headings first and a heading's answers under it, so none is a long scroll away.
+
 A conclusion may also give `upgrades = ["..."]` (the upgrades and downgrades the IPG gives for it,
 shown as they are) and `see_also = "infraction-finder:te"` (a hand-over: a question of another guide
 where the judge goes on; load_all checks that the guide and the question exist and that answers
@@ -72,7 +75,7 @@ KIND_KEYS = {
         "see_also",
     },
 }
-ANSWER_KEYS = {"label", "next", "set"}
+ANSWER_KEYS = {"label", "next", "set", "group"}
 # "guide-slug:node-id", checked across guides by load_all
 SEE_ALSO = re.compile(r"^[a-z0-9-]+:[A-Za-z0-9_.-]+$")
 DEFINITIONS = Path(__file__).resolve().parent / "definitions"
@@ -244,10 +247,18 @@ def _answers(raw: dict[str, Any], source: str, node_id: str) -> tuple[Answer, ..
             raise GuideError(source, node_id, f"answers[{i}] needs next")
         if not isinstance(facts, dict):
             raise GuideError(source, node_id, f"answers[{i}].set must be a table of facts")
-        out.append(Answer(label=label.strip(), next=nxt, set=tuple(facts.items())))
+        group = a.get("group", "")
+        if not isinstance(group, str) or ("group" in a and not group.strip()):
+            raise GuideError(source, node_id, f"answers[{i}].group must be a heading")
+        out.append(
+            Answer(label=label.strip(), next=nxt, set=tuple(facts.items()), group=group.strip())
+        )
     labels = [a.label.casefold() for a in out]
     if len(set(labels)) != len(labels):
         raise GuideError(source, node_id, "two answers have the same label")
+    # A long list is grouped under headings: every answer under one, or none.
+    if any(a.group for a in out) and not all(a.group for a in out):
+        raise GuideError(source, node_id, "some answers have a group and some do not")
     return tuple(out)
 
 

@@ -51,6 +51,7 @@ class Answer:
     label: str
     next: str
     set: tuple[tuple[str, Any], ...] = ()  # facts this answer records
+    group: str = ""  # the heading a long list of answers shows it under ("" when not grouped)
 
 
 @dataclass(frozen=True)

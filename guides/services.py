@@ -185,7 +185,12 @@ def node_data(node: Node, *, result: Mapping[str, Any] | None = None) -> dict:
     data["citations"] = citation_parts.with_parts(references.citations(list(node.refs)))
     if node.kind is NodeKind.QUESTION:
         data["answers"] = [
-            {"label": a.label, "next": a.next, **({"set": dict(a.set)} if a.set else {})}
+            {
+                "label": a.label,
+                "next": a.next,
+                **({"set": dict(a.set)} if a.set else {}),
+                **({"group": a.group} if a.group else {}),
+            }
             for a in node.answers
         ]
     elif node.kind is NodeKind.INPUT:

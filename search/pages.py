@@ -78,6 +78,10 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
         "compact": compact,
         "term": _glossary_match(query) if doc in (None, "cr") else None,
     }
+    if target.moved is not None:
+        # An old number ("725.3" of the 2022 CR) is answered by the rule it became: searching its
+        # digits as words finds only rules that happen to mention "725" or "3".
+        return context
     try:
         from search import service as search_service
 

@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 from django.db import DatabaseError, transaction
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 
 from rulesref import naming, services
 from rulesref.models import GlossaryTerm, Rule, Version
@@ -342,79 +341,6 @@ def trace_rows(version: Version, rule: Rule) -> list[dict]:
         )
         previous_text = text
     return rows
-
-
-def changes_page(request: HttpRequest, new: Version) -> dict:
-    """What changed in `new` since the stored version before it, section by section in
-    document order."""
-    from rulesref import changes
-
-    old = (
-        Version.objects.filter(document=new.document, effective_date__lt=new.effective_date)
-        .exclude(
-            status__in=[Version.Status.FAILED, Version.Status.DISCARDED, Version.Status.PARSING]
-        )
-        .order_by("-effective_date")
-        .first()
-    )
-    notes, missing = (
-        (None, False) if old is None else guarded(lambda: changes.release_notes(old, new))
-    )
-    doc = new.document.slug
-    new_outline = outline_for(new)
-    old_outline = outline_for(old) if old is not None else None
-    sections: dict[str, dict] = {}
-    counts: dict[str, int] = {}
-    for item in notes or []:
-        kind = item.get("kind", "changed")
-        counts[kind] = counts.get(kind, 0) + 1
-        number, old_number = item.get("number"), item.get("old_number")
-        outline, shown = (new_outline, number) if number else (old_outline, old_number)
-        section = outline.section_of(shown) if outline is not None and shown else None
-        key = section.number if section is not None else ""
-        group = sections.setdefault(
-            key,
-            {
-                "section": section,
-                "items": [],
-                "url": rule_url(doc, section.number, new if number else old)
-                if section is not None
-                else "",
-            },
-        )
-        group["items"].append(
-            {
-                **item,
-                "shown": shown,
-                "url": rule_url(doc, shown, new if number else old) if shown else "",
-                # The change service builds this HTML from escaped rule text with <ins>/<del> marks.
-                "html": mark_safe(item["html"]) if item.get("html") else "",
-                "text": item.get("text") or "",
-            }
-        )
-    order = ["added", "moved", "changed", "removed"]
-    return {
-        "old": old,
-        "old_effective": long_date(old.effective_date) if old else "",
-        "sections": sorted(
-            sections.values(), key=lambda g: _sort_key(g["section"].number if g["section"] else "")
-        ),
-        "counts": sorted(
-            counts.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)
-        ),
-        "count": sum(counts.values()),
-        "missing": missing,
-        **version_context(request, new),
-    }
-
-
-def _sort_key(number: str) -> tuple:
-    from rulesref.parsing.common import rule_sort_key
-
-    try:
-        return (0, rule_sort_key(number))
-    except ValueError:
-        return (1, (number,))
 
 
 def glossary_page(request: HttpRequest, version: Version, term: GlossaryTerm) -> dict:

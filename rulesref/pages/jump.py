@@ -38,6 +38,10 @@ class JumpTarget:
 
     url: str = ""
     choices: tuple[JumpChoice, ...] = field(default=())
+    # An old number ("725.3" of the 2022 CR): the rule it became, and the line saying so
+    # ("725.3 in the CR of 2022-04-29 is now 729.3").
+    moved: JumpChoice | None = None
+    moved_line: str = ""
 
 
 def resolve(query: str) -> JumpTarget:
@@ -67,8 +71,8 @@ def resolve(query: str) -> JumpTarget:
         return JumpTarget(url=choices[0].url, choices=tuple(choices))
     if not choices:
         moved = _old_number(docs, versions, rest)
-        if moved:
-            return JumpTarget(url=moved)
+        if moved is not None:
+            return moved
         number = services.canonical_number("cr", rest)
         if "cr" in docs and "cr" in versions and number and _CR_SHAPE.fullmatch(number):
             # A CR-shaped number that does not exist: its page says so and suggests the nearest.
@@ -106,7 +110,7 @@ def _matches(version: Version, rest: str) -> list[JumpChoice]:
     return []
 
 
-def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str:
+def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> JumpTarget | None:
     """A number of an earlier version ("725.3" of the 2022 CR) opens the rule it became,
     saying so."""
     from rulesref import old_numbers
@@ -117,5 +121,11 @@ def _old_number(docs: list[str], versions: dict[str, Version], rest: str) -> str
         now = old_numbers.where_now(versions[doc], number) if number else None
         if now:
             # now: a number was given
-            return renumbered.url(doc, now["number"], versions[doc], cast(str, number))
-    return ""
+            url = renumbered.url(doc, now["number"], versions[doc], cast(str, number))
+            entry = outline_for(versions[doc]).by_number.get(now["number"])
+            return JumpTarget(
+                url=url,
+                moved=JumpChoice(doc, now["number"], entry.title if entry else "", url),
+                moved_line=old_numbers.sentence(doc, now),
+            )
+    return None

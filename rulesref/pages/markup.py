@@ -56,7 +56,9 @@ class GlossaryIndex:
             for p, s in _PLURALS
         )
 
-    def lookup(self, words: list[str]) -> int | None:
+    def lookup(self, words: list[str], *, capitalised: bool = True) -> int | None:
+        """The term named by these casefolded words; `capitalised`: whether the text wrote the
+        first word with a capital (an ordinary word is the term only then: ORDINARY_WORDS)."""
         key = " ".join(words)
         found = self.names.get(key)
         if found is None and words and len(words[-1]) > 3:
@@ -64,11 +66,12 @@ class GlossaryIndex:
             # Plurals in running text: "creatures", "abilities", "copies".
             for plural, single in _PLURALS:
                 if last.endswith(plural):
-                    found = self.names.get(
-                        " ".join([*words[:-1], last[: len(last) - len(plural)] + single])
-                    )
+                    key = " ".join([*words[:-1], last[: len(last) - len(plural)] + single])
+                    found = self.names.get(key)
                     if found is not None:
                         break
+        if found is not None and not capitalised and key in ORDINARY_WORDS:
+            return None
         return found
 
 
@@ -78,6 +81,27 @@ def _words_key(text: str) -> list[str]:
 
 # a one-word term in more than 3% of the rules ("player", "card") needs no popover
 EVERYDAY_SHARE = 0.03
+
+# One-word glossary terms that are also ordinary English words. Running text uses them in their
+# ordinary sense ("in which case", "demonstrate awareness"), so only a
+# capitalised use is the term: a subtype as the rules write it ("Case", "Class", "Role"), a
+# keyword named as a keyword ("Demonstrate"). Keywords the rules write in lower case ("with
+# reach", "double its power") are not listed: there the lower-case word is the term.
+ORDINARY_WORDS = frozenset(
+    {
+        # subtypes, which rules text writes with a capital
+        "case",
+        "class",
+        "role",
+        "room",
+        # keywords and obsolete terms the policy documents use as plain words
+        "assist",
+        "demonstrate",
+        "general",
+        "learn",
+        "protect",
+    }
+)
 
 
 def _without_everyday_words(version: Version, names: dict[str, int]) -> dict[str, int]:
@@ -228,7 +252,9 @@ class TextRenderer:
             hit = None
             if self.glossary.may_start(keys[i]):
                 for size in range(min(_MAX_TERM_WORDS, run_end[i] - i + 1), 0, -1):
-                    term_id = self.glossary.lookup(keys[i : i + size])
+                    term_id = self.glossary.lookup(
+                        keys[i : i + size], capitalised=words[i].group(0)[0].isupper()
+                    )
                     if term_id is not None:
                         hit = (size, term_id)
                         break

@@ -22,12 +22,19 @@ def url(doc: str, number: str, version: Version | None, was: str) -> str:
     return target + ("&" if "?" in target else "?") + urlencode({"was": was})
 
 
-def line(request: HttpRequest, version: Version, rule: Rule) -> str:
+def old_number(request: HttpRequest, version: Version) -> str:
+    """The number `?was=` names, as the document writes its numbers ("" when none)."""
     was = request.GET.get("was", "").strip()[:40]
     if not was:
         return ""
+    return services.canonical_number(version.document.slug, was) or was
+
+
+def line(request: HttpRequest, version: Version, rule: Rule) -> str:
+    number = old_number(request, version)
+    if not number:
+        return ""
     doc = version.document.slug
-    number = services.canonical_number(doc, was) or was
     now = old_numbers.where_now(version, number)
     if now is None or now["number"] != rule.number:
         return ""

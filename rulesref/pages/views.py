@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from rulesref import naming, services
 from rulesref.models import Version
-from rulesref.pages import content, jump, renumbered
+from rulesref.pages import content, jump, renumbered, what_changed
 from rulesref.pages.outline import outline_for
 
 MAX_QUERY = 300
@@ -127,12 +127,15 @@ def rule(request: HttpRequest, doc: str, number: str) -> HttpResponse:
     if found.number != number or doc != doc.lower():
         query = f"?{request.GET.urlencode()}" if request.GET else ""
         return redirect(reverse("page-rule", args=[doc.lower(), found.number]) + query)
+    line = renumbered.line(request, version, found)
     return render(
         request,
         "rulesref/rule.html",
         {
             **content.rule_page(request, version, found),
-            "renumbered": renumbered.line(request, version, found),
+            "renumbered": line,
+            # The old number the line names: the history below does not say it a second time.
+            "renumbered_from": renumbered.old_number(request, version) if line else "",
         },
     )
 
@@ -211,7 +214,7 @@ def changes(request: HttpRequest, doc: str, date: str | None = None) -> HttpResp
         new = services.get_version(doc.lower(), version=date, include_pending=request.user.is_staff)
     except services.RulesError as exc:
         return _problem(request, exc, doc=doc.lower())
-    return render(request, "rulesref/changes.html", content.changes_page(request, new))
+    return render(request, "rulesref/changes.html", what_changed.changes_page(request, new))
 
 
 # ---------------------------------------------------------------- glossary

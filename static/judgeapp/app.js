@@ -124,7 +124,8 @@
   /* A number quoted from an older version, opened offline through the box: say where it came from. */
   var params = new URLSearchParams(location.search);
   var heading = document.querySelector("#main h1");
-  if (params.get("was") && heading && !document.getElementById("offline-reader") && /^\/rules\/([a-z]+)\//.test(location.pathname)) {
+  // Online the server's page already says it (p.renumbered): once is enough.
+  if (params.get("was") && heading && !document.getElementById("offline-reader") && !document.querySelector(".renumbered") && /^\/rules\/([a-z]+)\//.test(location.pathname)) {
     var note = document.createElement("p");
     note.className = "notice moved-from";
     note.textContent = location.pathname.split("/")[2].toUpperCase() + " " + params.get("was") + (params.get("from") ? " in the version of " + params.get("from") : "") + " is now " + decodeURIComponent(location.pathname.split("/")[3]) + ".";

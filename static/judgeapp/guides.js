@@ -455,13 +455,46 @@
   function renderQuestion(node) {
     stepEl.appendChild(el("h2", { className: "ask", text: node.text }));
     helpAndRefs(node).forEach(function (p) { stepEl.appendChild(p); });
-    var box = el("div", { className: "answers" });
+    var button = function (answer, index) {
+      var b = el("button", { type: "button", className: "answer", "data-index": String(index), text: answer.label });
+      b.addEventListener("click", function () { go(answers.concat([index])); });
+      return b;
+    };
+    if (!node.answers.some(function (a) { return a.group; })) {
+      var box = el("div", { className: "answers" });
+      node.answers.forEach(function (answer, index) { box.appendChild(button(answer, index)); });
+      stepEl.appendChild(box);
+      return;
+    }
+    stepEl.appendChild(answerGroups(node, button));
+  }
+
+  /* A long list of answers (17 in the first shortcut question) under its headings: the headings
+     fit on one screen and tapping one opens its answers under it, closing the others, so no answer
+     is a long scroll away. Each answer keeps its index: walks and links are unchanged. */
+  function answerGroups(node, button) {
+    var wrap = el("div", { className: "answer-groups" });
+    var groups = [], byName = {};
     node.answers.forEach(function (answer, index) {
-      var button = el("button", { type: "button", className: "answer", "data-index": String(index), text: answer.label });
-      button.addEventListener("click", function () { go(answers.concat([index])); });
-      box.appendChild(button);
+      var group = byName[answer.group];
+      if (!group) {
+        var details = el("details", { className: "answer-group" });
+        var summary = el("summary", {}, [el("span", { className: "group-name", text: answer.group }), el("span", { className: "group-count muted" })]);
+        details.appendChild(summary);
+        group = byName[answer.group] = { details: details, count: summary.lastChild, box: el("div", { className: "answers" }), n: 0 };
+        details.appendChild(group.box);
+        groups.push(group);
+        wrap.appendChild(details);
+        details.addEventListener("toggle", function () {
+          if (!details.open) return;
+          groups.forEach(function (other) { if (other.details !== details) other.details.open = false; });
+        });
+      }
+      group.box.appendChild(button(answer, index));
+      group.n += 1;
+      group.count.textContent = group.n + (group.n === 1 ? " answer" : " answers");
     });
-    stepEl.appendChild(box);
+    return wrap;
   }
 
   function renderInput(node) {
@@ -537,11 +570,9 @@
 
   function renderConclusion(node, result, serverNode) {
     var box = el("div", { className: "ruling conclusion" });
-    box.appendChild(el("h2", { text: node.ruling }));
-    if (current && current.device) {
-      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's shuffle check." }));
-    }
-    var table = el("table", { className: "by-rel" });
+    // The penalty first and largest, the ruling below it: at arm's length the judge looks for what
+    // to announce before reading why.
+    var table = el("table", { className: "by-rel" }, [el("caption", { text: "Penalty" })]);
     var currentRow = null;
     RELS.forEach(function (pair) {
       var row = el("tr", { "data-rel": pair[0] }, [el("th", { text: pair[1] }), el("td", { text: (node.penalty || {})[pair[0]] || "" })]);
@@ -549,6 +580,10 @@
       table.appendChild(row);
     });
     box.appendChild(table);
+    box.appendChild(el("h2", { className: "ruling-text", text: node.ruling }));
+    if (current && current.device) {
+      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's shuffle check." }));
+    }
     preview = { row: currentRow, base: (node.penalty || {})[rel()] || "", node: node };
     if (node.infraction && app.dataset.signedIn === "yes" && events.length) {
       box.appendChild(el("p", { className: "muted preview-hint", text: chosenEvent

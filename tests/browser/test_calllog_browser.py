@@ -18,6 +18,7 @@ from tests.browser.test_guides_browser import (  # noqa: F401  (pytestmark: the 
     SHOTS,
     TABLET,
     all_guides,
+    answer_button,
     no_horizontal_scroll,
     pick_player,
     pytestmark,
@@ -58,7 +59,7 @@ def walk(page, answers: list, *, start: int = 0) -> dict:
     step = settled(page, start)
     for i, answer in enumerate(answers):
         if step["kind"] == "question":
-            page.click(f'#guide-step button.answer[data-index="{answer}"]')
+            answer_button(page, answer).click()
         else:
             page.fill("#guide-input", str(answer))
             page.click("#guide-step button[type=submit]")
@@ -239,14 +240,19 @@ class ConclusionTests:
         walk(page, answers[:-1])
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         walk(page, answers[-1:], start=len(answers) - 1)
+        # The conclusion opens at its top: the penalty, then the ruling (issue 30).
         top = page.evaluate(
-            "document.querySelector('#guide-step .conclusion h2').getBoundingClientRect().top"
+            "document.querySelector('#guide-step .conclusion').getBoundingClientRect().top"
         )
         # Below the sticky search bar, not under it, and at the top of what is seen.
         bar = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
         assert bar <= top <= bar + 60, (
-            f"the ruling is at {top}px (search bar to {bar}px) in a {viewport} viewport"
+            f"the conclusion is at {top}px (search bar to {bar}px) in a {viewport} viewport"
         )
+        ruling = page.evaluate(
+            "document.querySelector('#guide-step .conclusion h2').getBoundingClientRect().bottom"
+        )
+        assert ruling <= viewport["height"], f"the ruling ends at {ruling}px, off the screen"
         assert page.evaluate("window.scrollY") > 0, (
             "the walk should have been long enough to scroll"
         )

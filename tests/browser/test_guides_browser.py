@@ -155,6 +155,17 @@ def settled(page, answered: int) -> dict:
     ).json_value()
 
 
+def answer_button(page, index: int):
+    """An answer button of the step shown, its group opened first when the answers are grouped
+    (a closed group's buttons cannot be tapped)."""
+    button = page.locator(f'#guide-step button.answer[data-index="{index}"]')
+    if not button.is_visible():
+        page.locator(
+            f'#guide-step details.answer-group:has(button.answer[data-index="{index}"]) > summary'
+        ).click()
+    return button
+
+
 def give(page, guide, answers: list) -> dict:
     """Answer from the step the page is at (a fresh start): tap an answer button or fill
     the input."""
@@ -162,7 +173,7 @@ def give(page, guide, answers: list) -> dict:
     for i, answer in enumerate(answers):
         node = guide.nodes[step["node"]]
         if step["kind"] == "question":
-            button = page.locator(f'#guide-step button.answer[data-index="{answer}"]')
+            button = answer_button(page, answer)
             label, height = button.evaluate("b => [b.innerText, b.getBoundingClientRect().height]")
             assert label.strip() == node.answers[answer].label
             assert height >= 56, (
@@ -444,7 +455,7 @@ def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
         if step["offline"] == "yes":
             break
         if step["kind"] == "question":
-            page.click(f'#guide-step button.answer[data-index="{answer}"]')
+            answer_button(page, answer).click()
         else:
             page.fill("#guide-input", str(answer))
             page.click("#guide-step button[type=submit]")

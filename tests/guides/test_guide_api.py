@@ -63,6 +63,18 @@ class GuideDetailTests:
                     for c in node["citations"]
                 )
 
+    def test_grouped_answers_carry_their_heading_and_others_none(self, api):
+        guide = guide_services.guides()["shortcut-disputes"]
+        first = guide.nodes[guide.start]
+        body = api.get("/api/v1/guides/shortcut-disputes").json()
+        answers = body["nodes"][guide.start]["answers"]
+        assert [a.get("group") for a in answers] == [a.group for a in first.answers]
+        assert all(a.get("group") for a in answers)
+        # an ungrouped question's answers keep their old shape exactly (the addition is additive)
+        loops = api.get("/api/v1/guides/loop-resolution").json()["nodes"]
+        for node in loops.values():
+            assert all(set(a) <= {"label", "next", "set"} for a in node.get("answers", []))
+
     def test_a_loop_citation_is_shown_in_the_current_cr(self, api):
         draw = api.get("/api/v1/guides/loop-resolution").json()["nodes"]["draw"]
         cited = {(c["doc"], c["number"]) for c in draw["citations"]}

@@ -84,9 +84,32 @@ class LoadGuideTests:
             ("No", "n"),
         ]
 
+    def test_answers_may_be_grouped_under_headings(self, tmp_path):
+        text = GOOD.replace(
+            "set = { intent = true } }", 'set = { intent = true }, group = "On purpose" }'
+        ).replace('{ label = "No", next = "n" }', '{ label = "No", next = "n", group = "Not" }')
+        guide = loader.load_guide(write(tmp_path, text))
+        assert [a.group for a in guide.nodes["q"].answers] == ["On purpose", "Not"]
+        assert [a.group for a in loader.load_guide(write(tmp_path, GOOD)).nodes["q"].answers] == [
+            "",
+            "",
+        ]
+
     @pytest.mark.parametrize(
         ("old", "new", "node", "words"),
         [
+            (
+                '{ label = "No", next = "n" }',
+                '{ label = "No", next = "n", group = "Not on purpose" }',
+                "q",
+                "some answers have a group and some do not",
+            ),
+            (
+                '{ label = "No", next = "n" }',
+                '{ label = "No", next = "n", group = " " }',
+                "q",
+                "group must be a heading",
+            ),
             (
                 'summary = "A test guide."',
                 'summary = "A test guide."\ncolour = "blue"',

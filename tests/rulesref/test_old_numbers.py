@@ -89,3 +89,21 @@ def test_the_rule_page_of_an_old_number_opens_the_rule_it_became(crs):
 def test_a_link_cannot_make_the_page_claim_a_renumbering(crs):
     html = Client().get("/rules/cr/729.3/", {"was": "100.1"}).content.decode()
     assert "is now" not in html and "100.1 in the CR" not in html
+
+
+def test_results_as_you_type_say_where_an_old_number_went_and_nothing_else(crs):
+    now = now_in_2025(crs, "725.3")
+    fragment = Client().get("/search/fragment/", {"q": "725.3"}).content.decode()
+    assert f"725.3 in the CR of 2022-04-29 is now {now}" in fragment
+    assert f'href="/rules/cr/{now}/?was=725.3"' in fragment
+    # the digits searched as words ("725", "3") answer nothing about a rule number
+    assert 'class="hit"' not in fragment
+
+
+def test_the_rule_page_says_a_renumbering_once(crs):
+    now = now_in_2025(crs, "725.3")
+    changes.rule_history(crs[1], now)  # the history aside is shown once the pairings exist
+    html = Client().get(f"/rules/cr/{now}/", {"was": "725.3"}).content.decode()
+    main = html.split('<main id="main">', 1)[1]
+    assert main.count(">725.3<") + main.count("725.3 in the CR") == 1, main.count("725.3")
+    assert "Trace it through every version" in main  # the history is there, without the old number

@@ -396,8 +396,16 @@ class RenumberingTests:
         from rulesref import changes
 
         notes = changes.release_notes(older_cr, current_cr)
-        page = client.get(f"/changes/cr/{current_cr.effective_date}/").content.decode()
-        links = re.findall(r'<a class="num" href="(/rules/cr/[^"]+)"', page)
+        url, links = f"/changes/cr/{current_cr.effective_date}/", []
+        while url:  # the changes come a page at a time: follow the pager to the last page
+            page = client.get(url).content.decode()
+            links += re.findall(r'<a class="num" href="(/rules/cr/[^"]+)"', page)
+            after = re.search(r'<a class="button next" href="([^"]+)"', page)
+            url = (
+                f"/changes/cr/{current_cr.effective_date}/" + html.unescape(after.group(1))
+                if after
+                else ""
+            )
         assert len(links) == len([n for n in notes if n.get("number") or n.get("old_number")])
         for url in links[:20]:
             assert client.get(html.unescape(url)).status_code == 200, url
