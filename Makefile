@@ -13,6 +13,9 @@ ifneq ($(HISTORY),)
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 endif
 export OPENBLAS_NUM_THREADS := 1
+# Debug is off unless asked for (judgeapp/settings.py): the development commands below ask for it
+# (a DJANGO_DEBUG of the environment wins).
+DEV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
 .PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors
 
@@ -26,9 +29,9 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.tx
 install: $(VENV)/.installed
 
 setup: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
-	$(PY) manage.py build_search_index
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
+	$(DEV) $(PY) manage.py build_search_index
 
 run: setup serve
 
@@ -37,8 +40,8 @@ run: setup serve
 # search turns hybrid by itself when their vectors are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
-	@($(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@($(DEV) $(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
+	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 browser-deps:
@@ -70,17 +73,17 @@ test-stack: install browser-deps
 # schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,
 # answer outside the schema or undocumented status (.ci/contract.py).
 contract: install
-	$(PY) .ci/contract.py
+	$(DEV) $(PY) .ci/contract.py
 
 bench: install
-	$(PY) bench/run_all.py
+	$(DEV) $(PY) bench/run_all.py
 
 # ruff, and the architecture's import contracts (.importlinter: the rooms' direction, no import circle
 # in any room, no framework in the pure packages).
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy
+	$(DEV) $(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
@@ -107,7 +110,7 @@ SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
 NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(SHIPPED_RULES)/$(kind)/*.*))))
 search-vectors: install
 	rm -f $(SHIP_DB)
-	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0
-	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py import_rules $(NEWEST) --publish
-	DATABASE_URL=sqlite:///$(SHIP_DB) $(PY) manage.py build_search_vectors --ship
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py import_rules $(NEWEST) --publish
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) $(PY) manage.py build_search_vectors --ship
 	rm -f $(SHIP_DB)

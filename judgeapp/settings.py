@@ -12,6 +12,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-insecure-secret-key-change-me"
+# DJANGO_SECRET_KEY as docker/.env.example ships it: refused (a test keeps the two the same).
+EXAMPLE_SECRET = "replace-me-with-a-long-random-string-of-at-least-fifty-characters"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -104,11 +106,28 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
     )
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Safe by default (issue 29): debug is off unless DJANGO_DEBUG=1 asks for it (`make run`, the
+# tests); then a real secret and the host names are required, and the example secret of
+# docker/.env.example is refused everywhere (judgeapp.checks reports it in `check --deploy` too).
+DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET)
-if not DEBUG and SECRET_KEY == DEV_SECRET:
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "*").split(",") if h.strip()]
+if SECRET_KEY.strip() == EXAMPLE_SECRET:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is the example value of docker/.env.example: set a secret of your own "
+        "(for instance: python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )
+if not DEBUG and (SECRET_KEY == DEV_SECRET or not SECRET_KEY.strip()):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set when debug is off (DJANGO_DEBUG=1 turns debug on for "
+        "development)"
+    )
+_hosts = env_str("DJANGO_ALLOWED_HOSTS", "*" if DEBUG else "")
+ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS must name the site's host names (comma-separated) when debug is off "
+        "(DJANGO_DEBUG=1 turns debug on for development)"
+    )
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
