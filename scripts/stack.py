@@ -1,6 +1,6 @@
-"""The deployed stack on this machine, where Docker is absent (README "Deploying"): nginx in front
-(Debian's package), gunicorn behind it on a unix socket, a Celery worker and Celery beat, against the
-PostgreSQL and Redis that DATABASE_URL and CELERY_BROKER_URL name.
+"""The deployed stack on this machine, where Docker is absent (README "Deploying"): nginx in
+front (Debian's package), gunicorn behind it on a unix socket, a Celery worker and Celery beat,
+against the PostgreSQL and Redis that DATABASE_URL and CELERY_BROKER_URL name.
 
 The same files drive it as drive docker/compose.yaml: the environment of docker/.env (else
 docker/.env.example), nginx's docker/nginx/judgeapp.conf.template and selfsigned.sh, gunicorn's
