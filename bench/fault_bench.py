@@ -53,6 +53,9 @@ from stack import Stack, StackError  # noqa: E402 - after scripts/ is on the pat
 GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 3}]}
 SEARCHES = ("mulligan", "priority", "deck registration", "triggered ability", "tardiness")
 TLS = ssl._create_unverified_context()  # the stack's self-signed certificate
+# Seconds from a stall's start in which a request may still wait for its process to notice it
+# (the connect timeout, 3 s, and a second): after them health and lookups answer within 1 s.
+SETTLE = 4.0
 
 
 class StallProxy:
@@ -145,6 +148,7 @@ class Sample:
     status: int  # 0: no answer (timeout, connection error)
     seconds: float
     body: str = ""
+    at: float = 0.0  # when it was sent, seconds since the phase began
 
 
 @dataclass
@@ -206,10 +210,12 @@ def summary(samples: list[Sample]) -> str:
     statuses: dict[int, int] = {}
     for s in samples:
         statuses[s.status] = statuses.get(s.status, 0) + 1
+    over = [s.at for s in samples if s.seconds > 1]
+    late = f", the last sent at {max(over):.1f} s" if over else ""
     return (
         f"n={len(samples):4d} p50 {statistics.median(seconds) * 1000:6.0f} ms  "
         f"p99 {percentile(seconds, 0.99) * 1000:6.0f} ms  max {max(seconds) * 1000:6.0f} ms  "
-        f"answers {dict(sorted(statuses.items()))}"
+        f"answers {dict(sorted(statuses.items()))}; {len(over)} over 1 s{late}"
     )
 
 
@@ -246,7 +252,8 @@ class Probes:
         self.jobs = jobs
         self.pool = ThreadPoolExecutor(max_workers=128)
 
-    def one(self, kind: str, tick: int, recorder: Recorder) -> None:
+    def one(self, kind: str, tick: int, recorder: Recorder, began: float) -> None:
+        at = time.monotonic() - began
         if kind == "health":
             status, seconds, body = self.client.request("GET", "/api/v1/health")
         elif kind == "lookup":
@@ -259,18 +266,19 @@ class Probes:
             status, seconds, body = self.client.request("POST", "/api/v1/jobs/game-outcome", GAME)
             if status in (200, 201, 202):
                 self.jobs.append(json.loads(body)["id"])
-        recorder.add(Sample(kind, status, seconds, body[:200]))
+        recorder.add(Sample(kind, status, seconds, body[:200], at))
 
     def run(self, seconds: float, kinds: tuple[str, ...], rate: float = 4) -> Recorder:
         recorder = Recorder()
         futures = []
         tick = 0
-        end = time.monotonic() + seconds
+        began = time.monotonic()
+        end = began + seconds
         while time.monotonic() < end:
             for kind in kinds:
                 if kind == "job" and tick % int(rate) != 0:  # one job a second
                     continue
-                futures.append(self.pool.submit(self.one, kind, tick, recorder))
+                futures.append(self.pool.submit(self.one, kind, tick, recorder, began))
             tick += 1
             time.sleep(1 / rate)
         for future in futures:
@@ -383,7 +391,7 @@ def load(client: Client, lookups: list[str], clients: int, seconds: float, mix: 
     return line
 
 
-def check_stall(name: str, recorder: Recorder, failures: list[str]) -> None:
+def check_stall(name: str, recorder: Recorder, failures: list[str], settle: float = 0) -> None:
     for kind in ("health", "lookup", "search", "job"):
         samples = [s for s in recorder.samples if s.kind == kind]
         if not samples:
@@ -399,9 +407,14 @@ def check_stall(name: str, recorder: Recorder, failures: list[str]) -> None:
         if odd:
             failures.append(f"{name}: {kind}: {len(odd)} answers {odd[0].status}: {odd[0].body}")
         if kind in ("health", "lookup"):
-            p99 = percentile([s.seconds for s in samples], 0.99)
+            # Each process notices a stall once, by one bounded wait (the kept connection's
+            # check, 2 s, or a connect, JUDGEAPP_DB_CONNECT_TIMEOUT): requests sent in those first
+            # seconds may wait that long; every one sent after must answer within 1 s.
+            steady = [s.seconds for s in samples if s.at >= settle]
+            p99 = percentile(steady, 0.99)
+            print(f"  {kind:6s} sent after the first {settle:.0f} s: p99 {p99 * 1000:.0f} ms")
             if p99 > 1:
-                failures.append(f"{name}: {kind} p99 {p99:.2f} s (over 1 s)")
+                failures.append(f"{name}: {kind} p99 {p99:.2f} s after {settle:.0f} s (over 1 s)")
 
 
 def main() -> int:
@@ -477,7 +490,7 @@ def main() -> int:
             for proxy in proxies:
                 proxy.resume()
             after = probes.run(3, kinds)
-            check_stall(f"{phase} stalled", during, failures)
+            check_stall(f"{phase} stalled", during, failures, SETTLE)
             for name, recorder in (("before", before), ("after", after)):
                 bad = [s for s in recorder.samples if s.status >= 500 and s.status != 503]
                 if bad:
@@ -490,8 +503,8 @@ def main() -> int:
 
         print(f"{slow} slow connections (a header byte every 5 s) for {slow_seconds:.0f} s:")
         health, cut = slow_clients(stack, slow, slow_seconds, probes)
-        print(f"  health {summary(health.samples)}; nginx closed {cut} of {slow} slow connections")
         check_stall("slow clients", health, failures)
+        print(f"  nginx closed {cut} of {slow} slow connections (client_header_timeout)")
 
         for mix in ("lookup", "search", "mix"):
             line = load(client, lookups, clients, load_seconds, mix)

@@ -125,8 +125,9 @@ class Breaker:
     Then the database stays suspect until a connection is made again: a web request does not
     connect itself (a stalled server would hold it for the whole connect timeout) but starts one
     try in the background, shared by every thread of the process, and waits for it at most
-    PROBE_WAIT: a database that is back is used at once, one still away answers 503 in well under
-    a second (issue 29: health and lookups within 1 s while PostgreSQL stalls)."""
+    PROBE_WAIT from the try's start: a database that is back is used at once, one still away
+    answers 503 in well under a second (issue 29: health and lookups within 1 s while PostgreSQL
+    stalls)."""
 
     def __init__(self) -> None:
         self.until = 0.0
@@ -135,6 +136,7 @@ class Breaker:
         self._lock = threading.Lock()
         self._probe: threading.Event | None = None
         self._probe_ok = False
+        self._probe_started = 0.0
 
     def trip(self, seconds: float, reason: str) -> None:
         if seconds > 0:
@@ -156,6 +158,7 @@ class Breaker:
             if self._probe is None:
                 done = threading.Event()
                 self._probe, self._probe_ok = done, False
+                self._probe_started = time.monotonic()
                 threading.Thread(
                     target=self._run_probe,
                     args=(connect, retry_seconds, done),
@@ -163,7 +166,9 @@ class Breaker:
                     daemon=True,
                 ).start()
             done = self._probe
-        return done.wait(wait) and self._probe_ok
+            # a request waits only within `wait` of the try's start: later ones answer at once
+            left = self._probe_started + wait - time.monotonic()
+        return done.wait(max(0.0, left)) and self._probe_ok
 
     def _run_probe(self, connect, retry_seconds: float, done: threading.Event) -> None:
         try:
