@@ -23,7 +23,7 @@ slow connections, 20 clients for 5 s; exits 1 when health took over 1 s during a
 request over 10 s, on a 5xx other than 503 or any other failure, or a lost job; exits 0 saying
 SKIPPED only when nginx is missing and cannot be installed (with how to get it).
 
-Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/judgeapp_bench_fault),
+Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/judgeapp_fault),
 BENCH_REDIS_PORT (6379), BENCH_REDIS_DB (12), BENCH_PORT_BASE (nginx's two ports: base and base+1;
 default: free ports).
 """
@@ -436,7 +436,7 @@ def main() -> int:
     load_seconds = args.load_seconds or (5 if ci else 30)
 
     database = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/judgeapp_bench_fault"
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/judgeapp_fault"
     )
     db_parts = urllib.parse.urlsplit(database)
     redis_port = int(os.environ.get("BENCH_REDIS_PORT", "6379"))
