@@ -163,3 +163,23 @@ def test_a_configured_certificate_that_is_missing_is_an_error_not_replaced(tmp_p
     )
     assert run.returncode == 1 and "fullchain.pem" in run.stderr
     assert not cert.exists() and not key.exists()
+
+
+@pytest.mark.parametrize(
+    ("count", "forwarded", "seen"),
+    [
+        (1, "203.0.113.7", "203.0.113.7"),  # nginx's one entry
+        (1, "198.51.100.1, 203.0.113.7", "203.0.113.7"),  # what the client wrote is not trusted
+        (2, "198.51.100.1, 203.0.113.7", "198.51.100.1"),
+        (0, "203.0.113.7", "10.0.0.5"),  # no proxy: a client could write the header
+        (1, "not-an-address", "10.0.0.5"),
+        (2, "203.0.113.7", "10.0.0.5"),  # fewer hops than proxies: not from them
+    ],
+)
+def test_the_client_address_behind_the_proxy(settings, rf, count, forwarded, seen):
+    from judgeapp.proxy import ForwardedForMiddleware
+
+    settings.JUDGEAPP_PROXY_COUNT = count
+    request = rf.get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR="10.0.0.5")
+    ForwardedForMiddleware(lambda r: r.META["REMOTE_ADDR"])(request)
+    assert request.META["REMOTE_ADDR"] == seen
