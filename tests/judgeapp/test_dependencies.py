@@ -389,6 +389,32 @@ def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(
     assert "Traceback" not in log, log[-3000:]
 
 
+def test_health_never_waits_for_a_stalled_broker_after_its_first_answer(
+    black_hole, sqlite_db, tmp_path
+):
+    """The broker is asked again each second on a thread of its own: calls answer with the last
+    answer at once instead of one a second waiting the PING's half second (with the database's
+    own wait, health passed a second when both stalled)."""
+    app = App(
+        {"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"},
+        tmp_path,
+        threads=1,
+    )
+    try:
+        status, _headers, content, _took = app.timed("GET", "/api/v1/health")
+        assert json.loads(content)["broker"].startswith("unreachable"), content
+        timings = []
+        for _ in range(10):  # past several one-second refreshes
+            time.sleep(0.35)
+            status, _headers, content, took = app.timed("GET", "/api/v1/health")
+            assert status == 200 and json.loads(content)["broker"].startswith("unreachable")
+            timings.append(round(took, 3))
+        assert max(timings) < 0.3, timings
+    finally:
+        log = app.stop()
+    assert "Traceback" not in log, log[-3000:]
+
+
 def test_health_asks_the_broker_on_one_kept_connection(sqlite_db, tmp_path):
     """Health pings Redis on one connection per process, reused: not a new connection per call."""
     redis_url = os.environ.get("CELERY_BROKER_URL", "")
