@@ -19,7 +19,7 @@ that drops every packet. Then:
     .venv/bin/python bench/fault_bench.py --ci   # make fault-test: short, fails on a regression
 
 --ci (make fault-test, under 3 minutes): the broker and then the database stalled 15 s each, 20
-slow connections, 20 clients for 5 s; exits 1 when health took over 1 s during a stall (p99) or any
+slow connections, 20 clients for 3 s; exits 1 when health took over 1 s during a stall (p99) or any
 request over 10 s, on a 5xx other than 503 or any other failure, or a lost job; exits 0 saying
 SKIPPED only when nginx is missing and cannot be installed (with how to get it).
 
@@ -433,7 +433,7 @@ def main() -> int:
     slow = args.slow or (20 if ci else 200)
     slow_seconds = args.slow_seconds or (12 if ci else 30)
     clients = args.clients or (20 if ci else 200)
-    load_seconds = args.load_seconds or (5 if ci else 30)
+    load_seconds = args.load_seconds or (3 if ci else 30)
 
     database = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/judgeapp_fault"
