@@ -13,8 +13,11 @@ ifneq ($(HISTORY),)
 export JUDGEAPP_RULES_DIR := $(abspath $(RULES_DIR))
 endif
 export OPENBLAS_NUM_THREADS := 1
+# Debug is off unless asked for (judgeapp/settings.py): the development commands below ask for it
+# (a DJANGO_DEBUG of the environment wins).
+DEV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
-.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors
+.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors stack stack-stop fault-test
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,9 +29,9 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.tx
 install: $(VENV)/.installed
 
 setup: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
-	$(PY) manage.py build_search_index
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py import_rules $(SHIPPED_RULES) $(HISTORY) --publish
+	$(DEV) $(PY) manage.py build_search_index
 
 run: setup serve
 
@@ -37,8 +40,8 @@ run: setup serve
 # search turns hybrid by itself when their vectors are complete.
 serve:
 	@echo "judgeapp: http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/)"
-	@($(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@($(DEV) $(PY) manage.py build_search_vectors > .venv/search-vectors.log 2>&1 &)
+	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is not used).
 browser-deps:
@@ -70,17 +73,34 @@ test-stack: install browser-deps
 # schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,
 # answer outside the schema or undocumented status (.ci/contract.py).
 contract: install
-	$(PY) .ci/contract.py
+	$(DEV) $(PY) .ci/contract.py
+
+# The deployed stack without Docker (README "Deploying"): nginx (Debian's; installed when root and
+# missing) in front over TLS, gunicorn, a Celery worker and beat, on DATABASE_URL and
+# CELERY_BROKER_URL; the same files as docker/compose.yaml. Healthy on https://localhost:8443/.
+stack: install
+	scripts/stack start
+
+stack-stop:
+	scripts/stack stop
+
+# Faults on that stack behind nginx (bench/fault_bench.py --ci, under 3 minutes): the broker, then
+# the database, stalled 15 s; slow clients; a short load. Fails on health or a lookup slower than
+# 1 s once a stall is noticed, any request over 10 s, a 5xx other than 503, a lost job; skipped
+# (saying how to get it) only when nginx is missing and cannot be installed.
+fault-test: install
+	BENCH_DATABASE_URL=$${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp_fault} \
+	BENCH_REDIS_DB=$${BENCH_REDIS_DB:-12} $(PY) bench/fault_bench.py --ci
 
 bench: install
-	$(PY) bench/run_all.py
+	$(DEV) $(PY) bench/run_all.py
 
 # ruff, and the architecture's import contracts (.importlinter: the rooms' direction, no import circle
 # in any room, no framework in the pure packages).
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy
+	$(DEV) $(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
 # The judge-tuned search model (dev only: PyTorch's CPU wheel and sentence-transformers in their own
@@ -107,7 +127,7 @@ SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
 NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(SHIPPED_RULES)/$(kind)/*.*))))
 search-vectors: install
 	rm -f $(SHIP_DB)
-	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0
-	DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py import_rules $(NEWEST) --publish
-	DATABASE_URL=sqlite:///$(SHIP_DB) $(PY) manage.py build_search_vectors --ship
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py import_rules $(NEWEST) --publish
+	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) $(PY) manage.py build_search_vectors --ship
 	rm -f $(SHIP_DB)

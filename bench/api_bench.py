@@ -100,6 +100,7 @@ def main() -> None:
         **os.environ,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "JUDGEAPP_LOG_LEVEL": "ERROR",
         "OPENBLAS_NUM_THREADS": "1",
     }

@@ -7,7 +7,10 @@ so the health check and every other request always find a free thread.
 
 import os
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Behind nginx only (docker/nginx/): loopback by default, a unix socket for scripts/stack
+# (unix:PATH), every interface of the container in the image (its Dockerfile; compose publishes
+# nginx, never gunicorn).
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))

@@ -7,15 +7,30 @@ import socket
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.db import InterfaceError, OperationalError
 
 from jobs import dispatch, recovery, running
 
+# A worker that cannot reach the database to claim a job tries again this many seconds later.
+CLAIM_RETRY_SECONDS = 5
+
 
 @shared_task(
-    name="judgeapp.run_job", ignore_result=True, acks_late=True, reject_on_worker_lost=True
+    bind=True,
+    name="judgeapp.run_job",
+    ignore_result=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=None,
 )
-def run_job(job_id: int) -> None:
-    job = running.claim_job(job_id, worker=socket.gethostname())
+def run_job(self, job_id: int) -> None:
+    try:
+        job = running.claim_job(job_id, worker=socket.gethostname())
+    except (OperationalError, InterfaceError) as exc:
+        # The database is away (down, stalled: judgeapp.db_guard): the job is still queued, and a
+        # failed task would be acknowledged and forgotten until the re-send's stale limit (15 min).
+        # Try again later, for as long as it is away (issue 29: no job lost to a stall).
+        raise self.retry(exc=exc, countdown=CLAIM_RETRY_SECONDS) from exc
     if job is None:
         return
     try:

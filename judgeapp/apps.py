@@ -11,4 +11,7 @@ class JudgeAppConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from judgeapp import celery  # noqa: F401  (binds @shared_task to this app)
+        from judgeapp import (
+            celery,  # noqa: F401  (binds @shared_task to this app)
+            checks,  # noqa: F401  (registers the deploy check of the secret)
+        )

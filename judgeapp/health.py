@@ -1,9 +1,10 @@
 """GET /api/v1/health: database and broker reachability for load balancers and compose.
 
 The broker is asked on one Redis connection per process, kept and reused (a new connection per call
-cost up to seconds under load), with short timeouts, and at most once a second (calls in between
-share the last answer): health answers within about half a second even when Redis accepts TCP and
-never answers. Only GET and HEAD: another method is 405, not a CSRF 403.
+cost up to seconds under load), with short timeouts, and at most once a second, on a thread of its
+own: a call gives the last answer while the next is asked (only a process's first call waits for
+one, at most half a second), so health never waits for a Redis that accepts TCP and never answers.
+Only GET and HEAD: another method is 405, not a CSRF 403.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ BROKER_TIMEOUT = 0.5  # seconds: connecting, and the PING's answer
 BROKER_STATUS_SECONDS = 1.0
 _status_lock = threading.Lock()
 _status: tuple[float, str, str] | None = None  # (when, url, status)
+_asking = False  # a thread is asking the broker now
 _client_lock = threading.Lock()
 _client = None  # (url, redis.Redis) on one pooled connection
 
@@ -58,23 +60,40 @@ def _database_status() -> str:
         return f"unreachable: {exc.__class__.__name__}"
 
 
+def _ask_broker(url: str) -> None:
+    """PING the broker (at most BROKER_TIMEOUT) and keep the answer."""
+    global _status, _asking
+    try:
+        _redis_client(url).ping()
+        status = "ok"
+    except Exception as exc:
+        status = f"unreachable: {exc.__class__.__name__}"
+    with _status_lock:
+        _status = (time.monotonic(), url, status)
+        _asking = False
+
+
 def _broker_status() -> str:
     url = settings.CELERY_BROKER_URL
     if url.startswith("memory://"):
         return "eager"
     if url.startswith(("redis://", "rediss://")):
-        global _status
-        # one thread asks; the others wait for its answer (at most BROKER_TIMEOUT)
+        global _asking
         with _status_lock:
-            now = time.monotonic()
-            if _status is None or _status[1] != url or now - _status[0] >= BROKER_STATUS_SECONDS:
-                try:
-                    _redis_client(url).ping()
-                    status = "ok"
-                except Exception as exc:
-                    status = f"unreachable: {exc.__class__.__name__}"
-                _status = (time.monotonic(), url, status)
-            return _status[2]
+            known = _status if _status is not None and _status[1] == url else None
+            stale = known is None or time.monotonic() - known[0] >= BROKER_STATUS_SECONDS
+            start = stale and known is not None and not _asking
+            if start:
+                _asking = True
+        if known is None:
+            # the process's first call asks itself (at most BROKER_TIMEOUT)
+            _ask_broker(url)
+            return _status[2] if _status is not None else "unknown"
+        if start:
+            # later calls never wait for the broker: the last answer, while one thread asks again
+            # (issue 29: health within a second while Redis and PostgreSQL both stall)
+            threading.Thread(target=_ask_broker, args=(url,), daemon=True).start()
+        return known[2]
     return "configured"
 
 

@@ -12,6 +12,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-insecure-secret-key-change-me"
+# DJANGO_SECRET_KEY as docker/.env.example shipped it until issue 29: refused wherever it is found
+# (an .env copied from the old example).
+EXAMPLE_SECRET = "replace-me-with-a-long-random-string-of-at-least-fifty-characters"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -104,11 +107,40 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
     )
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET)
+# Safe by default (issue 29): debug is off unless DJANGO_DEBUG=1 asks for it (`make run`, the
+# tests); then a real secret and the host names are required, and the example secret of
+# docker/.env.example is refused everywhere (judgeapp.checks reports it in `check --deploy` too).
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "").strip()
+# No secret in the environment: the file DJANGO_SECRET_KEY_FILE names, which compose's `setup` (and
+# scripts/stack) make once with a random secret, so the example environment runs as shipped.
+_SECRET_FILE = env_str("DJANGO_SECRET_KEY_FILE", "").strip()
+if not SECRET_KEY and _SECRET_FILE:
+    try:
+        SECRET_KEY = Path(_SECRET_FILE).read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY_FILE={_SECRET_FILE!r} cannot be read ({exc.strerror})"
+        ) from None
+SECRET_KEY = SECRET_KEY or DEV_SECRET
+if SECRET_KEY == EXAMPLE_SECRET:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is the example value from docker/.env.example: set a secret of your "
+        "own (python -c 'import secrets; print(secrets.token_urlsafe(50))'), or leave it unset "
+        "and let DJANGO_SECRET_KEY_FILE name a file that holds one"
+    )
 if not DEBUG and SECRET_KEY == DEV_SECRET:
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "*").split(",") if h.strip()]
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) must be set when debug is off "
+        "(DJANGO_DEBUG=1 turns debug on for development)"
+    )
+_hosts = env_str("DJANGO_ALLOWED_HOSTS", "*" if DEBUG else "")
+ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS must name the site's host names (comma-separated) when debug is off "
+        "(DJANGO_DEBUG=1 turns debug on for development)"
+    )
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -135,6 +167,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "judgeapp.proxy.ForwardedForMiddleware",  # the client's address behind nginx (PROXY_COUNT)
     "judgeapp.db_guard.WebRequestMiddleware",  # a web request's queries get the shorter time limit
     "django.middleware.security.SecurityMiddleware",
     "judgeapp.api_guard.ApiGuardMiddleware",  # every answer under /api/v1/ is JSON
@@ -201,8 +234,9 @@ AXES_COOLOFF_TIME = env_float("JUDGEAPP_LOGIN_COOLOFF_MINUTES", 15) / 60  # hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "judgeapp.api_guard.locked_out"
-# Proxies in front that add X-Forwarded-For: the client's address is the one the outermost saw
-# (judgeapp.api_limits.client_address), for the lockout and the API's limits alike.
+# Proxies in front that set X-Forwarded-For (nginx: 1): judgeapp.proxy puts the client's address
+# from it in REMOTE_ADDR, and judgeapp.api_limits.client_ip reads the same entry for the lockout
+# and the API's limits alike.
 JUDGEAPP_PROXY_COUNT = env_int("JUDGEAPP_PROXY_COUNT", 0)
 AXES_IPWARE_PROXY_COUNT = JUDGEAPP_PROXY_COUNT or None
 AXES_CLIENT_IP_CALLABLE = "judgeapp.api_limits.client_ip"
@@ -233,7 +267,8 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic's folder; nginx serves it (compose: the `static` volume; scripts/stack: .stack/).
+STATIC_ROOT = Path(env_str("JUDGEAPP_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 WHITENOISE_USE_FINDERS = DEBUG
 # Hashed, compressed static files in production (collectstatic builds them), so a deploy never
 # leaves tablets with stale CSS or JavaScript; plain files while developing.

@@ -115,23 +115,73 @@ def _cut(fd: int) -> None:
 WATCHDOG = Watchdog()
 
 
+# A web request that finds the database suspect waits at most this long for the background try.
+PROBE_WAIT = 0.5
+
+
 class Breaker:
-    """After a failed connect or a cut connection, new connections are refused for a while."""
+    """After a failed connect or a cut connection, new connections are refused for a while.
+
+    Then the database stays suspect until a connection is made again: a web request does not
+    connect itself (a stalled server would hold it for the whole connect timeout) but starts one
+    try in the background, shared by every thread of the process, and waits for it at most
+    PROBE_WAIT from the try's start: a database that is back is used at once, one still away
+    answers 503 in well under a second (issue 29: health and lookups within 1 s while PostgreSQL
+    stalls)."""
 
     def __init__(self) -> None:
         self.until = 0.0
         self.reason = ""
+        self.suspect = False
+        self._lock = threading.Lock()
+        self._probe: threading.Event | None = None
+        self._probe_ok = False
+        self._probe_started = 0.0
 
     def trip(self, seconds: float, reason: str) -> None:
         if seconds > 0:
             self.until = time.monotonic() + seconds
             self.reason = reason
+            self.suspect = True
 
     def reset(self) -> None:
         self.until = 0.0
+        self.suspect = False
 
     def open_for(self) -> float:
         return max(0.0, self.until - time.monotonic())
+
+    def probe(self, connect, retry_seconds: float, wait: float = PROBE_WAIT) -> bool:
+        """Try `connect()` (opens and closes a connection) on a background thread, one at a time
+        per process; True when it succeeded within `wait` seconds (the database is back)."""
+        with self._lock:
+            if self._probe is None:
+                done = threading.Event()
+                self._probe, self._probe_ok = done, False
+                self._probe_started = time.monotonic()
+                threading.Thread(
+                    target=self._run_probe,
+                    args=(connect, retry_seconds, done),
+                    name="db-probe",
+                    daemon=True,
+                ).start()
+            done = self._probe
+            # a request waits only within `wait` of the try's start: later ones answer at once
+            left = self._probe_started + wait - time.monotonic()
+        return done.wait(max(0.0, left)) and self._probe_ok
+
+    def _run_probe(self, connect, retry_seconds: float, done: threading.Event) -> None:
+        try:
+            connect()
+        except Exception as exc:
+            self.trip(retry_seconds, f"connect failed: {exc.__class__.__name__}")
+        else:
+            self._probe_ok = True
+            self.reset()
+        finally:
+            with self._lock:
+                self._probe = None
+            done.set()
 
 
 BREAKER = Breaker()

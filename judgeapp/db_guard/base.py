@@ -45,6 +45,16 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
             raise OperationalError(
                 f"database unavailable ({db_guard.BREAKER.reason}); next try in {wait:.1f} s"
             )
+        if db_guard.in_request() and db_guard.BREAKER.suspect:
+            # the database failed lately: one background try for the process, not one per request
+            def connect():
+                self.Database.connect(**conn_params).close()
+
+            if not db_guard.BREAKER.probe(connect, settings.JUDGEAPP_DB_RETRY_SECONDS):
+                raise OperationalError(
+                    f"database unavailable ({db_guard.BREAKER.reason}); trying again in the "
+                    "background"
+                )
         try:
             connection = super().get_new_connection(conn_params)
         except Exception as exc:
@@ -68,6 +78,10 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
                     )
 
     def is_usable(self):
+        if db_guard.in_request() and db_guard.BREAKER.suspect:
+            # the database failed lately: this kept connection is not asked (a stalled server
+            # would hold the request for the check's bound); it is replaced, through the probe
+            return False
         with self._guard("the health check", HEALTH_CHECK_SECONDS):
             return super().is_usable()
 

@@ -87,3 +87,40 @@ class WaitCapTests:
         services.wait_for(job, 0.3)
         assert time.monotonic() - started >= 0.3
         services.forget_wait_slots()
+
+
+class DatabaseAwayTests:
+    def test_a_job_the_worker_cannot_claim_for_a_database_error_is_tried_again_not_dropped(
+        self, monkeypatch
+    ):
+        """Issue 29: with PostgreSQL stalled, claiming raises OperationalError; the task used to
+        fail (and be acknowledged), leaving the job queued for 15 minutes. It retries instead."""
+        from celery.exceptions import Retry
+        from django.db import OperationalError
+
+        from jobs import tasks
+
+        job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME)
+        real_claim = running.claim_job
+        calls = []
+
+        def claim_while_the_database_comes_back(job_id, **kwargs):
+            calls.append(job_id)
+            if len(calls) == 1:
+                raise OperationalError("database unavailable (connect failed: ConnectionTimeout)")
+            return real_claim(job_id, **kwargs)
+
+        monkeypatch.setattr(running, "claim_job", claim_while_the_database_comes_back)
+        retried = []
+
+        def retry(**kwargs):  # the worker runs the task again after the countdown
+            retried.append(kwargs)
+            tasks.run_job(job.pk)
+            return Retry()
+
+        monkeypatch.setattr(tasks.run_job, "retry", retry)
+        with pytest.raises(Retry):
+            tasks.run_job(job.pk)
+        assert len(calls) == 2 and retried[0]["countdown"] == tasks.CLAIM_RETRY_SECONDS
+        job.refresh_from_db()
+        assert job.status == Job.Status.SUCCEEDED, (job.status, job.error)

@@ -260,6 +260,52 @@ def test_database_that_stops_answering_mid_connection_gives_503(tmp_path):
     assert "Traceback" not in log, log[-3000:]
 
 
+def test_once_a_stall_is_noticed_every_request_answers_within_a_second(tmp_path):
+    """After the first request finds PostgreSQL stalled, the others do not wait for their own
+    kept connection's check (2 s) nor for a connect (JUDGEAPP_DB_CONNECT_TIMEOUT, 3 s): one
+    background try per process, 503 within a second; and once the server answers again, requests
+    are served again within a couple of seconds."""
+    relay = Relay(PG_ADDRESS)
+    app = App(
+        {
+            "DATABASE_URL": _via(relay.port),
+            "JUDGEAPP_DB_REQUEST_TIMEOUT": "2",
+            "JUDGEAPP_DB_CONNECT_TIMEOUT": "3",
+            "JUDGEAPP_DB_RETRY_SECONDS": "1",
+        },
+        tmp_path,
+        threads=4,
+    )
+    try:
+        for _ in range(8):  # the threads open their persistent connections
+            status, _headers, content = app.request("GET", "/api/v1/health")
+            assert status == 200, content
+        relay.stall = True
+        status, headers, content, took = app.timed("GET", "/api/v1/health")
+        assert _is_json_503(status, headers, content)["database"].startswith("unreachable")
+        assert took < BOUND
+        timings = []
+        for _ in range(12):  # past several retry windows (1 s) and connect timeouts (3 s)
+            status, headers, content, took = app.timed("GET", "/api/v1/health")
+            assert _is_json_503(status, headers, content)["database"].startswith("unreachable")
+            timings.append(round(took, 2))
+            time.sleep(0.4)
+        assert max(timings) < 1.0, timings
+        relay.stall = False
+        back = time.monotonic()
+        while app.request("GET", "/api/v1/health")[0] != 200:
+            assert time.monotonic() - back < 5, "not served again 5 s after the database returned"
+            time.sleep(0.2)
+        print(
+            f"stalled: 503 in at most {max(timings)} s; served again after "
+            f"{time.monotonic() - back:.1f} s"
+        )
+    finally:
+        log = app.stop()
+        relay.close()
+    assert "Traceback" not in log, log[-3000:]
+
+
 class Relay:
     """A TCP relay to a real server that can be told to stall: then it forwards nothing
     either way."""
@@ -338,6 +384,32 @@ def test_broker_that_never_answers_leaves_jobs_queued_within_seconds(
         assert all(took < BOUND for took in timings.values()), timings
         assert max(timings[f"health {attempt}"] for attempt in range(3)) < 2, timings
         print("broker stalled:", {k: round(v, 2) for k, v in timings.items()})
+    finally:
+        log = app.stop()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_health_never_waits_for_a_stalled_broker_after_its_first_answer(
+    black_hole, sqlite_db, tmp_path
+):
+    """The broker is asked again each second on a thread of its own: calls answer with the last
+    answer at once instead of one a second waiting the PING's half second (with the database's
+    own wait, health passed a second when both stalled)."""
+    app = App(
+        {"DATABASE_URL": sqlite_db, "CELERY_BROKER_URL": f"redis://127.0.0.1:{black_hole.port}/0"},
+        tmp_path,
+        threads=1,
+    )
+    try:
+        status, _headers, content, _took = app.timed("GET", "/api/v1/health")
+        assert json.loads(content)["broker"].startswith("unreachable"), content
+        timings = []
+        for _ in range(10):  # past several one-second refreshes
+            time.sleep(0.35)
+            status, _headers, content, took = app.timed("GET", "/api/v1/health")
+            assert status == 200 and json.loads(content)["broker"].startswith("unreachable")
+            timings.append(round(took, 3))
+        assert max(timings) < 0.3, timings
     finally:
         log = app.stop()
     assert "Traceback" not in log, log[-3000:]

@@ -82,25 +82,90 @@ def env_example() -> dict[str, str]:
     return values
 
 
-class DeployCheckTests:
-    def test_check_deploy_is_clean_with_the_example_environment(self):
-        env = {**os.environ, **env_example(), "DATABASE_URL": ""}
-        run = subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "check",
-                "--deploy",
-                "--tag",
-                "security",
-                "--fail-level",
-                "WARNING",
-            ],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
+# A real secret, as an operator sets one in docker/.env (the example's own is refused).
+REAL_SECRET = "operator-chosen-" + "k3y" * 20
+
+
+def clean_env(**values: str) -> dict[str, str]:
+    """This environment without what the tests set for themselves (debug on, the tests'
+    settings module) nor any Django setting: a process started as production starts."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("DJANGO_") and key != "DATABASE_URL"
+    }
+    return {**env, "DJANGO_SETTINGS_MODULE": "judgeapp.settings", **values}
+
+
+def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True
+    )
+
+
+DEPLOY_CHECK = ("check", "--deploy", "--tag", "security", "--fail-level", "WARNING")
+
+
+class SafeDefaultsTests:
+    """Issue 29: debug off unless asked for, the example secret refused, the hosts required."""
+
+    def test_with_no_environment_debug_is_off_and_a_secret_is_required(self):
+        run = manage(clean_env(), "check")
+        assert run.returncode != 0
+        assert (
+            "DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) must be set when debug is off"
+            in run.stderr
         )
+
+    def test_with_a_secret_and_no_hosts_the_hosts_variable_is_named(self):
+        run = manage(clean_env(DJANGO_SECRET_KEY=REAL_SECRET), "check")
+        assert run.returncode != 0
+        assert "DJANGO_ALLOWED_HOSTS must name the site's host names" in run.stderr
+
+    def test_debug_is_off_by_default_once_secret_and_hosts_are_set(self):
+        code = "from django.conf import settings as s; print(s.DEBUG, s.ALLOWED_HOSTS)"
+        env = clean_env(DJANGO_SECRET_KEY=REAL_SECRET, DJANGO_ALLOWED_HOSTS="a.example, b")
+        run = manage(env, "shell", "-c", code)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines()[-1] == "False ['a.example', 'b']"
+
+    def test_the_example_secret_is_refused_at_start_and_by_check_deploy(self):
+        """The value docker/.env.example shipped until issue 29 (an .env copied from it): the
+        example now ships no secret at all (compose's `setup` makes one)."""
+        example = env_example()
+        assert "DJANGO_SECRET_KEY" not in example
+        assert settings_module().EXAMPLE_SECRET.startswith("replace-me")
+        env = clean_env(**example, DJANGO_SECRET_KEY=settings_module().EXAMPLE_SECRET)
+        for args in (("check",), DEPLOY_CHECK, ("migrate", "--check")):
+            run = manage(env, *args)
+            assert run.returncode != 0, args
+            assert "DJANGO_SECRET_KEY is the example value from docker/.env.example" in run.stderr
+        # debug on does not let it through either
+        run = manage({**env, "DJANGO_DEBUG": "1"}, "check")
+        assert "DJANGO_SECRET_KEY is the example value" in run.stderr
+
+    def test_check_deploy_names_the_development_secret(self):
+        run = manage(clean_env(DJANGO_DEBUG="1"), "check", "--deploy")
+        assert run.returncode != 0
+        assert "judgeapp.E001" in run.stdout + run.stderr
+
+    def test_the_image_runs_with_debug_off(self):
+        dockerfile = (REPO / "docker" / "Dockerfile").read_text()
+        runtime = dockerfile.rsplit("FROM ", 1)[1]
+        env_lines = [line for line in runtime.splitlines() if line.startswith("ENV ")]
+        assert any("DJANGO_DEBUG=0" in line.split() for line in env_lines), env_lines
+
+
+def settings_module():
+    import judgeapp.settings
+
+    return judgeapp.settings
+
+
+class DeployCheckTests:
+    def test_check_deploy_is_clean_with_the_example_environment_and_a_real_secret(self):
+        env = clean_env(**{**env_example(), "DJANGO_SECRET_KEY": REAL_SECRET})
+        run = manage(env, *DEPLOY_CHECK)
         assert run.returncode == 0, run.stdout + run.stderr
         assert "security.W" not in run.stdout + run.stderr
 
