@@ -1,0 +1,112 @@
+"""The floor kit offline from the home page (issue 30, its Offline part), in a real browser at
+tablet size: a tablet that opened the home page once, online, starts offline from the home-screen
+icon on the real home page with its tiles, opens every tile and the event's pages, keeps the
+event's player list, and keeps the search box its width beside the offline badge; a round started
+offline is said as a round clock change (not a call), and the connection's message goes once the
+connection is back.
+
+Skipped when Playwright or the browser is missing (see tests/browser/test_guides_browser.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+from tests.browser.test_guides_browser import SHOTS, pytestmark  # noqa: F401
+from tests.browser.test_offline_browser import (  # noqa: F401  (fixtures)
+    head_judge,
+    page,
+    site,
+    wait_for_copy,
+)
+
+KEPT = """url => caches.open("judgeapp-offline-v1").then(c => c.match(url)).then(r => !!r)"""
+
+
+def wait_until_kept(page, urls: list[str], timeout: float = 60) -> None:
+    """Until the service worker has stored every one of `urls`."""
+    deadline = time.monotonic() + timeout
+    missing = urls
+    while time.monotonic() < deadline:
+        missing = [u for u in urls if not page.evaluate(KEPT, u)]
+        if not missing:
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"the service worker did not keep {missing}")
+
+
+def box_width(page) -> float:
+    return page.locator("#jump-q").bounding_box()["width"]
+
+
+class OfflineFromHomeTests:
+    def test_one_visit_to_the_home_page_is_enough_to_start_and_walk_offline(
+        self, page, head_judge
+    ):
+        from calllog import players
+        from search.offline import service
+
+        event = head_judge["event"]
+        players.add_player(event.head_judge, event, "Alice Ashford")
+        page.context.add_cookies([head_judge["cookie"]])
+        page.goto("/")
+        wait_for_copy(page, service.current_pack().version)
+        event_page, clock_page = f"/events/{event.pk}/", f"/events/{event.pk}/clock/"
+        wait_until_kept(page, ["/", "/check/shuffle/", "/events/", event_page, clock_page])
+        page.wait_for_selector("html[data-rosters-kept]")
+        online_width = box_width(page)
+
+        page.context.set_offline(True)
+        page.goto("/?source=home-screen")  # the installed app's start URL
+        page.wait_for_selector("#offline-badge:not([hidden])")
+        for tile in ("/guides/", "/events/", "/check/shuffle/"):
+            assert page.locator(f"#main a[href='{tile}']").count() >= 1, tile
+        # The badge takes its own line: the box keeps its width (it was 554 -> 183 px).
+        assert box_width(page) >= online_width - 1, (box_width(page), online_width)
+        page.fill("#jump-q", "trample")
+        page.wait_for_selector("#jump-results .results a.hit")
+        assert page.locator("#jump-results").bounding_box()["width"] >= online_width - 1
+        page.screenshot(path=str(SHOTS / "offline-home-start.png"))
+
+        page.click("#main a[href='/check/shuffle/']")
+        page.wait_for_load_state()
+        assert page.url.endswith("/check/shuffle/")
+        assert "Shuffle" in page.inner_text("#main h1")
+        page.goto("/events/")
+        page.click(f"#main a[href='{event_page}']")
+        page.wait_for_load_state()
+        assert event.name in page.inner_text("#main")
+        page.goto(clock_page)
+        page.wait_for_selector("#round-clock")
+        # The event's players are on this tablet, though no guide or event page was opened online.
+        roster = page.evaluate(f"JSON.parse(localStorage.getItem('judgeapp-roster-{event.pk}'))")
+        assert roster == ["Alice Ashford"]
+
+    def test_a_round_started_offline_is_not_a_call_and_the_offline_message_goes_online(
+        self, page, head_judge
+    ):
+        from floor.models import RoundClock
+        from search.offline import service
+
+        page.on("dialog", lambda dialog: dialog.accept())  # a confirmation before Start, if asked
+        page.context.add_cookies([head_judge["cookie"]])
+        url = f"/events/{head_judge['event'].pk}/clock/"
+        page.goto(url)
+        wait_for_copy(page, service.current_pack().version)
+        page.goto(url)  # kept for offline use now that the worker controls the page
+        page.context.set_offline(True)
+        page.reload()
+        page.fill("#clock-controls input[name=minutes]", "30")
+        page.click("#clock-controls [data-action=start]")
+        page.wait_for_selector("#round-clock[data-state=running]")
+        page.wait_for_selector("#call-queue:not([hidden])")
+        queued = page.inner_text("#call-queue")
+        assert "call" not in queued and "1 round clock change waiting" in queued, queued
+        page.click("#clock-controls [data-action=pause]")
+        page.wait_for_selector("#clock-error:has-text('No connection')")
+
+        page.context.set_offline(False)
+        page.wait_for_selector("#clock-error", state="hidden", timeout=30000)
+        page.wait_for_selector("#call-queue", state="hidden", timeout=30000)
+        clock = RoundClock.objects.get()
+        assert (clock.minutes, clock.event_id) == (30, head_judge["event"].pk)
