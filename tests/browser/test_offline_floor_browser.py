@@ -3,7 +3,7 @@ tablet size: a tablet that opened the home page once, online, starts offline fro
 icon on the real home page with its tiles, opens every tile and the event's pages, keeps the
 event's player list, and keeps the search box its width beside the offline badge; a round started
 offline is said as a round clock change (not a call), and the connection's message goes once the
-connection is back.
+connection is back; a described shuffle is worked out on the tablet offline, as the server does.
 
 Skipped when Playwright or the browser is missing (see tests/browser/test_guides_browser.py).
 """
@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import time
 
-from tests.browser.test_guides_browser import SHOTS, pytestmark  # noqa: F401
-from tests.browser.test_offline_browser import (  # noqa: F401  (fixtures)
-    head_judge,
-    page,
-    site,
-    wait_for_copy,
-)
+import pytest
+
+from tests.browser import test_guides_browser as guides_tests
+from tests.browser import test_offline_browser as offline_tests
+from tests.browser.test_guides_browser import SHOTS, all_guides, give, tablet_page
+from tests.browser.test_offline_browser import wait_for_copy
+
+pytestmark = guides_tests.pytestmark
+# The fixtures of the offline kit (a live server with the rules and the offline pack, a head judge)
+# and of the guides (a signed-in judge with an event).
+site, page, head_judge = offline_tests.site, offline_tests.page, offline_tests.head_judge
+judge = guides_tests.judge
 
 KEPT = """url => caches.open("judgeapp-offline-v1").then(c => c.match(url)).then(r => !!r)"""
 
@@ -40,9 +45,7 @@ def box_width(page) -> float:
 
 
 class OfflineFromHomeTests:
-    def test_one_visit_to_the_home_page_is_enough_to_start_and_walk_offline(
-        self, page, head_judge
-    ):
+    def test_one_visit_to_the_home_page_is_enough_to_start_and_walk_offline(self, page, head_judge):
         from calllog import players
         from search.offline import service
 
@@ -110,3 +113,54 @@ class OfflineFromHomeTests:
         page.wait_for_selector("#call-queue", state="hidden", timeout=30000)
         clock = RoundClock.objects.get()
         assert (clock.minutes, clock.event_id) == (30, head_judge["event"].pk)
+
+
+@pytest.fixture
+def guide_page(browser, judge):
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"]) as tab:
+        yield tab
+
+
+class ComputedOnTheTabletTests:
+    def test_a_described_shuffle_is_worked_out_on_the_tablet_offline(self, guide_page):
+        from guides import services as guide_services
+
+        page = guide_page
+        shuffle = all_guides()["shuffle-infractions"]
+        # A walk that describes the shuffle: 3 riffles of a 60-card deck, the other answers first.
+        answers: list = []
+        while not (walked := guide_services.walk(shuffle.slug, answers))["finished"]:
+            node = shuffle.nodes[walked["node_id"]]
+            if node.kind.value == "question":
+                picks = [i for i, a in enumerate(node.answers) if ("described", True) in a.set]
+                answers.append(picks[0] if picks else 0)
+            else:
+                answers.append(
+                    3
+                    if node.field == "times"
+                    else 60
+                    if node.field == "deck_size"
+                    else node.default
+                )
+        assert "check-procedure" in walked["path"], walked["path"]
+        node_id = walked["node_id"]
+        page.goto("/guides/")
+        guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        wait_until_kept(page, ["/static/judgeapp/riffles.js"])
+        page.context.set_offline(True)
+        page.goto("/guides/shuffle-infractions/")
+        assert give(page, shuffle, answers) == {
+            "node": node_id,
+            "kind": "conclusion",
+            "offline": "no",
+        }
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+        server = guide_services.walk(shuffle.slug, answers)
+        assert server["result"]["information"], "the server gives the procedure's mathematics"
+        text = page.inner_text("#guide-step")
+        assert server["result"]["fix"] in text
+        # The distance from random, worked out here, as the server words it.
+        assert "total variation distance" in server["result"]["information"][0]
+        assert server["result"]["information"][0] in text
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        page.screenshot(path=str(SHOTS / "offline-described-shuffle.png"), full_page=True)
