@@ -1,7 +1,7 @@
 /* judgeapp guides on a tablet: walks the guide embedded in the page (#guide-data, the API's shape) one
    question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
-   far). Without a connection a step the tablet can work out exactly runs here (the shuffle check's
-   infraction logic: shuffle-check.js); any other is queued on the tablet (compute-queue.js), run once
+   far). Without a connection a step the tablet can work out exactly runs here (the shuffle check:
+   shuffle-check.js and riffles.js; a loop's outcome: loop-outcome.js); any other is queued on the tablet (compute-queue.js), run once
    the connection returns and its answer shown when the judge comes back. A conclusion can be saved as
    a call to an event through offline.js's queue. Without this script the page walks the guide on the
    server (?a=...).
@@ -139,12 +139,14 @@
   }
 
   /* A compute step worked out on this tablet where that is exact (the same answer as the server's engine,
-     tests/engines/test_shuffle_check_js.py): the result, or null when the server must run it. */
+     tests/engines/test_shuffle_check_js.py, test_loop_outcome_js.py): the result, or null when the server
+     must run it. */
   var threshold = Number(app.dataset.shuffleThreshold || "0.25");
   function onDevice(node, facts) {
-    if (node.computation !== "shuffle-check" || !window.JudgeShuffleCheck) return null;
-    var answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
-    return answer.result || null;
+    var answer = null;
+    if (node.computation === "shuffle-check" && window.JudgeShuffleCheck) answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
+    if (node.computation === "loop-outcome" && window.JudgeLoops) answer = JudgeLoops.run(fill(node.request || {}, facts));
+    return (answer && answer.result) || null;
   }
   function queueFor(prefix) {
     if (!window.JudgeComputeQueue) return false;
@@ -529,7 +531,7 @@
     var box = el("div", { className: "ruling conclusion" });
     box.appendChild(el("h2", { text: node.ruling }));
     if (current && current.device) {
-      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's shuffle check." }));
+      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's engine." }));
     }
     var table = el("table", { className: "by-rel" });
     var currentRow = null;

@@ -3,7 +3,8 @@ tablet size: a tablet that opened the home page once, online, starts offline fro
 icon on the real home page with its tiles, opens every tile and the event's pages, keeps the
 event's player list, and keeps the search box its width beside the offline badge; a round started
 offline is said as a round clock change (not a call), and the connection's message goes once the
-connection is back; a described shuffle is worked out on the tablet offline, as the server does.
+connection is back; a described shuffle and a loop of 10^18 iterations are worked out on the
+tablet offline, as the server does.
 
 Skipped when Playwright or the browser is missing (see tests/browser/test_guides_browser.py).
 """
@@ -164,3 +165,37 @@ class ComputedOnTheTabletTests:
         assert server["result"]["information"][0] in text
         assert page.evaluate("JudgeComputeQueue.pending()") == []
         page.screenshot(path=str(SHOTS / "offline-described-shuffle.png"), full_page=True)
+
+    def test_a_loop_of_ten_to_the_eighteen_iterations_is_worked_out_on_the_tablet_offline(
+        self, guide_page
+    ):
+        from guides import services as guide_services
+
+        page = guide_page
+        loop = all_guides()["loop-resolution"]
+        # The active player alone keeps a loop going that ends nothing, and proposes 10^18.
+        choose = {"optional": 1, "effect": 2}
+        answers: list = []
+        while not (walked := guide_services.walk(loop.slug, answers))["finished"]:
+            node = loop.nodes[walked["node_id"]]
+            if node.kind.value == "question":
+                answers.append(choose.get(node.id, 0))
+            else:
+                answers.append(10**18 if node.field == "ap_decl" else node.default)
+        assert walked["result"]["iterations"] == 10**18, walked["result"]
+        page.goto("/guides/")
+        guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        wait_until_kept(page, ["/static/judgeapp/loop-outcome.js"])
+        page.context.set_offline(True)
+        page.goto("/guides/loop-resolution/")
+        assert give(page, loop, answers) == {
+            "node": walked["node_id"],
+            "kind": "conclusion",
+            "offline": "no",
+        }
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+        text = page.inner_text("#guide-step")
+        assert "The loop is performed 1,000,000,000,000,000,000 times" in text
+        assert walked["result"]["explanation"] in text
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        page.screenshot(path=str(SHOTS / "offline-loop-10-18.png"), full_page=True)
