@@ -383,6 +383,8 @@ class OfflineTests:
         # (The shuffle guide's pattern analysis runs on the workers; loops run on the tablet.)
         loop = guides["shuffle-infractions"]
         loop_paths = conclusion_paths(loop)
+        # No event chosen this time: the guide asks its own REL question.
+        page.evaluate("localStorage.removeItem('judgeapp-call-event')")
         page.goto("/guides/shuffle-infractions/")
         assert page.inner_text("h1").strip() == loop.title
         loop_answers = max(
