@@ -258,15 +258,25 @@ function keepShell() {
   });
 }
 
+/* The search engine of the stored pack; a pack whose card words are derived here reads them from the
+   stored card copy (JudgeOfflineSearch.cardWords), and is built again when that copy changes. */
 function offlineEngine() {
   return caches.open(PACK_CACHE).then(function (cache) {
-    return Promise.all([cache.match("/offline/manifest.json"), cache.match("/offline/pack.json")]);
+    return Promise.all([cache.match("/offline/manifest.json"), cache.match("/offline/pack.json"),
+                        cache.match("/offline/cards-manifest.json"), cache]);
   }).then(function (found) {
     if (!found[0] || !found[1]) return null;
-    return found[0].json().then(function (kept) {
-      if (engineFor.engine && engineFor.version === kept.version) return engineFor;
+    return Promise.all([found[0].json(), found[2] ? found[2].json() : null]).then(function (notes) {
+      var kept = notes[0], cardsVersion = notes[1] ? notes[1].version : null;
+      if (engineFor.engine && engineFor.version === kept.version && engineFor.cards === cardsVersion) return engineFor;
       return found[1].json().then(function (pack) {
-        engineFor = { version: kept.version, engine: JudgeOfflineSearch.engine(pack), kept: kept };
+        if (pack.card_words !== "cards") return pack;
+        return found[3].match("/offline/cards.json").then(function (hit) { return hit ? hit.json() : null; }).then(function (cards) {
+          pack.cards = cards ? JudgeOfflineSearch.cardWords(cards, pack.stopwords) : {};
+          return pack;
+        });
+      }).then(function (pack) {
+        engineFor = { version: kept.version, cards: cardsVersion, engine: JudgeOfflineSearch.engine(pack), kept: kept };
         return engineFor;
       });
     });
