@@ -48,6 +48,7 @@ def box_width(page) -> float:
 class OfflineFromHomeTests:
     def test_one_visit_to_the_home_page_is_enough_to_start_and_walk_offline(self, page, head_judge):
         from calllog import players
+        from engines import shuffle_check
         from search.offline import service
 
         event = head_judge["event"]
@@ -76,6 +77,21 @@ class OfflineFromHomeTests:
         page.wait_for_load_state()
         assert page.url.endswith("/check/shuffle/")
         assert "Shuffle" in page.inner_text("#main h1")
+        # The check itself is ruled on the tablet: one riffle of the page's 60 cards.
+        page.fill("form.check input[name=riffle]", "1")
+        page.click("form.check button[type=submit]")
+        page.wait_for_selector("section.ruling[data-computed=device]")
+        expected = shuffle_check.check_shuffle(
+            shuffle_check.validate_shuffle_facts(
+                {
+                    "rel": "competitive",
+                    "deck_size": 60,
+                    "procedure": [{"method": "riffle", "times": 1}],
+                }
+            )
+        )
+        assert page.inner_text("section.ruling h2") == expected.infraction_name
+        assert expected.information[0] in page.inner_text("section.ruling")
         page.goto("/events/")
         page.click(f"#main a[href='{event_page}']")
         page.wait_for_load_state()
