@@ -2,9 +2,9 @@
    question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
    far). Without a connection a step the tablet can work out exactly runs here (the shuffle check:
    shuffle-check.js and riffles.js; a loop's outcome: loop-outcome.js); any other is queued on the
-   tablet (compute-queue.js), run once the connection returns and its answer shown when the judge comes back. A conclusion can be saved as
-   a call to an event through offline.js's queue. Without this script the page walks the guide on the
-   server (?a=...).
+   tablet (compute-queue.js), run once the connection returns and its answer shown when the judge
+   comes back. A conclusion can be saved as a call to an event through offline.js's queue. Without
+   this script the page walks the guide on the server (?a=...).
    One piece past 400 lines because the walk, the event and its REL, the conclusion and the save form
    share one state (answers, the chosen event, the step shown); the stateless parts live beside it:
    words.js (results in words, IPG parts), players.js (player picker), penalty.js (penalty preview). */

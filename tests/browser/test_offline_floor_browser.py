@@ -26,6 +26,10 @@ pytestmark = guides_tests.pytestmark
 site, page, head_judge = offline_tests.site, offline_tests.page, offline_tests.head_judge
 judge = guides_tests.judge
 
+# The guide page's scripts that work steps out on the tablet (kept in this order, after the others).
+DEVICE_SCRIPTS = [
+    f"/static/judgeapp/{name}.js" for name in ("riffles", "loop-outcome", "shuffle-check", "guides")
+]
 KEPT = """url => caches.open("judgeapp-offline-v1").then(c => c.match(url)).then(r => !!r)"""
 
 
@@ -163,7 +167,7 @@ class ComputedOnTheTabletTests:
         node_id = walked["node_id"]
         page.goto("/guides/")
         guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
-        wait_until_kept(page, ["/static/judgeapp/riffles.js"])
+        wait_until_kept(page, DEVICE_SCRIPTS)
         page.context.set_offline(True)
         page.goto("/guides/shuffle-infractions/")
         assert give(page, shuffle, answers) == {
@@ -201,7 +205,7 @@ class ComputedOnTheTabletTests:
         assert walked["result"]["iterations"] == 10**18, walked["result"]
         page.goto("/guides/")
         guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
-        wait_until_kept(page, ["/static/judgeapp/loop-outcome.js"])
+        wait_until_kept(page, DEVICE_SCRIPTS)
         page.context.set_offline(True)
         page.goto("/guides/loop-resolution/")
         assert give(page, loop, answers) == {
