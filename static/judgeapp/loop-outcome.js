@@ -6,7 +6,9 @@
    server; declarations the loop rules refuse answer {refused: field} as the engine does.
    tests/engines/test_loop_outcome_js.py runs this file under node against the Python engine on generated
    requests: the same result, field for field (numbers past 2^53 as the nearest double), or the same refusal.
-   window.JudgeLoops (node: module.exports) = { run(request) -> {result} | {refused} | {unsupported} }. */
+   window.JudgeLoops (node: module.exports) = { run(request) -> {result} | {refused} | {unsupported} }.
+   One piece past 400 lines because it mirrors the engine's request, kinds, arithmetic and resolution
+   (engines/loops, 1,300 lines) section by section, in their order, so the two are read side by side. */
 (function (root) {
   "use strict";
 
