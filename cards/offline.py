@@ -1,6 +1,8 @@
 """The cards a tablet keeps for reading offline: every card with its Oracle text, rulings and the
 rules it cites, as one JSON value whose version is a hash of its content (it changes with an import
-or a new CR). The service worker keeps it beside the rules pack (search/offline)."""
+or a new CR). The service worker keeps it beside the rules pack (search/offline), and the tablet
+derives search's card words from it (the rules pack does not carry them while a card table is
+imported)."""
 
 from __future__ import annotations
 
@@ -88,6 +90,8 @@ def _build() -> CardPack:
             "rules",
         ],
         "cards": cards,
+        # search's card words are derived on the tablet from this copy, these names left out
+        "search_left_out": services.search_left_out(),
     }
     encoded = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     version = hashlib.sha256(encoded).hexdigest()[:16]

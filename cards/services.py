@@ -290,8 +290,7 @@ def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, s
     out: dict[str, str] = {}
 
     def add(name: str, text: str) -> None:
-        key = names.name_key(name)
-        if not key or (" " not in key and key in common_words) or name in out:
+        if left_out_of_search(name, common_words) or name in out:
             return
         # Reminder text out; lines ("Flying\nVigilance") joined as a list, as the hand-written
         # ones read.
@@ -306,6 +305,25 @@ def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, s
             if face.get("name") and face.get("name") != name:
                 add(face["name"], face.get("oracle_text", ""))
     return out
+
+
+def left_out_of_search(name: str, common_words: frozenset[str]) -> bool:
+    """A name search does not read as a card: no words, or one word that is an ordinary word."""
+    key = names.name_key(name)
+    return not key or (" " not in key and key in common_words)
+
+
+def search_left_out() -> list[str]:
+    """The card and face names card_descriptions leaves out (left_out_of_search), sorted: the
+    offline card copy carries them, so a tablet derives search's card words as the server reads
+    them (static/judgeapp/offline-search.js cardWords)."""
+    common = common_words()
+    found: set[str] = set()
+    for name, faces in Card.objects.values_list("name", "faces"):
+        for each in [name, *(f.get("name") for f in faces or () if f.get("name"))]:
+            if left_out_of_search(each, common):
+                found.add(each)
+    return sorted(found)
 
 
 # ------------------------------------------------------------------------------- what search reads

@@ -10,15 +10,19 @@
      ahead of use: the first time a guide page (or the guide list) is opened, the page asks for
      /guides/, each /guides/<slug>/ and each /api/v1/guides/<slug> (and the files the guide pages use),
      so any guide runs offline once one has been visited; the worker does the same once when it is
-     first activated. */
+     first activated.
+   - The pages reachable from the home page (keepHome): the home page (the installed app's start URL,
+     /?source=home-screen, is answered by it), the shuffle check, the event list, each event's page and
+     round clock, kept whenever a page opens online; an event's call and player pages as they are
+     opened. A navigation with a query falls back to the page kept without it. */
 "use strict";
 
 importScripts("/static/judgeapp/offline-search.js");
 
 var CACHE = "judgeapp-offline-v1";   // the same store as before guides: rules kept offline stay kept
 var PACK_CACHE = "judgeapp-pack";     // the offline pack: one version at a time
-var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|search\/|jump\/|offline\/$|manifest\.webmanifest$|cards\/(?!offline\/)|tools\/|events\/\d+\/clock\/$|api\/v1\/guides(?:$|\/[^/]+$))/;
-var SHELL = ["/offline/", "/static/judgeapp/offline-search.js", "/static/judgeapp/offline-reader.js",
+var READABLE = /^\/(?:$|rules\/|glossary\/|changes\/|static\/|guides\/|search\/|jump\/|offline\/$|manifest\.webmanifest$|cards\/(?!offline\/)|tools\/|check\/shuffle\/$|events\/(?:\d+\/(?:clock\/|report\/|calls\/\d+\/|players\/[^/]+\/)?)?$|api\/v1\/guides(?:$|\/[^/]+$))/;
+var SHELL = ["/", "/check/shuffle/", "/offline/", "/static/judgeapp/offline-search.js", "/static/judgeapp/offline-reader.js",
              "/static/judgeapp/app.css", "/static/judgeapp/app.js", "/static/judgeapp/offline.js",
              "/static/judgeapp/compute-queue.js",
              "/static/judgeapp/theme.js", "/manifest.webmanifest", "/tools/deck-check/"];
@@ -91,7 +95,7 @@ function keepGuides(assets) {
 self.addEventListener("message", function (event) {
   var message = event.data || {};
   if (message.type === "sync-pack") {
-    event.waitUntil(syncPack());
+    event.waitUntil(syncPack().then(function () { return keepHome(); }));
     return;
   }
   if (message.type !== "precache-guides") return;
@@ -99,6 +103,59 @@ self.addEventListener("message", function (event) {
     if (event.source) event.source.postMessage({ type: "guides-precached" });
   }));
 });
+
+/* ------------------------------------------------------------------ the pages reachable from home */
+
+/* Every page a judge reaches from the home page, kept whenever a page opens online (at most every five
+   minutes): the home page itself (the start URL of the installed app), the shuffle check, the event list
+   and each event's page and round clock linked from it, and the files they use. A page that is not
+   answered (signed out: the sign-in page) is not kept. The call and player pages of an event are kept
+   as they are opened. */
+var HOME_PAGES = ["/", "/check/shuffle/", "/events/"];
+var EVENT_LINK = /href="(\/events\/\d+\/(?:clock\/)?)"/g;
+var keptHomeAt = 0, keepingHome = null;
+
+function keepHome() {
+  if (keepingHome) return keepingHome;
+  if (Date.now() - keptHomeAt < 5 * 60 * 1000) return Promise.resolve();
+  keepingHome = caches.open(CACHE).then(function (cache) {
+    var files = [];
+    var keepPage = function (url) {
+      return fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok || response.redirected) return "";
+        return cache.put(url, response.clone()).then(function () { return response.text(); });
+      }).then(function (html) {
+        var pattern = /(?:src|href)="(\/static\/[^"]+)"/g, match;
+        while ((match = pattern.exec(html))) if (files.indexOf(match[1]) < 0) files.push(match[1]);
+        return html;
+      }, function () { return ""; });
+    };
+    var inTurn = function (urls) {
+      return urls.reduce(function (chain, url) { return chain.then(function () { return keepPage(url); }); }, Promise.resolve(""));
+    };
+    var events = [];
+    return HOME_PAGES.reduce(function (chain, url) {
+      return chain.then(function () { return keepPage(url); }).then(function (html) {
+        var match;
+        if (url === "/events/") while ((match = EVENT_LINK.exec(html))) if (events.indexOf(match[1]) < 0) events.push(match[1]);
+      });
+    }, Promise.resolve()).then(function () {
+      events.forEach(function (page) {
+        var clock = page.replace(/clock\/$/, "") + "clock/";
+        if (events.indexOf(clock) < 0) events.push(clock);
+      });
+      return inTurn(events.slice(0, 40));
+    }).then(function () {
+      return Promise.all(files.map(function (file) {
+        return cache.match(file).then(function (hit) {
+          if (hit) return null;
+          return fetch(file, { credentials: "same-origin" }).then(function (r) { if (r.ok) return cache.put(file, r); }).catch(function () {});
+        });
+      }));
+    }).then(function () { keptHomeAt = Date.now(); });
+  }).catch(function () { /* offline: kept the next time */ }).finally(function () { keepingHome = null; });
+  return keepingHome;
+}
 
 /* ------------------------------------------------------------------ the offline pack */
 
@@ -201,15 +258,25 @@ function keepShell() {
   });
 }
 
+/* The search engine of the stored pack; a pack whose card words are derived here reads them from the
+   stored card copy (JudgeOfflineSearch.cardWords), and is built again when that copy changes. */
 function offlineEngine() {
   return caches.open(PACK_CACHE).then(function (cache) {
-    return Promise.all([cache.match("/offline/manifest.json"), cache.match("/offline/pack.json")]);
+    return Promise.all([cache.match("/offline/manifest.json"), cache.match("/offline/pack.json"),
+                        cache.match("/offline/cards-manifest.json"), cache]);
   }).then(function (found) {
     if (!found[0] || !found[1]) return null;
-    return found[0].json().then(function (kept) {
-      if (engineFor.engine && engineFor.version === kept.version) return engineFor;
+    return Promise.all([found[0].json(), found[2] ? found[2].json() : null]).then(function (notes) {
+      var kept = notes[0], cardsVersion = notes[1] ? notes[1].version : null;
+      if (engineFor.engine && engineFor.version === kept.version && engineFor.cards === cardsVersion) return engineFor;
       return found[1].json().then(function (pack) {
-        engineFor = { version: kept.version, engine: JudgeOfflineSearch.engine(pack), kept: kept };
+        if (pack.card_words !== "cards") return pack;
+        return found[3].match("/offline/cards.json").then(function (hit) { return hit ? hit.json() : null; }).then(function (cards) {
+          pack.cards = cards ? JudgeOfflineSearch.cardWords(cards, pack.stopwords) : {};
+          return pack;
+        });
+      }).then(function (pack) {
+        engineFor = { version: kept.version, cards: cardsVersion, engine: JudgeOfflineSearch.engine(pack), kept: kept };
         return engineFor;
       });
     });
@@ -265,7 +332,8 @@ function stored(cache, request) {
   return cache.match(request).then(function (hit) {
     if (hit) return hit;
     var url = new URL(request.url);
-    if (url.search && /^\/(guides|rules)\//.test(url.pathname)) return cache.match(url.origin + url.pathname);
+    // The home screen's start URL (/?source=home-screen) and any page opened with a query: the page.
+    if (url.search && (request.mode === "navigate" || /^\/(guides|rules)\//.test(url.pathname))) return cache.match(url.origin + url.pathname);
     return undefined;
   });
 }

@@ -105,6 +105,8 @@ def _build(versions: list[Version], stamp: str) -> BuiltPack:
         params=params,
         stopwords=search_text.STOPWORDS,
         policy_docs=search_ranking.POLICY_DOCS,
+        # a card table's words are derived on the tablet from the card copy it keeps
+        card_words_on_device=stamp != card_source.SHIPPED,
     )
     return BuiltPack(
         key=(tuple(v.pk for v in versions), stamp),

@@ -131,6 +131,25 @@
     note.textContent = location.pathname.split("/")[2].toUpperCase() + " " + params.get("was") + (params.get("from") ? " in the version of " + params.get("from") : "") + " is now " + decodeURIComponent(location.pathname.split("/")[3]) + ".";
     heading.parentNode.insertBefore(note, heading.nextSibling);
   }
+  /* The player list of each of the judge's events, kept on this tablet (players.js reads it offline)
+     whenever the home page or the event list opens online: a tablet that opened only those still
+     knows its event's players without a network, so a call is saved without "New player". */
+  if ((location.pathname === "/" || location.pathname === "/events/") && navigator.onLine !== false && window.fetch) {
+    var asJson = { credentials: "same-origin", headers: { Accept: "application/json" } };
+    fetch("/api/v1/events", asJson).then(function (r) { return r.ok ? r.json() : { events: [] }; }).then(function (body) {
+      return (body.events || []).slice(0, 10).reduce(function (chain, event) {
+        return chain.then(function () {
+          return fetch("/api/v1/events/" + encodeURIComponent(event.id) + "/players", asJson).then(function (r) {
+            if (!r.ok) return;
+            return r.json().then(function (data) {
+              var names = (data.players || []).map(function (p) { return p.name; });
+              try { localStorage.setItem("judgeapp-roster-" + event.id, JSON.stringify(names)); } catch (e) { /* private mode */ }
+            });
+          });
+        });
+      }, Promise.resolve());
+    }).then(function () { document.documentElement.dataset.rostersKept = "yes"; }, function () { /* offline: the lists kept stay */ });
+  }
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.addEventListener("message", function (event) {
       var message = event.data || {};

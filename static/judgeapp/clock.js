@@ -64,7 +64,12 @@
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
-    }).then(function (next) { offline = false; adopt(next); render(); }).catch(function () { offline = true; render(); });
+    }).then(function (next) { offline = false; clearConnectionError(); adopt(next); render(); }).catch(function () { offline = true; render(); });
+  }
+  /* A message about the lost connection goes once the server answers again (a refusal stays). */
+  function clearConnectionError() {
+    var error = document.getElementById("clock-error");
+    if (error && error.dataset.connection) { error.hidden = true; error.textContent = ""; delete error.dataset.connection; }
   }
   var controls = document.getElementById("clock-controls");
   var confirmBox = document.getElementById("clock-confirm"), asked = null;
@@ -113,6 +118,7 @@
         .then(function (r) { return r.json().then(function (data) { return { ok: r.ok, data: data }; }); })
         .then(function (answer) {
           var error = document.getElementById("clock-error");
+          delete error.dataset.connection;
           if (!answer.ok) {
             error.hidden = false; error.textContent = (answer.data.error && answer.data.error.message) || "The server refused it.";
             poll();  // another tablet may have changed the round: show what the server has
@@ -128,12 +134,12 @@
             var minutes = parseInt(body.minutes, 10) || 50;
             adopt({ state: "running", round: parseInt(body.round, 10) || 1, minutes: minutes, seconds_left: minutes * 60,
                     started_at: body.started_at, server_time: body.started_at, warnings: state.warnings || [10, 5], extensions: [] });
-            window.JudgeOffline.enqueue(url, body);
-            error.hidden = false; error.textContent = "Offline: the round is running on this tablet; the other tablets see it once this one is back online.";
+            window.JudgeOffline.enqueue(url, body, "clock");
+            error.hidden = false; error.dataset.connection = "1"; error.textContent = "Offline: the round is running on this tablet; the other tablets see it once this one is back online.";
             render();
             return;
           }
-          error.hidden = false; error.textContent = "No connection: pause, resume, extend and end need the network.";
+          error.hidden = false; error.dataset.connection = "1"; error.textContent = "No connection: pause, resume, extend and end need the network.";
         });
     });
   }

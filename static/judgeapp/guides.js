@@ -1,10 +1,10 @@
 /* judgeapp guides on a tablet: walks the guide embedded in the page (#guide-data, the API's shape) one
    question at a time in the browser; compute steps ask the server (POST .../walk with the answers so
-   far). Without a connection a step the tablet can work out exactly runs here (the shuffle check's
-   infraction logic: shuffle-check.js); any other is queued on the tablet (compute-queue.js), run once
-   the connection returns and its answer shown when the judge comes back. A conclusion can be saved as
-   a call to an event through offline.js's queue. Without this script the page walks the guide on the
-   server (?a=...).
+   far). Without a connection a step the tablet can work out exactly runs here (the shuffle check:
+   shuffle-check.js and riffles.js; a loop's outcome: loop-outcome.js); any other is queued on the
+   tablet (compute-queue.js), run once the connection returns and its answer shown when the judge
+   comes back. A conclusion can be saved as a call to an event through offline.js's queue. Without
+   this script the page walks the guide on the server (?a=...).
    One piece past 400 lines because the walk, the event and its REL, the conclusion and the save form
    share one state (answers, the chosen event, the step shown); the stateless parts live beside it:
    words.js (results in words, IPG parts), players.js (player picker), penalty.js (penalty preview). */
@@ -139,12 +139,14 @@
   }
 
   /* A compute step worked out on this tablet where that is exact (the same answer as the server's engine,
-     tests/engines/test_shuffle_check_js.py): the result, or null when the server must run it. */
+     tests/engines/test_shuffle_check_js.py, test_loop_outcome_js.py): the result, or null when the server
+     must run it. */
   var threshold = Number(app.dataset.shuffleThreshold || "0.25");
   function onDevice(node, facts) {
-    if (node.computation !== "shuffle-check" || !window.JudgeShuffleCheck) return null;
-    var answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
-    return answer.result || null;
+    var answer = null;
+    if (node.computation === "shuffle-check" && window.JudgeShuffleCheck) answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
+    if (node.computation === "loop-outcome" && window.JudgeLoops) answer = JudgeLoops.run(fill(node.request || {}, facts));
+    return (answer && answer.result) || null;
   }
   function queueFor(prefix) {
     if (!window.JudgeComputeQueue) return false;
@@ -582,7 +584,7 @@
     box.appendChild(table);
     box.appendChild(el("h2", { className: "ruling-text", text: node.ruling }));
     if (current && current.device) {
-      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's shuffle check." }));
+      box.appendChild(el("p", { className: "notice computed-here", text: "Worked out on this tablet without a connection, by the same rules as the server's engine." }));
     }
     preview = { row: currentRow, base: (node.penalty || {})[rel()] || "", node: node };
     if (node.infraction && app.dataset.signedIn === "yes" && events.length) {

@@ -25,7 +25,15 @@
       loading = caches.open(PACK_CACHE).then(function (cache) { return cache.match("/offline/pack.json"); }).then(function (response) {
         if (!response) throw new Error("no copy of the rules is stored on this device yet: open the site once while online");
         return response.json();
-      }).then(function (pack) { return window.JudgeOfflineSearch.engine(pack); });
+      }).then(function (pack) {
+        if (pack.card_words !== "cards") return window.JudgeOfflineSearch.engine(pack);
+        // The card words are derived here from the card copy kept beside the rules (sw.js).
+        return caches.open(PACK_CACHE).then(function (cache) { return cache.match("/offline/cards.json"); })
+          .then(function (hit) { return hit ? hit.json() : null; }).then(function (cards) {
+            pack.cards = cards ? window.JudgeOfflineSearch.cardWords(cards, pack.stopwords) : {};
+            return window.JudgeOfflineSearch.engine(pack);
+          });
+      });
     }
     return loading;
   }

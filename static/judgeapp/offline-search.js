@@ -490,5 +490,40 @@
     return { search: search, resolve: resolve, rule: rule, readPeople: readPeople, documents: documents, outline: outline, glossary: pack.glossary, version: pack.version };
   }
 
-  return { words: words, stem: stem, normalizeNumber: normalizeNumber, parentNumber: parentNumber, engine: engine };
+  /* The pack's card words (search's index.cards) derived here from the card copy this device keeps
+     (cards/offline.py) instead of shipped in the pack (pack.card_words === "cards"): what each card does
+     (its Oracle text without reminder text; a face under its own name), as cards.services.card_descriptions
+     reads it, keyed by the stems of the name and given as the stems of the text without stopwords. Names
+     the server leaves out (a one-word name that is an ordinary word) come with the copy. */
+  function cardWords(cardsPack, stopwords) {
+    var stop = {}, fields = cardsPack.fields || [], at = {};
+    (stopwords || []).forEach(function (w) { stop[w] = true; });
+    fields.forEach(function (f, i) { at[f] = i; });
+    var leftOut = {}, seen = {}, byKey = new Map(), table = {};
+    (cardsPack.search_left_out || []).forEach(function (n) { leftOut[n] = true; });
+    var add = function (name, text) {
+      if (leftOut[name] || seen[name]) return;
+      seen[name] = true;
+      var lines = String(text || "").split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/).map(function (line) {
+        return line.replace(/\s*\([^)]*\)/g, "").trim();
+      }).filter(Boolean);
+      // search.card_source.card_key: lower case, one space, a straight apostrophe
+      var key = name.toLowerCase().replace(/\u2019/g, "'").split(/\s+/).filter(Boolean).join(" ");
+      if (key) byKey.set(key, lines.join("; "));
+    };
+    (cardsPack.cards || []).forEach(function (row) {
+      var name = row[at.name];
+      add(name, row[at.oracle_text]);
+      (row[at.faces] || []).forEach(function (face) {
+        if (face && face.name && face.name !== name) add(face.name, face.oracle_text);
+      });
+    });
+    byKey.forEach(function (text, name) {
+      var key = words(name).map(stem);
+      if (key.length) table[key.join(" ")] = words(text).filter(function (w) { return !stop[w]; }).map(stem);
+    });
+    return table;
+  }
+
+  return { words: words, stem: stem, normalizeNumber: normalizeNumber, parentNumber: parentNumber, engine: engine, cardWords: cardWords };
 });

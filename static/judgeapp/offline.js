@@ -5,7 +5,9 @@
    A call the server flags for the head judge (its announced penalty is not the one the player's earlier
    penalties give: saved offline, the history unchecked) is said on every page of this tablet once it
    has synced (#call-flags, kept until the judge taps "Seen").
-   window.JudgeOffline = { enqueue(url, body), flush(), pending(), flags(), onChange(fn), whenSent(client_id, fn), uuid() }. */
+   Besides calls, the round clock queues a round started offline (kind "clock"): the badge names each kind.
+   window.JudgeOffline = { enqueue(url, body, kind), flush(), pending(), flags(), onChange(fn), whenSent(client_id, fn),
+   uuid() }. */
 (function () {
   "use strict";
 
@@ -45,10 +47,10 @@
   }
 
   /* Put a call in the queue (replacing one with the same client_id) and try to send it at once. */
-  function enqueue(url, body) {
+  function enqueue(url, body, kind) {
     if (!body.client_id) body.client_id = uuid();
     var items = read().filter(function (item) { return item.body.client_id !== body.client_id; });
-    items.push({ url: url, body: body, queued_at: new Date().toISOString(), error: "" });
+    items.push({ url: url, body: body, kind: kind || "call", queued_at: new Date().toISOString(), error: "" });
     write(items);
     // A flush already under way may have read the queue before this call was added: send after it.
     var sending = flushing ? flushing.then(flush) : flush();
@@ -163,8 +165,11 @@
     if (!el) return;
     items = items || read();
     if (!items.length) { el.hidden = true; el.textContent = ""; return; }
-    var n = items.length;
-    var text = n + (n === 1 ? " call waiting" : " calls waiting") + " to be sent";
+    var calls = items.filter(function (i) { return !i.kind || i.kind === "call"; }).length;
+    var clocks = items.length - calls, parts = [];
+    if (calls) parts.push(calls + (calls === 1 ? " call" : " calls"));
+    if (clocks) parts.push(clocks === 1 ? "1 round clock change" : clocks + " round clock changes");
+    var text = parts.join(" and ") + " waiting to be sent";
     var errors = items.filter(function (i) { return i.error; });
     if (errors.length) text += " — " + errors[0].error;
     else if (!navigator.onLine) text += " (offline)";

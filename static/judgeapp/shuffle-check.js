@@ -1,16 +1,19 @@
 /* The judge's shuffle check on the tablet: engines/shuffle_check.py's infraction logic (validate_shuffle_facts,
-   then check_shuffle) for facts with no shuffle procedure described, so the shuffle guide's ruling needs no
-   server. A described procedure (its distance from random is riffle mathematics on the server) is not run
-   here: run() answers {unsupported: true} and the guide queues the step for the server instead.
-   tests/guides/test_shuffle_check_js.py runs this file under node against the Python engine on generated
+   then check_shuffle), so the shuffle guide's ruling needs no server; a described procedure's distance from
+   random is worked out exactly by riffles.js (loaded before this file), as the server's engine does.
+   tests/engines/test_shuffle_check_js.py runs this file under node against the Python engine on generated
    facts: the same result, field for field, or the same refusal.
    window.JudgeShuffleCheck (node: module.exports) = { run(request, threshold) -> {result} | {refused: field} |
-   {unsupported: true}, formatG3(x), PATTERN_ALPHA, MAX_DECK_SIZE }. */
+   {unsupported: true} (riffles.js missing), formatG3(x), formatF3(x), PATTERN_ALPHA, MAX_DECK_SIZE }. */
 (function (root) {
   "use strict";
 
   var PATTERN_ALPHA = 0.01;   // engines/shuffles/records.py
-  var MAX_DECK_SIZE = 250;
+  var MAX_DECK_SIZE = 250, MAX_TIMES = 100, MAX_STEPS = 50;
+  var METHODS = ["riffle", "mash", "overhand", "pile", "cut"];
+  var Riffles = typeof module !== "undefined" && module.exports ? require("./riffles.js") : root.JudgeRiffles;
+  var DISTANCE_WORDS = [[0.05, "practically indistinguishable from random"], [0.25, "close to random"],
+                        [0.5, "somewhat short of random"], [0.9, "well short of random"], [1.01, "far from random"]];
   var CITE = {
     SHUFFLE: "cr@2025-02-07:701.20a", PREGAME: "cr@2025-02-07:103.3", MTR_SHUFFLING: "mtr@2019-06-06:3.9",
     INSUFFICIENT: "ipg@2021-01-06:3.9", CHEATING: "ipg@2021-01-06:4.8", GRV: "ipg@2021-01-06:2.5",
@@ -68,14 +71,52 @@
     return mantissa + "e" + sign + (size.length < 2 ? "0" + size : size);
   }
 
-  /* validate_shuffle_facts, for facts without a procedure: the facts, or {refused: field}. */
+  /* Python's format(x, ".3f") for 0 <= x <= 1: toFixed, except at an exact tie (x = odd/16, e.g. 0.0625),
+     which Python rounds to even and toFixed up. */
+  function formatF3(x) {
+    var sixteenths = x * 16;
+    if (Number.isInteger(sixteenths) && sixteenths % 2 === 1) {
+      var low = Math.floor(x * 1000), n = low % 2 === 0 ? low : low + 1;
+      return (n / 1000).toFixed(3);
+    }
+    return x.toFixed(3);
+  }
+
+  function isWhole(v) { return typeof v === "number" && Number.isInteger(v); }
+
+  /* engines/shuffles/requests.py's Procedure: the steps, or {refused: field}. */
+  function validateProcedure(raw, size) {
+    if (!Array.isArray(raw) || raw.length > MAX_STEPS) return { refused: "procedure" };
+    var steps = [];
+    for (var i = 0; i < raw.length; i++) {
+      var at = "procedure[" + i + "]", step = raw[i];
+      if (!isObject(step)) return { refused: at };
+      var method = get(step, "method");
+      if (METHODS.indexOf(method) < 0) return { refused: at + ".method" };
+      var times = has(step, "times") ? step.times : 1;
+      if (!isWhole(times) || times < 0 || times > MAX_TIMES) return { refused: at + ".times" };
+      var piles = get(step, "piles");
+      if (piles !== null) {
+        if (method !== "pile" || !isWhole(piles) || piles < 2 || piles > Math.max(2, size)) return { refused: at + ".piles" };
+      }
+      steps.push({ method: method, times: times, piles: piles });
+    }
+    return { steps: steps };
+  }
+
+  /* validate_shuffle_facts: the facts, or {refused: field}. */
   function validate(data) {
     if (!isObject(data)) return { refused: "body" };
     var rel = get(data, "rel");
     if (["regular", "competitive", "professional"].indexOf(rel) < 0) return { refused: "rel" };
     var size = get(data, "deck_size");
     if (typeof size !== "number" || !Number.isInteger(size) || size < 0 || size > MAX_DECK_SIZE) return { refused: "deck_size" };
-    var facts = { rel: rel, deck_size: size };
+    var facts = { rel: rel, deck_size: size, procedure: null };
+    if (get(data, "procedure") !== null) {
+      var procedure = validateProcedure(data.procedure, size);
+      if (procedure.refused) return procedure;
+      facts.procedure = procedure.steps;
+    }
     var names = Object.keys(FLAGS);
     for (var k = 0; k < names.length; k++) {
       var value = has(data, names[k]) && data[names[k]] !== undefined ? data[names[k]] : FLAGS[names[k]];
@@ -95,14 +136,79 @@
     return { facts: facts };
   }
 
+  /* What the documents say of a procedure (MTR 3.9; IPG 3.9's own example), or null. */
+  function procedureProblem(steps) {
+    var counted = steps.filter(function (s) { return s.times; });
+    var riffles = counted.reduce(function (n, s) { return n + (s.method === "riffle" ? s.times : 0); }, 0);
+    var randomizing = counted.filter(function (s) { return s.method !== "pile" && s.method !== "cut"; });
+    if (!counted.length) return "the deck was not shuffled at all";
+    if (!randomizing.length) return "only pile shuffles (or cuts) were used, and pile shuffling alone is not sufficiently random";
+    if (riffles === 1 && randomizing.length === 1) {
+      return "a single riffle shuffle was the whole randomization, the tournament rules' own example of insufficient shuffling";
+    }
+    return null;
+  }
+
+  function describeDistance(distance) {
+    for (var i = 0; i < DISTANCE_WORDS.length; i++) if (distance < DISTANCE_WORDS[i][0]) return DISTANCE_WORDS[i][1];
+    throw new Error("no words for the distance " + distance);
+  }
+
+  function modelNotes(steps, exact) {
+    var methods = {};
+    steps.forEach(function (s) { if (s.times) methods[s.method] = true; });
+    var notes = ["riffle: Gilbert-Shannon-Reeds model, exact distance (Bayer & Diaconis 1992, Ann. Appl. Probab. 2)"];
+    if (methods.mash) {
+      notes.push("mash: modelled as a GSR riffle credited at half (two mashes = one riffle, rounded down); a " +
+                 "conservative convention of this engine, not a published result");
+    }
+    if (methods.overhand) {
+      notes.push("overhand: credited with nothing; randomizing takes order n^2 log n overhand shuffles (Pemantle " +
+                 "1989, J. Theoret. Probab. 2; Jonasson 2006, Ann. Appl. Probab. 16)");
+    }
+    if (methods.pile || methods.cut) notes.push("pile/cut: a fixed rearrangement; it adds no randomness and leaves the distance unchanged");
+    if (!exact) {
+      notes.push("riffles separated by other steps (or more than MAX_EXACT_RIFFLES in a row): the distance is an " +
+                 "upper bound, min(best block TV, product of block separation distances) (Aldous & Diaconis 1986, " +
+                 "Amer. Math. Monthly 93)");
+    }
+    return notes;
+  }
+
+  function mathematics(size, distance, exact) {
+    var aside = "The tournament documents set no number of shuffles and no distance; whether a player could know the " +
+                "position or distribution of cards is the judge's call (IPG 3.9).";
+    if (distance === null) {
+      return "As mathematics, not a ruling: no figure is given for this shuffle. Mash and overhand shuffles have no " +
+             "published model of how close to random they leave a deck; this tool's own convention (a mash counted as " +
+             "half a riffle, an overhand shuffle as nothing) is not a measure of the shuffle. " + aside;
+    }
+    return "As mathematics, not a ruling: in the Gilbert-Shannon-Reeds model of riffle shuffling, the shuffle described " +
+           "leaves a " + size + "-card deck " + describeDistance(distance) + ": a total variation distance of " +
+           (exact ? "" : "at most ") + formatF3(distance) + " from a uniformly random order (0 is a uniformly random " +
+           "order). The distance compares the whole distribution of orders with the uniform one: a large distance does " +
+           "not mean a player can tell where any card is. " + aside;
+  }
+
+  /* [problems, distance, model notes, information] (_shuffle_problems). */
   function problemsOf(f) {
-    var problems = [];
-    if (f.deck_size <= 1) return problems;   // nobody can know more about the order of zero or one card
+    var problems = [], distance = null, notes = [], information = [];
+    if (f.deck_size <= 1) return [problems, distance, notes, information];   // nothing to randomize
     if (f.searched_without_shuffle) problems.push("the library was not shuffled after a search that required it");
+    if (f.procedure !== null) {
+      var problem = procedureProblem(f.procedure);
+      if (problem) problems.push(problem);
+      var found = Riffles.procedureDistance(f.deck_size, f.procedure), exact = found[1];
+      distance = found[0];
+      notes = modelNotes(f.procedure, exact);
+      // Mash and overhand rest on this engine's own convention: no figure.
+      if (f.procedure.some(function (s) { return s.times && (s.method === "mash" || s.method === "overhand"); })) distance = null;
+      information.push(mathematics(f.deck_size, distance, exact));
+    }
     if (f.cards_could_be_known) problems.push("the judge believes a player could know the position or distribution of one or more cards");
     if (f.card_seen_while_shuffling && !f.shuffling_opponents_deck) problems.push("a card face was seen while shuffling and the deck was not randomized again");
     if (!f.presented_to_opponent) problems.push("the deck was not presented to the opponent for further shuffling");
-    return problems;
+    return [problems, distance, notes, information];
   }
 
   function rulesNotes(f) {
@@ -198,15 +304,15 @@
            "the Head Judge may consider a full backup, or the game is left as it is (IPG 2.5).";
   }
 
-  /* Facts that ask only how a shuffle instruction works (no procedure here: the device declines those). */
+  /* Facts that ask only how a shuffle instruction works: nothing was done at the table to fix. */
   function rulesQuestion(f) {
-    var table = f.searched_without_shuffle || f.card_seen_while_shuffling || f.pattern_seen || f.found_cards_shuffled_in ||
+    var table = f.procedure !== null || f.searched_without_shuffle || f.card_seen_while_shuffling || f.pattern_seen || f.found_cards_shuffled_in ||
                 f.cards_could_be_known || !f.presented_to_opponent;
     return !table && (f.put_at_position || f.objects_to_shuffle_missing || f.has_shuffle_trigger);
   }
 
   function check(f, threshold) {
-    var problems = problemsOf(f), rules = rulesNotes(f), refs = rules.refs.slice();
+    var found = problemsOf(f), problems = found[0], distance = found[1], rules = rulesNotes(f), refs = rules.refs.slice();
     var regular = f.rel === "regular", chargedTo = "owner", atIpg, infraction;
     if (f.card_seen_while_shuffling && f.shuffling_opponents_deck && !problems.length) {
       // IPG 2.2, example A: a card revealed while shuffling the opponent's library.
@@ -230,26 +336,27 @@
     if (upgraded) refs.push(CITE.TOURNAMENT_ERRORS);
     var looked = investigation(f);
     if (looked[2]) refs.push(looked[2]);
-    if (!f.presented_to_opponent) refs.push(CITE.PREGAME);
+    if (!f.presented_to_opponent || f.procedure !== null) refs.push(CITE.PREGAME);
     var citations = [];
     [CITE.SHUFFLE].concat(refs).forEach(function (r) { if (citations.indexOf(r) < 0) citations.push(r); });
     return {
       infraction: infraction, infraction_name: NAMES[infraction], penalty: byRel[f.rel], penalties: byRel,
       fix: fixOf(f, problems), investigate: looked[0], investigation: looked[1], problems: problems, notes: rules.notes,
-      distance_from_random: null, citations: citations, threshold: threshold, model_notes: [], information: [],
-      distance_words: null, upgraded: upgraded, charged_to: chargedTo
+      distance_from_random: distance, citations: citations, threshold: threshold, model_notes: found[2],
+      information: found[3], distance_words: distance === null ? null : describeDistance(distance) + " (total variation " +
+        "distance " + formatF3(distance) + " in the riffle model; 0 is a uniformly random order)", upgraded: upgraded, charged_to: chargedTo
     };
   }
 
   /* The "shuffle-check" computation of a guide step, on the tablet when it can be exact. */
   function run(request, threshold) {
-    if (isObject(request) && get(request, "procedure") !== null) return { unsupported: true };
+    if (!Riffles && isObject(request) && get(request, "procedure") !== null) return { unsupported: true };
     var valid = validate(request);
     if (valid.refused) return valid;
     return { result: check(valid.facts, threshold) };
   }
 
-  var api = { run: run, formatG3: formatG3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE };
+  var api = { run: run, formatG3: formatG3, formatF3: formatF3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.JudgeShuffleCheck = api;
 })(this);

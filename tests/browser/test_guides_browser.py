@@ -358,6 +358,7 @@ class OfflineTests:
 
     def test_guides_work_offline_and_a_call_saved_offline_arrives_once(self, page, judge):
         from calllog.models import Call
+        from guides import services as guide_services
 
         guides = all_guides()
         page.goto("/guides/")
@@ -403,14 +404,24 @@ class OfflineTests:
 
         # Still offline, a guide never opened on this tablet runs from the stored copy, up to a step
         # that needs the server; the queue badge is on this page too.
-        loop = guides["loop-resolution"]
+        # (The shuffle guide's pattern analysis runs on the workers; loops run on the tablet.)
+        loop = guides["shuffle-infractions"]
         loop_paths = conclusion_paths(loop)
-        page.goto("/guides/loop-resolution/")
+        # No event chosen this time: the guide asks its own REL question.
+        page.evaluate("localStorage.removeItem('judgeapp-call-event')")
+        page.goto("/guides/shuffle-infractions/")
         assert page.inner_text("h1").strip() == loop.title
-        loop_answers = max(loop_paths.values(), key=len)
+        loop_answers = max(
+            (
+                a
+                for a in loop_paths.values()
+                if "analyse" in guide_services.walk(loop.slug, a)["path"]
+            ),
+            key=len,
+        )
         step, _ = walk_until_offline_stop(page, loop_answers)
         assert step["offline"] == "yes", (
-            "the loop guide computes on the server, so offline it must stop and say so"
+            "the pattern analysis computes on the server, so offline it must stop and say so"
         )
         assert "needs the connection" in page.inner_text("#guide-step .needs-network")
         assert page.locator("#guide-step button.retry").is_visible()
@@ -475,7 +486,9 @@ class ComputeOfflineTests:
     ):
         from guides import services as guide_services
 
-        loop = all_guides()["loop-resolution"]
+        # The shuffle guide's pattern analysis (a Monte Carlo run on the workers) needs the server;
+        # the loop and the shuffle check are worked out on the tablet.
+        loop = all_guides()["shuffle-infractions"]
         page.goto("/guides/")
         OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
         answered = []  # walks the server answered (attempts made offline never reach it)
@@ -489,10 +502,15 @@ class ComputeOfflineTests:
         )
 
         page.context.set_offline(True)
-        page.goto("/guides/loop-resolution/")
-        step, given = walk_until_offline_stop(page, max(conclusion_paths(loop).values(), key=len))
+        page.goto("/guides/shuffle-infractions/")
+        through = [
+            a
+            for a in conclusion_paths(loop).values()
+            if "analyse" in guide_services.walk(loop.slug, a)["path"]
+        ]
+        step, given = walk_until_offline_stop(page, max(through, key=len))
         assert step["offline"] == "yes", (
-            "the loop guide computes on the server, so offline it stops at that step"
+            "the pattern analysis computes on the server, so offline it stops at that step"
         )
         waiting_at = step["node"]
         message = page.inner_text("#guide-step .needs-network")
@@ -502,7 +520,7 @@ class ComputeOfflineTests:
             "1 computation waiting for the connection"
         )
         queued = page.evaluate("JudgeComputeQueue.pending()")
-        assert [(q["slug"], q["answers"]) for q in queued] == [("loop-resolution", given)]
+        assert [(q["slug"], q["answers"]) for q in queued] == [("shuffle-infractions", given)]
         page.screenshot(path=str(SHOTS / "offline-computation-queued.png"), full_page=True)
 
         # A reload (the tab closed and opened again) keeps it queued: still offline, the same step
@@ -518,7 +536,7 @@ class ComputeOfflineTests:
 
         # Online again: the queue runs it once, and the guide goes on to where the server's
         # walk leads.
-        expected = guide_services.walk("loop-resolution", given)
+        expected = guide_services.walk("shuffle-infractions", given)
         page.context.set_offline(False)
         page.wait_for_selector('#guide-step[data-offline="no"]:not([data-busy])', timeout=45000)
         assert (

@@ -130,16 +130,21 @@ class CardTableTests:
         second = index_cache.name_for(versions, cards=card_source.card_stamp())
         assert len({shipped, first, second}) == 3
 
-    def test_the_offline_pack_carries_the_table_s_card_words(self, imported):
+    def test_the_offline_pack_leaves_the_table_s_card_words_to_the_tablet(self, imported):
+        """The tablet derives them from its card copy (tests/search/offline/test_engine_js.py
+        CardTableRankingTests): the rules pack does not carry them, the copy names the cards search
+        leaves out."""
+        from cards.offline import current_card_pack
+
         pack = json.loads(offline_service.current_pack().body)
-        assert pack["cards"]["blood moon"] == [
-            "nonbas",
-            "land",
-            "mountain",
-        ] or "mountain" in " ".join(pack["cards"]["blood moon"])
-        assert "steam vent" not in pack["cards"] and "steam vents" not in pack["cards"]
-        index = search_service.index_for(offline_service.current_versions())
-        assert pack["cards"] == {" ".join(k): list(v) for k, v in sorted(index.cards.items()) if k}
+        assert (pack["card_words"], pack["cards"]) == ("cards", {})
+        copy = json.loads(current_card_pack().body)
+        faces = copy["fields"].index("faces")
+        names = {row[0] for row in copy["cards"]} | {
+            f["name"] for row in copy["cards"] for f in row[faces] or () if f.get("name")
+        }
+        described = services.search_card_descriptions()
+        assert set(copy["search_left_out"]) == names - set(described)
 
     def test_asked_as_questions_naming_cards_are_embedded_as_the_table_reads_them(self):
         versions = search_service.current_versions("cr")

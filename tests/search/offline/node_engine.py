@@ -26,6 +26,7 @@ return input.calls.map(([name, args]) => {{
   if (name === 'readPeople') return engine.readPeople(args[0]);
   if (name === 'words') return S.words(args[0]);
   if (name === 'stem') return S.stem(args[0]);
+  if (name === 'cardWords') return S.cardWords(args[0], args[1]);
   if (name === 'normalizeNumber') return S.normalizeNumber(args[0], args[1]);
   throw new Error('unknown call ' + name);
 }});

@@ -240,6 +240,7 @@ class CardTableRankingTests:
     @pytest.fixture
     def cards_imported(self):
         from cards import services as card_services
+        from cards.offline import current_card_pack
         from search import card_source
         from tests.cards.conftest import CARDS, RULINGS
 
@@ -247,10 +248,16 @@ class CardTableRankingTests:
         service.forget_packs()
         search_service.forget_indexes()
         pack = json.loads(service.current_pack().body)
-        assert pack["cards"]["blood moon"] == list(
-            search_service.index_for(service.current_versions()).cards[("blood", "moon")]
-        )
-        assert "steam vents" not in pack["cards"]
+        # The card words are not in the pack: the tablet derives them from its card copy, and gets
+        # the server index's table.
+        assert (pack["card_words"], pack["cards"]) == ("cards", {})
+        copy = json.loads(current_card_pack().body)
+        (derived,) = run_engine([("cardWords", [copy, pack["stopwords"]])])
+        index = search_service.index_for(service.current_versions())
+        assert derived == {" ".join(k): list(v) for k, v in index.cards.items() if k}
+        assert derived["blood moon"] == list(index.cards[("blood", "moon")])
+        assert "steam vents" not in derived
+        pack["cards"] = derived
         yield pack
         card_source.forget_cards()
         service.forget_packs()

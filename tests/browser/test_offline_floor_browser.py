@@ -1,0 +1,221 @@
+"""The floor kit offline from the home page (issue 30, its Offline part), in a real browser at
+tablet size: a tablet that opened the home page once, online, starts offline from the home-screen
+icon on the real home page with its tiles, opens every tile and the event's pages, keeps the
+event's player list, and keeps the search box its width beside the offline badge; a round started
+offline is said as a round clock change (not a call), and the connection's message goes once the
+connection is back; a described shuffle and a loop of 10^18 iterations are worked out on the
+tablet offline, as the server does.
+
+Skipped when Playwright or the browser is missing (see tests/browser/test_guides_browser.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import test_guides_browser as guides_tests
+from tests.browser import test_offline_browser as offline_tests
+from tests.browser.test_guides_browser import SHOTS, all_guides, give, tablet_page
+from tests.browser.test_offline_browser import wait_for_copy
+
+pytestmark = guides_tests.pytestmark
+# The fixtures of the offline kit (a live server with the rules and the offline pack, a head judge)
+# and of the guides (a signed-in judge with an event).
+site, page, head_judge = offline_tests.site, offline_tests.page, offline_tests.head_judge
+judge = guides_tests.judge
+
+# The guide page's scripts that work steps out on the tablet (kept in this order, after the others).
+DEVICE_SCRIPTS = [
+    f"/static/judgeapp/{name}.js" for name in ("riffles", "loop-outcome", "shuffle-check", "guides")
+]
+KEPT = """url => caches.open("judgeapp-offline-v1").then(c => c.match(url)).then(r => !!r)"""
+
+
+def wait_until_kept(page, urls: list[str], timeout: float = 60) -> None:
+    """Until the service worker has stored every one of `urls`."""
+    deadline = time.monotonic() + timeout
+    missing = urls
+    while time.monotonic() < deadline:
+        missing = [u for u in urls if not page.evaluate(KEPT, u)]
+        if not missing:
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"the service worker did not keep {missing}")
+
+
+def box_width(page) -> float:
+    return page.locator("#jump-q").bounding_box()["width"]
+
+
+class OfflineFromHomeTests:
+    def test_one_visit_to_the_home_page_is_enough_to_start_and_walk_offline(self, page, head_judge):
+        from calllog import players
+        from engines import shuffle_check
+        from search.offline import service
+
+        event = head_judge["event"]
+        players.add_player(event.head_judge, event, "Alice Ashford")
+        page.context.add_cookies([head_judge["cookie"]])
+        page.goto("/")
+        wait_for_copy(page, service.current_pack().version)
+        event_page, clock_page = f"/events/{event.pk}/", f"/events/{event.pk}/clock/"
+        wait_until_kept(page, ["/", "/check/shuffle/", "/events/", event_page, clock_page])
+        page.wait_for_selector("html[data-rosters-kept]")
+        online_width = box_width(page)
+
+        page.context.set_offline(True)
+        page.goto("/?source=home-screen")  # the installed app's start URL
+        page.wait_for_selector("#offline-badge:not([hidden])")
+        for tile in ("/guides/", "/events/", "/check/shuffle/"):
+            assert page.locator(f"#main a[href='{tile}']").count() >= 1, tile
+        # The badge takes its own line: the box keeps its width (it was 554 -> 183 px).
+        assert box_width(page) >= online_width - 1, (box_width(page), online_width)
+        page.fill("#jump-q", "trample")
+        page.wait_for_selector("#jump-results .results a.hit")
+        assert page.locator("#jump-results").bounding_box()["width"] >= online_width - 1
+        page.screenshot(path=str(SHOTS / "offline-home-start.png"))
+
+        page.click("#main a[href='/check/shuffle/']")
+        page.wait_for_load_state()
+        assert page.url.endswith("/check/shuffle/")
+        assert "Shuffle" in page.inner_text("#main h1")
+        # The check itself is ruled on the tablet: one riffle of the page's 60 cards.
+        page.fill("form.check input[name=riffle]", "1")
+        page.click("form.check button[type=submit]")
+        page.wait_for_selector("section.ruling[data-computed=device]")
+        expected = shuffle_check.check_shuffle(
+            shuffle_check.validate_shuffle_facts(
+                {
+                    "rel": "competitive",
+                    "deck_size": 60,
+                    "procedure": [{"method": "riffle", "times": 1}],
+                }
+            )
+        )
+        assert page.inner_text("section.ruling h2") == expected.infraction_name
+        assert expected.information[0] in page.inner_text("section.ruling")
+        page.goto("/events/")
+        page.click(f"#main a[href='{event_page}']")
+        page.wait_for_load_state()
+        assert event.name in page.inner_text("#main")
+        page.goto(clock_page)
+        page.wait_for_selector("#round-clock")
+        # The event's players are on this tablet, though no guide or event page was opened online.
+        roster = page.evaluate(f"JSON.parse(localStorage.getItem('judgeapp-roster-{event.pk}'))")
+        assert roster == ["Alice Ashford"]
+
+    def test_a_round_started_offline_is_not_a_call_and_the_offline_message_goes_online(
+        self, page, head_judge
+    ):
+        from floor.models import RoundClock
+        from search.offline import service
+
+        page.on("dialog", lambda dialog: dialog.accept())  # a confirmation before Start, if asked
+        page.context.add_cookies([head_judge["cookie"]])
+        url = f"/events/{head_judge['event'].pk}/clock/"
+        page.goto(url)
+        wait_for_copy(page, service.current_pack().version)
+        page.goto(url)  # kept for offline use now that the worker controls the page
+        page.context.set_offline(True)
+        page.reload()
+        page.fill("#clock-controls input[name=minutes]", "30")
+        page.click("#clock-controls [data-action=start]")
+        page.wait_for_selector("#round-clock[data-state=running]")
+        page.wait_for_selector("#call-queue:not([hidden])")
+        queued = page.inner_text("#call-queue")
+        assert "call" not in queued and "1 round clock change waiting" in queued, queued
+        page.click("#clock-controls [data-action=pause]")
+        page.wait_for_selector("#clock-error:has-text('No connection')")
+
+        page.context.set_offline(False)
+        page.wait_for_selector("#clock-error", state="hidden", timeout=30000)
+        page.wait_for_selector("#call-queue", state="hidden", timeout=30000)
+        clock = RoundClock.objects.get()
+        assert (clock.minutes, clock.event_id) == (30, head_judge["event"].pk)
+
+
+@pytest.fixture
+def guide_page(browser, judge):
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"]) as tab:
+        yield tab
+
+
+class ComputedOnTheTabletTests:
+    def test_a_described_shuffle_is_worked_out_on_the_tablet_offline(self, guide_page):
+        from guides import services as guide_services
+
+        page = guide_page
+        shuffle = all_guides()["shuffle-infractions"]
+        # A walk that describes the shuffle: 3 riffles of a 60-card deck, the other answers first.
+        answers: list = []
+        while not (walked := guide_services.walk(shuffle.slug, answers))["finished"]:
+            node = shuffle.nodes[walked["node_id"]]
+            if node.kind.value == "question":
+                picks = [i for i, a in enumerate(node.answers) if ("described", True) in a.set]
+                answers.append(picks[0] if picks else 0)
+            else:
+                answers.append(
+                    3
+                    if node.field == "times"
+                    else 60
+                    if node.field == "deck_size"
+                    else node.default
+                )
+        assert "check-procedure" in walked["path"], walked["path"]
+        node_id = walked["node_id"]
+        page.goto("/guides/")
+        guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        wait_until_kept(page, DEVICE_SCRIPTS)
+        page.context.set_offline(True)
+        page.goto("/guides/shuffle-infractions/")
+        assert give(page, shuffle, answers) == {
+            "node": node_id,
+            "kind": "conclusion",
+            "offline": "no",
+        }
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+        server = guide_services.walk(shuffle.slug, answers)
+        assert server["result"]["information"], "the server gives the procedure's mathematics"
+        text = page.inner_text("#guide-step")
+        assert server["result"]["fix"] in text
+        # The distance from random, worked out here, as the server words it.
+        assert "total variation distance" in server["result"]["information"][0]
+        assert server["result"]["information"][0] in text
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        page.screenshot(path=str(SHOTS / "offline-described-shuffle.png"), full_page=True)
+
+    def test_a_loop_of_ten_to_the_eighteen_iterations_is_worked_out_on_the_tablet_offline(
+        self, guide_page
+    ):
+        from guides import services as guide_services
+
+        page = guide_page
+        loop = all_guides()["loop-resolution"]
+        # The active player alone keeps a loop going that ends nothing, and proposes 10^18.
+        choose = {"optional": 1, "effect": 2}
+        answers: list = []
+        while not (walked := guide_services.walk(loop.slug, answers))["finished"]:
+            node = loop.nodes[walked["node_id"]]
+            if node.kind.value == "question":
+                answers.append(choose.get(node.id, 0))
+            else:
+                answers.append(10**18 if node.field == "ap_decl" else node.default)
+        assert walked["result"]["iterations"] == 10**18, walked["result"]
+        page.goto("/guides/")
+        guides_tests.OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
+        wait_until_kept(page, DEVICE_SCRIPTS)
+        page.context.set_offline(True)
+        page.goto("/guides/loop-resolution/")
+        assert give(page, loop, answers) == {
+            "node": walked["node_id"],
+            "kind": "conclusion",
+            "offline": "no",
+        }
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+        text = page.inner_text("#guide-step")
+        assert "The loop is performed 1,000,000,000,000,000,000 times" in text
+        assert walked["result"]["explanation"] in text
+        assert page.evaluate("JudgeComputeQueue.pending()") == []
+        page.screenshot(path=str(SHOTS / "offline-loop-10-18.png"), full_page=True)
