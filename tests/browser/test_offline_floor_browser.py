@@ -112,7 +112,6 @@ class OfflineFromHomeTests:
         from floor.models import RoundClock
         from search.offline import service
 
-        page.on("dialog", lambda dialog: dialog.accept())  # a confirmation before Start, if asked
         page.context.add_cookies([head_judge["cookie"]])
         url = f"/events/{head_judge['event'].pk}/clock/"
         page.goto(url)
@@ -122,6 +121,7 @@ class OfflineFromHomeTests:
         page.reload()
         page.fill("#clock-controls input[name=minutes]", "30")
         page.click("#clock-controls [data-action=start]")
+        page.click("#clock-confirm [data-confirm]")  # Start asks first
         page.wait_for_selector("#round-clock[data-state=running]")
         page.wait_for_selector("#call-queue:not([hidden])")
         queued = page.inner_text("#call-queue")
