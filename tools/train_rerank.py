@@ -93,7 +93,7 @@ def capture(corpus, questions) -> list[Example]:
         )
         return order
 
-    second_look.rerank = spy  # type: ignore[assignment]
+    second_look.rerank = spy
     second_look.shipped = lambda: always  # type: ignore[assignment]
     try:
         for q in questions:
@@ -105,8 +105,8 @@ def capture(corpus, questions) -> list[Example]:
             if len(found) == before:  # a rule number or a quoted phrase: no second look
                 found.append(Example(np.zeros((0, len(second_look.FEATURES))), np.zeros(0), [], []))
     finally:
-        second_look.rerank = real_rerank  # type: ignore[assignment]
-        second_look.shipped = real_shipped  # type: ignore[assignment]
+        second_look.rerank = real_rerank
+        second_look.shipped = real_shipped
     return found
 
 
@@ -177,7 +177,7 @@ def measure(corpus, questions, *, rerank: bool) -> tuple[float, float]:
             hybrid=True,
         )
     finally:
-        second_look.shipped = real  # type: ignore[assignment]
+        second_look.shipped = real
     return search_bench.recall_at(outcomes), search_bench.mrr(outcomes)
 
 
@@ -242,9 +242,9 @@ def main() -> None:
         r1, m1 = simulate(group, model)
         print(f"simulated {name:15} R@5 {r0:.3f} -> {r1:.3f}   MRR@10 {m0:.3f} -> {m1:.3f}")
     write(args.out, model)
-    for name, group in (("real-tune train", real_train), ("real-tune held", held)):
-        r0, m0 = measure(corpus, group, rerank=False)
-        r1, m1 = measure(corpus, group, rerank=True)
+    for name, asked in (("real-tune train", real_train), ("real-tune held", held)):
+        r0, m0 = measure(corpus, asked, rerank=False)
+        r1, m1 = measure(corpus, asked, rerank=True)
         print(f"measured  {name:15} R@5 {r0:.3f} -> {r1:.3f}   MRR@10 {m0:.3f} -> {m1:.3f}")
     print(f"wrote {args.out} in {time.perf_counter() - started:.0f} s")
 

@@ -14,7 +14,7 @@ ENTRIES = [
     SearchEntry(
         doc="cr",
         number="1.1",
-        text="Combat damage is dealt by attacking and blocking creatures in the combat damage step.",
+        text="Combat damage is dealt by attacking and blocking creatures in combat.",
         section_title="Combat",
     ),
     SearchEntry(
@@ -46,7 +46,7 @@ def _similarity(values):
     def score(_query):
         return list(values)
 
-    score.cache_clear = lambda: None  # type: ignore[attr-defined]
+    score.cache_clear = lambda: None
     return score
 
 
