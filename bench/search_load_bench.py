@@ -255,17 +255,18 @@ def main() -> None:
     asked = questions()
     short = [q for q in asked if len(q) <= 100]
 
-    found = json.loads(
-        subprocess.run(
-            [PY, "-c", IN_PROCESS],
-            input=json.dumps(asked),
-            cwd=REPO,
-            env=ENV,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()[-1]
+    done = subprocess.run(
+        [PY, "-c", IN_PROCESS],
+        input=json.dumps(asked),
+        cwd=REPO,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=False,
     )
+    if done.returncode:
+        raise SystemExit(f"the in-process measure failed:\n{done.stderr[-3000:]}")
+    found = json.loads(done.stdout.splitlines()[-1])
     print(f"CPU per search in process ({found['ranking']}, {found['n']} questions, each once):")
     for name in ("encode_score", "lexical", "search_no_rerank", "search"):
         if name in found:

@@ -242,6 +242,7 @@ def main() -> None:
         r1, m1 = simulate(group, model)
         print(f"simulated {name:15} R@5 {r0:.3f} -> {r1:.3f}   MRR@10 {m0:.3f} -> {m1:.3f}")
     write(args.out, model)
+    second_look.MODEL_FILE = args.out  # what measure's searches read
     for name, asked in (("real-tune train", real_train), ("real-tune held", held)):
         r0, m0 = measure(corpus, asked, rerank=False)
         r1, m1 = measure(corpus, asked, rerank=True)
