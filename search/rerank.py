@@ -16,6 +16,7 @@ lexical search does). Standard library only: a few dozen multiplications a candi
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,8 @@ from pathlib import Path
 
 from search.records import SearchIndex
 from search.text import STOPWORDS, stem, words
+
+log = logging.getLogger(__name__)
 
 MODEL_FILE = Path(__file__).resolve().parent / "rerank.json"
 # Candidates read again: the first ranking's best entries (parts of one rule count apart).
@@ -79,10 +82,15 @@ def from_dict(data: Mapping) -> Model:
 
 @lru_cache(maxsize=1)
 def shipped() -> Model | None:
-    """The shipped model (search/rerank.json), or None when there is none."""
+    """The shipped model (search/rerank.json), or None when there is none or it was written for
+    other features (a search then keeps its first ranking rather than failing)."""
     if not MODEL_FILE.is_file():
         return None
-    return from_dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
+    try:
+        return from_dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
+    except (ValueError, KeyError):
+        log.warning("search reranker %s not used: written for other features", MODEL_FILE)
+        return None
 
 
 def question_end(query: str) -> str:

@@ -110,3 +110,18 @@ def test_the_shipped_model_reads_these_features_and_is_small():
     assert second_look.MODEL_FILE.stat().st_size < 10_000
     with pytest.raises(ValueError):
         second_look.from_dict({**data, "features": data["features"][:-1]})
+
+
+def test_a_model_for_other_features_keeps_the_first_ranking(index, tmp_path, monkeypatch):
+    stale = tmp_path / "rerank.json"
+    data = json.loads(second_look.MODEL_FILE.read_text(encoding="utf-8"))
+    stale.write_text(json.dumps({**data, "features": data["features"][:-1]}), encoding="utf-8")
+    monkeypatch.setattr(second_look, "MODEL_FILE", stale)
+    second_look.shipped.cache_clear()
+    try:
+        assert second_look.shipped() is None
+        semantic = _similarity([0.62, 0.6, 0.1])
+        first = search.search(index, QUESTION, semantic=semantic, rerank=False)
+        assert _numbers(search.search(index, QUESTION, semantic=semantic)) == _numbers(first)
+    finally:
+        second_look.shipped.cache_clear()
