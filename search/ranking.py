@@ -29,6 +29,9 @@ Ranking, in order of application:
    for a penalty or a fix lifts the IPG (the JAR when it names Regular REL) a little more.
 10. A question that names no REL whose first rules include a JAR section (Regular REL) gets the
    best IPG infraction (Competitive and Professional) right after it.
+11. Before 10, a hybrid search whose best blended score leads the second by little (the first
+   ranking unsure) has its first entries ordered again by the reranker (search.rerank); a lexical
+   search never is, so the tablet's offline engine still ranks as the server's lexical search.
 """
 
 from __future__ import annotations
