@@ -9,6 +9,7 @@ search is hybrid as deployed. Then prints:
 1. CPU per search in process (no HTTP, no Django): encoding the question and scoring every vector,
    the lexical half, the second look (search.rerank; how often it was spent), and the whole
    ranking, over the questions of the bench sets, each asked once (no cache helps);
+   (a fixed sample of --per-band questions of each length band below);
 2. the first search of a new process (Django set up, the index read, the question encoded);
 3. gunicorn started with docker/gunicorn.conf.py (its workers, threads, preload and warm-up), one
    client over HTTP asking every distinct question once: p50/p95 for questions up to 100
@@ -249,11 +250,23 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument(
+        "--per-band",
+        type=int,
+        default=300,
+        help="questions asked of each length band (up to 100 characters, longer): a fixed sample",
+    )
     args = parser.parse_args()
     resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
     ensure_documents()
-    asked = questions()
-    short = [q for q in asked if len(q) <= 100]
+    every = questions()
+    short = [q for q in every if len(q) <= 100]
+    long = [q for q in every if len(q) > 100]
+    chosen = random.Random(28)
+    asked = [
+        *chosen.sample(short, min(args.per_band, len(short))),
+        *chosen.sample(long, min(args.per_band, len(long))),
+    ]
 
     done = subprocess.run(
         [PY, "-c", IN_PROCESS],
@@ -267,7 +280,10 @@ def main() -> None:
     if done.returncode:
         raise SystemExit(f"the in-process measure failed:\n{done.stderr[-3000:]}")
     found = json.loads(done.stdout.splitlines()[-1])
-    print(f"CPU per search in process ({found['ranking']}, {found['n']} questions, each once):")
+    print(
+        f"CPU per search in process ({found['ranking']}, {found['n']} questions, each once; "
+        f"{sum(len(q) > 100 for q in asked)} longer than 100 characters):"
+    )
     for name in ("encode_score", "lexical", "search_no_rerank", "search"):
         if name in found:
             print(f"  {name:18} {found[name]:6.2f} ms")
