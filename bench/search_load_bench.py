@@ -5,7 +5,8 @@
 
 Imports the current documents first when the database has none (the newest CR, MTR, IPG and JAR of
 JUDGEAPP_RULES_DIR) and builds their vectors when some are missing (build_search_vectors), so the
-search is hybrid as deployed. Then prints:
+search is hybrid as deployed, and their index (build_search_index, as `make setup` does).
+Then prints:
 1. CPU per search in process (no HTTP, no Django): encoding the question and scoring every vector,
    the lexical half, the second look (search.rerank; how often it was spent), and the whole
    ranking, over the questions of the bench sets, each asked once (no cache helps);
@@ -98,7 +99,7 @@ if semantic is not None:
         order = args[3]
         before = list(order)
         new = real(model, *args)
-        spent[0] += new != before or rerank.unsure(model, before, args[4])
+        spent[0] += new != before or rerank.unsure(model, before, args[4], args[1])
         return new
     rerank.rerank = counted
     semantic.cache_clear()
@@ -134,6 +135,14 @@ def ensure_documents() -> None:
         )
     subprocess.run(
         [PY, "manage.py", "build_search_vectors"],
+        cwd=REPO,
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    # as `make setup` does: the index kept in .cache/search/, read by every new process
+    subprocess.run(
+        [PY, "manage.py", "build_search_index"],
         cwd=REPO,
         env=ENV,
         check=True,

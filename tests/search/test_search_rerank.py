@@ -87,6 +87,16 @@ def test_an_unsure_first_ranking_is_ordered_again(index, monkeypatch):
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
+def test_a_short_question_is_never_read_again(index, monkeypatch):
+    # one line, as the sets written from the documents ask: the first ranking stands
+    short = "Does he lose when he must draw with no cards in his library?"
+    assert len(short) <= second_look.STORY < len(QUESTION)
+    semantic = _similarity([0.62, 0.6, 0.1])
+    first = search.search(index, short, semantic=semantic, rerank=False)
+    monkeypatch.setattr(second_look, "shipped", lambda: _model(2.0, end_cover=-1.0, first=-1.0))
+    assert _numbers(search.search(index, short, semantic=semantic)) == _numbers(first)
+
+
 def test_a_sure_first_ranking_is_kept(index, monkeypatch):
     semantic = _similarity([0.95, 0.1, 0.05])
     first = search.search(index, QUESTION, semantic=semantic, rerank=False)
