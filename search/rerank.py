@@ -7,9 +7,10 @@ scene) the rule's words cover, how much of the rule's title the question names, 
 question's rare words the rule holds. A linear model over them (weights in rerank.json, learned by
 `make search-rerank`, tools/train_rerank.py, from the tuning questions) orders the candidates again.
 
-It is spent only where the first ranking is unsure: when the best blended score leads the second
-by less than the model's `margin` (a share of the best score). A confident first answer is kept as
-it is, and so is every lexical search (the tablet's offline engine must rank as the server's
+It is spent only where the first ranking is unsure, on a question told as a story (over STORY
+characters): when the best blended score leads the second by less than the model's `margin` (a
+share of the best score). A confident first answer and a one-line question are kept as they are,
+and so is every lexical search (the tablet's offline engine must rank as the server's
 lexical search does). Standard library only: a few dozen multiplications a candidate.
 """
 
