@@ -17,7 +17,7 @@ export OPENBLAS_NUM_THREADS := 1
 # (a DJANGO_DEBUG of the environment wins).
 DEV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
-.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors stack stack-stop fault-test
+.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors search-rerank stack stack-stop fault-test
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -115,6 +115,11 @@ $(TRAIN_VENV)/.installed: requirements-train.txt requirements-models.txt
 search-model: $(TRAIN_VENV)/.installed
 	nice -n 10 $(TRAIN_VENV)/bin/python tools/train_search_model.py $(TRAIN_ARGS)
 	$(MAKE) search-encoder
+
+# The second look at a hybrid search's first results (search/rerank.json, a linear model over the
+# first ranking's features; tools/train_rerank.py): numpy only, deterministic, minutes on one core.
+search-rerank: install
+	nice -n 10 $(PY) tools/train_rerank.py $(TRAIN_ARGS)
 
 # The model's graph for ONNX Runtime and its tokenizer (search/model/encoder.onnx,
 # tokenizer.json; a few kilobytes: the weights stay in model.safetensors), named in model.json.

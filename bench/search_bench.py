@@ -53,7 +53,9 @@ PARTS = (
     "docs",
     *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS),
 )
-OTHER_DOCS = ("mtr", "ipg", "jar")  # the newest stored version of each is searched beside the CR
+OTHER_DOCS = ("mtr", "ipg", "jar")
+# The second look at a hybrid search's first results (search.rerank); --no-rerank leaves it out.
+RERANK = True  # the newest stored version of each is searched beside the CR
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,12 @@ def evaluate_corpus(
             continue
         semantic = corpus.semantic.get(q.doc) if hybrid else None
         hits = search.search(
-            index, q.text, limit=depth, doc=None if q.doc == "any" else q.doc, semantic=semantic
+            index,
+            q.text,
+            limit=depth,
+            doc=None if q.doc == "any" else q.doc,
+            semantic=semantic,
+            rerank=RERANK,
         )
         numbers = tuple(f"{h.doc}:{h.number}" if q.doc == "any" else h.number for h in hits)
         rank = next((k + 1 for k, n in enumerate(numbers) if n in q.answers), None)
@@ -467,7 +474,14 @@ def main() -> None:
         default="",
         help="with --table: list the no-filter misses of this one tuning part (e.g. real-tune)",
     )
+    parser.add_argument(
+        "--no-rerank",
+        action="store_true",
+        help="leave out the second look at the hybrid ranking's first results (search.rerank)",
+    )
     args = parser.parse_args()
+    global RERANK
+    RERANK = not args.no_rerank
 
     version, questions = load_questions()
     if args.table:

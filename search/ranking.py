@@ -29,6 +29,9 @@ Ranking, in order of application:
    for a penalty or a fix lifts the IPG (the JAR when it names Regular REL) a little more.
 10. A question that names no REL whose first rules include a JAR section (Regular REL) gets the
    best IPG infraction (Competitive and Professional) right after it.
+11. Before 10, a hybrid search whose best blended score leads the second by little (the first
+   ranking unsure) has its first entries ordered again by the reranker (search.rerank); a lexical
+   search never is, so the tablet's offline engine still ranks as the server's lexical search.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any, cast
 
 from rulesref.parsing.common import normalize_rule_number
 from search import bm25
+from search import rerank as second_look
 from search.query import ParsedQuery, parse_query
 from search.records import SearchHit, SearchIndex
 from search.snippets import snippet
@@ -123,13 +127,16 @@ def search(
     limit: int = 10,
     doc: str | None = None,
     semantic: Callable[[str], Sequence[float]] | None = None,
+    rerank: bool = True,
 ) -> list[SearchHit]:
     """The best `limit` rules for `query`, best first; [] for an empty or unmatched query.
 
     `doc` keeps only rules of that document ("cr", "mtr", ...). Scores are comparable within one
     answer only. A rule number gets that rule first (score 1000), then its subrules. `semantic`,
     when given, maps a query to a similarity per entry (index order), e.g. sentence-embedding
-    cosines from search.vectors; it is blended with the lexical ranking.
+    cosines from search.vectors; it is blended with the lexical ranking. A hybrid search whose
+    first ranking is unsure is ordered again by the shipped reranker (search.rerank) unless
+    `rerank` is False; a lexical one never is.
     """
     query = query.strip()
     if not query or limit <= 0:
@@ -140,8 +147,10 @@ def search(
         return [_hit(index, i, 1000.0 - rank, frozenset()) for rank, i in enumerate(hits)]
     parsed = parse_query(index, query)
     scores = _lexical_scores(index, parsed, doc)
+    lexical, similarity = scores, None
     if semantic is not None and not parsed.phrases:
-        scores = _blend(index, scores, semantic(parsed.semantic_text), doc)
+        similarity = semantic(parsed.semantic_text)
+        scores = _blend(index, scores, similarity, doc)
     if doc is None and (parsed.intent or parsed.regular):
         remedy = parsed.regular or any(word in index.remedy for word in parsed.intent)
         _lift_policy(index, scores, remedy=("jar" if parsed.regular else "ipg") if remedy else None)
@@ -151,6 +160,11 @@ def search(
             if i in scores:
                 scores[i] *= keep
     order = sorted((i for i, v in scores.items() if v > 0), key=lambda i: (-scores[i], i))
+    second = second_look.shipped() if rerank and similarity is not None else None
+    if second is not None and similarity is not None:
+        order = second_look.rerank(
+            second, index, query, parsed.weights, order, scores, lexical, similarity
+        )
     if doc is None and not parsed.regular and _COUNTERPART:
         order = _competitive_beside_regular(index, order, scores)
     ranked = _one_per_rule(index, order, limit)
