@@ -179,7 +179,7 @@ describe(
                 description=(
                     "words, a quoted phrase, a rule number or a whole question told as a story"
                     " (at most 1000 characters)"
-                ),,
+                ),
             ),
             param("doc", enum=["cr", "mtr", "ipg", "jar"]),
             VERSION,
