@@ -20,7 +20,9 @@
     box.classList.add("question-box");
     box.rows = 1;
     box.maxLength = MAX_QUESTION;
-    box.value = field.value;
+    // a one-line field drops the question's line breaks from its value; its attribute keeps them
+    var typed = field.getAttribute("value");
+    box.value = typed !== null && typed.replace(/[\r\n]/g, "") === field.value ? typed : field.value;
     var focused = document.activeElement === field;
     field.parentNode.replaceChild(box, field);
     if (focused) box.focus();
