@@ -66,4 +66,5 @@ def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
         and links.path_to(guide, n.id) is not None
     ]
     same = [n for n in found if n.penalty is not None and n.penalty.competitive == base]
-    return (same or found or [None])[0]
+    chosen = same or found
+    return chosen[0] if chosen else None
