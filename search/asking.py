@@ -6,8 +6,8 @@ sentences more than the scene, whose words still count, less.
 
 A sentence asks when it ends with "?" or is said as a question ("what happens", "is this", "can
 he", "how do I rule", "I'm wondering whether"). A story none of whose sentences asks ends with its
-question. A question of one sentence, or whose every sentence asks, has no scene: it is read
-as before.
+question. A question of one sentence, of fewer than MIN_WORDS words, or whose every sentence asks,
+has no scene: it is read as before.
 
 The offline engine (static/judgeapp/offline-search.js, `pieces`) splits and weighs alike: keep
 them equal.
@@ -35,6 +35,9 @@ _ASKS = re.compile(
     r"do (?:i|you|we|they)|does (?:it|he|she|that|this))\b"
 )
 _LETTERS = re.compile(r"[a-z']+")
+# A question shorter than this, in words, is read whole: a line of scene before a short question
+# ("Opponent has Blood Moon. Do my fetches work?") is the question's own subject, not a story.
+MIN_WORDS = 25
 
 
 def sentences(question: str) -> list[str]:
@@ -57,7 +60,7 @@ def pieces(question: str) -> list[tuple[str, bool]]:
     """The sentences of `question` with whether each asks, when it tells a scene before (or
     around) what it asks; [(question, True)] when it has no scene."""
     found = sentences(question)
-    if len(found) < 2:
+    if len(found) < 2 or len(_LETTERS.findall(question.lower())) < MIN_WORDS:
         return [(question, True)]
     asking = [asks(s) for s in found]
     if all(asking):

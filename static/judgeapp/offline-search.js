@@ -284,7 +284,7 @@
     function pieces(question) {
       var found = question.trim().replace(/([.!?])\s+/g, "$1\u0000").replace(/\s*\n\s*/g, "\u0000")
         .split("\u0000").filter(function (x) { return x.trim(); });
-      if (found.length < 2) return [[question, true]];
+      if (found.length < 2 || (question.toLowerCase().match(/[a-z']+/g) || []).length < 25) return [[question, true]];
       var asking = found.map(asks);
       if (asking.every(function (a) { return a; })) return [[question, true]];
       if (!asking.some(function (a) { return a; })) asking[asking.length - 1] = true;

@@ -13,8 +13,8 @@ from search.text import stem
 from tests.search.test_search_policy import _newest
 
 STORY = (
-    "Player A controls two creatures and casts a spell. Player B shuffles his library by accident. "
-    "Is that a game rule violation?"
+    "Player A controls two creatures and casts a spell at his opponent. Player B then shuffles his "
+    "library by accident while searching it. Is that a game rule violation?"
 )
 
 
@@ -50,8 +50,15 @@ class AskingTests:
         assert not asking.asks(sentence)
 
     def test_a_story_with_no_asking_sentence_asks_at_its_end(self):
-        told = "I cast a spell. My opponent drew two cards\nHe then called a judge"
+        told = (
+            "I cast a spell with three targets on my turn. My opponent then drew two cards off his "
+            "own effect\nHe then called a judge over to the table"
+        )
         assert [ask for _, ask in asking.pieces(told)] == [False, False, True]
+
+    def test_a_short_question_with_a_line_of_scene_is_read_whole(self):
+        short = "My opponent controls Blood Moon. Can I still crack my fetch lands?"
+        assert asking.pieces(short) == [(short, True)]
 
     @pytest.mark.parametrize(
         "question", ["can I respond to a triggered ability", "What is it? And why?", ""]
@@ -101,13 +108,16 @@ class WeightTests:
     def test_the_scene_weighs_less_than_the_question(self, policy_index):
         parsed = query.parse_query(policy_index, STORY)
         assert parsed.weights[stem("library")] == pytest.approx(query._W_SCENE)
+        assert parsed.weights[stem("creature")] == pytest.approx(query._W_SCENE)
         assert parsed.weights[stem("violation")] == 1.0
         assert query._W_SCENE < 1.0
         assert parsed.asking_text == "Is that a game rule violation?"
 
     def test_a_word_of_the_question_keeps_its_weight_in_the_scene_too(self, policy_index):
         parsed = query.parse_query(
-            policy_index, "My opponent shuffled his library. Can he shuffle his library again?"
+            policy_index,
+            "My opponent shuffled his library at the start of the game, then drew seven cards and "
+            "kept them. Can he shuffle his library again?",
         )
         assert parsed.weights[stem("library")] == 1.0
 
