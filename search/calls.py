@@ -18,21 +18,35 @@ log = logging.getLogger(__name__)
 
 CallProvider = Callable[[int, str], Mapping[str, dict]]
 _providers: dict[str, CallProvider] = {}
+_read: dict[tuple[int, str], dict[str, dict]] = {}  # the last IPG version's calls
 
 
 def register_calls(name: str, provider: CallProvider) -> None:
     """Register (or replace) the provider called `name`."""
     _providers[name] = provider
+    _read.clear()
 
 
 def calls_for(version_id: int, content_hash: str) -> dict[str, dict]:
     """{IPG section number: call} of the IPG version `version_id`, from every provider; {} with
     none registered. A provider that fails is logged and left out: a search never fails
     for it."""
+    key = (version_id, content_hash)
+    known = _read.get(key)
+    if known is not None:
+        return known
     found: dict[str, dict] = {}
     for name, provider in _providers.items():
         try:
             found.update(provider(version_id, content_hash))
         except Exception:
             log.warning("the %s calls provider failed; results show no call", name, exc_info=True)
+    # kept, a failure's empty answer too: a search asks no more of the database than before
+    _read.clear()
+    _read[key] = found
     return found
+
+
+def forget_calls() -> None:
+    """Read the calls again at the next search (a provider registered anew)."""
+    _read.clear()
