@@ -90,6 +90,13 @@ def people_table(people: People | None = None) -> dict:
         "he": sorted(_HE),
         "it": sorted(_IT),
         "numbers": sorted(_NUMBER_WORDS),
+        # read_names: the names and letters that stand for players
+        "player_nouns": sorted(_PLAYER_NOUNS),
+        "player_verbs": sorted(_PLAYER_VERBS),
+        "card_verbs": sorted(_CARD_VERBS),
+        "not_names": sorted(_NOT_NAMES),
+        "numbered": sorted(_NUMBERED),
+        "turn_players": dict(sorted(_TURN_PLAYERS.items())),
     }
 
 
@@ -146,7 +153,9 @@ def person_spans(query: str, people: People | None = None) -> list[tuple[int, in
 
 def read_people(query: str, people: People | None = None) -> str:
     """`query` with each word said of a player replaced by the rules' word ("guy keeps swearing" ->
-    "player keeps swearing"); the other words as typed."""
+    "player keeps swearing"), and each name or letter that stands for a player read as one
+    (read_names: "Player A casts" -> "player casts"); the other words as typed."""
+    query = read_names(query, people)
     out, done = [], 0
     for begin, end, meaning in person_spans(query, people):
         out += [query[done:begin], meaning]
@@ -239,3 +248,117 @@ def _clause_start(query: str, tokens: list[tuple[int, int, str]], k: int) -> int
     while j > 0 and not _CLAUSE_END.search(query[tokens[j - 1][1] : tokens[j][0]]):
         j -= 1
     return j
+
+
+# --------------------------------------------------------------- names that stand for players
+
+# Words after which a capitalised word is a player's name ("my opponent Sarah", "my friend Bob").
+_PLAYER_NOUNS = frozenset(
+    "opponent opp friend buddy teammate player brother sister roommate son daughter".split()
+)
+# What a player does, said right after a name ("Bob casts", "Sarah controls"), beside [people] acts.
+_PLAYER_VERBS = frozenset(
+    (
+        "casts controls controlled activates activated draws discards discarded responds "
+        "responded passes passed chooses chose pays paid sacrifices sacrificed mulligans reveals "
+        "revealed searches searched declares declared decides decided targets targeted"
+    ).split()
+)
+# Acts of [people] that a card does as well ("Humility says"): after a name they say nothing.
+_CARD_VERBS = frozenset("says say reads shows keeps".split())
+# Capitalised words that open a sentence and are not names.
+_NOT_NAMES = frozenset(
+    (
+        "then so now later next first finally eventually meanwhile suddenly instead also "
+        "opponent opponents player players judge judges everyone everybody someone somebody "
+        "anyone anybody nobody noone each both neither either who he she they we you it ok okay "
+        "yes no hey hi hello thanks edit update"
+    ).split()
+)
+# "AP", "NAP" as typed (in capitals): the active and the nonactive player.
+_TURN_PLAYERS = {"AP": "active player", "NAP": "nonactive player"}
+_NUMBERED = frozenset("1 2 3 4 5 6 7 8 one two three four".split())
+_NAME = re.compile(r"[A-Z][a-z]+")
+
+
+def name_spans(query: str, people: People | None = None) -> list[tuple[int, int, str]]:
+    """(begin, end, reading) for each name or letter of `query` that stands for a player, left to
+    right: "Player A", "P1" and a letter that acts ("A casts", "B's creature") read "player"; "AP"
+    and "NAP" the active and the nonactive player; a name after a player's noun ("my opponent
+    Sarah") reads nothing, the noun says it; a capitalised name that acts ("Bob casts") reads
+    "player", and so does every other place the question names that player. A name is never one
+    word of a longer capitalised name (a card's: "Serra Angel")."""
+    from search.text import STOPWORDS
+
+    people = people or shipped_people()
+    acts = people.acts | _PLAYER_VERBS
+    # what a card does too ("Humility says ..."): not a player's act after a name
+    name_acts = acts - _CARD_VERBS
+    tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(query)]
+    names: set[str] = set()
+    found: dict[int, tuple[int, int, str]] = {}
+
+    def said(k: int, reading: str) -> tuple[int, int, str]:
+        begin, end, word = tokens[k]
+        possessive = bare(word)[1]
+        return begin, end, reading + ("'s" if possessive and reading else "")
+
+    for k, (_, _, word) in enumerate(tokens):
+        if k in found:
+            continue
+        plain, possessive = bare(word)
+        plain_cased = word[: len(plain)] if possessive else word
+        nxt = tokens[k + 1][2].lower() if k + 1 < len(tokens) else ""
+        prev = tokens[k - 1][2] if k > 0 else ""
+        if plain in ("player", "players") and k + 1 < len(tokens):
+            letter, _ = bare(tokens[k + 1][2])
+            if (len(letter) == 1 and letter.isalpha() and tokens[k + 1][2][0].isupper()) or (
+                letter in _NUMBERED
+            ):
+                found[k + 1] = said(k + 1, "")  # "Player A" -> "player"
+            continue
+        if re.fullmatch(r"[Pp][1-8]", plain_cased):
+            found[k] = said(k, "player")
+        elif plain_cased in _TURN_PLAYERS:
+            found[k] = said(k, _TURN_PLAYERS[plain_cased])
+        elif len(plain_cased) == 1 and plain_cased in "ABCDEFGH" and (possessive or nxt in acts):
+            found[k] = said(k, "player")
+        elif _NAME.fullmatch(plain_cased) and plain not in STOPWORDS and plain not in _NOT_NAMES:
+            if plain in people.words:
+                continue
+            after_noun = bare(prev)[0] in _PLAYER_NOUNS
+            in_name = (
+                bool(_NAME.match(prev))
+                and bare(prev)[0] not in STOPWORDS
+                and bare(prev)[0] not in _NOT_NAMES
+                and not after_noun
+                and not _clause_break(query, tokens, k)
+            )
+            if after_noun:
+                names.add(plain_cased)
+                found[k] = said(k, "")
+            elif not in_name and nxt in name_acts and not _NAME.match(tokens[k + 1][2]):
+                names.add(plain_cased)
+                found[k] = said(k, "player")
+    for k, (_, _, word) in enumerate(tokens):
+        plain, possessive = bare(word)
+        if k not in found and (word[: len(plain)] if possessive else word) in names:
+            found[k] = said(k, "player")
+    return [found[k] for k in sorted(found)]
+
+
+def _clause_break(query: str, tokens: list[tuple[int, int, str]], k: int) -> bool:
+    return k > 0 and bool(_CLAUSE_END.search(query[tokens[k - 1][1] : tokens[k][0]]))
+
+
+def read_names(query: str, people: People | None = None) -> str:
+    """`query` with the names and letters that stand for players read as players ("Player A
+    casts" -> "player casts", "my opponent Sarah has" -> "my opponent has"); the rest as typed."""
+    out, done = [], 0
+    for begin, end, reading in name_spans(query, people):
+        before = query[done:begin]
+        if not reading:  # the name says nothing the word before it does not: drop a space too
+            before = before.rstrip(" ")
+        out += [before, reading]
+        done = end
+    return "".join(out) + query[done:]

@@ -10,7 +10,8 @@ from functools import lru_cache
 from typing import TypeVar
 
 from search import model
-from search.people import read_people
+from search.asking import asking_text, pieces
+from search.people import read_names, read_people
 from search.records import SearchIndex
 from search.spoken import spoken_rewrite
 from search.text import STOPWORDS, stem, words
@@ -31,6 +32,11 @@ _W_CONTEXT = 0.3
 # A glossary term lifts rules only when its words are rarer than this share of all entries.
 _GLOSSARY_MAX_DF = 0.03
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+)[\"“”]")
+# A question told as a story (search.asking): the words of its scene keep this share of their
+# weight; those of the sentences that ask keep all of it. A card named anywhere keeps its weight.
+# Measured on the real questions' tuning half (bench real-tune), with ranking._ASKING: 0.5 to 0.7
+# alike; 0.3 loses more of the scene than it gains.
+_W_SCENE = 0.7
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,9 @@ class ParsedQuery:
     glossary: list[tuple[str, ...]]  # rule numbers cited by glossary terms found
     shown: frozenset[str]  # stems to highlight in snippets
     semantic_text: str = ""  # the question in the rules' words ([spoken]), for embeddings
+    # a question told as a story: its asking sentences alone, in the rules' words, for embeddings
+    # (search.ranking weighs them beside the whole); "" when it has no scene
+    asking_text: str = ""
     named: tuple[int, ...] = ()  # entries whose title or alias the question names
     # the judge's own words (typos fixed), for asked-as questions
     asked: Mapping[str, float] = field(default_factory=dict)
@@ -120,7 +129,12 @@ def find_phrases(
 
 def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     # "guy" said of a player is read as "player", not as the judge phrase for a creature.
-    semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
+    # Names and letters that stand for players ("Player A", "my opponent Sarah") are players.
+    players = read_names(query)
+    semantic_text = spoken_rewrite(index.spoken, players, index.card_text)
+    asking = asking_text(players)
+    if asking:
+        asking = spoken_rewrite(index.spoken, asking, index.card_text)
     query = read_people(query)
     # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
     phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]
@@ -129,6 +143,12 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     sequence: list[str] = []
     is_stop: list[bool] = []
     sequence_weight: list[float] = []
+    # each word's share: the scene's words weigh _W_SCENE, those of the asking sentences all
+    scene = [
+        1.0 if ask else _W_SCENE for piece, ask in pieces(query) for _ in range(len(words(piece)))
+    ]
+    if len(scene) != len(words(query)):  # never: the sentences split at spaces only
+        scene = [1.0] * len(words(query))
     for form in words(query):
         s = stem(form)
         stop = form in STOPWORDS
@@ -142,7 +162,7 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
         fixed = None if known else _correct(index, form)
         sequence.append(index.surface[fixed] if fixed else s)
         is_stop.append(stop)
-        sequence_weight.append(_W_TYPO if fixed else 1.0)
+        sequence_weight.append((_W_TYPO if fixed else 1.0) * scene[len(sequence) - 1])
     tokens = [s for s, stop in zip(sequence, is_stop, strict=True) if not stop]
 
     weights: dict[str, float] = {}
@@ -166,7 +186,11 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     for start, end, expansion in find_phrases(sequence, index.vocabulary):
         if consumed.isdisjoint(range(start, end)):
             consumed.update(range(start, end))
-            add(expansion, _W_CONTEXT if context.issuperset(range(start, end)) else _W_EXPANSION)
+            share = max(scene[start:end])
+            add(
+                expansion,
+                share * (_W_CONTEXT if context.issuperset(range(start, end)) else _W_EXPANSION),
+            )
     for k, s in enumerate(sequence):
         if k not in consumed and not is_stop[k]:
             add([s], weight_at[k])
@@ -198,6 +222,7 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
         glossary=cited[:3],
         shown=shown,
         semantic_text=semantic_text,
+        asking_text=asking,
         named=named,
         asked=asked,
         intent=intent,

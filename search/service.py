@@ -24,6 +24,7 @@ from django.db import connection, connections
 from rulesref import services
 from rulesref.models import Version
 from rulesref.parsing.records import GlossaryEntry
+from search import calls as search_calls
 from search import card_source, embedder, index_cache, ranking
 from search.entries import entries_for
 from search.index import build_index
@@ -237,6 +238,13 @@ def search_answer(
         v.document.slug: v.effective_date.isoformat() if v.effective_date else None
         for v in versions
     }
+    # an IPG infraction among the hits: its penalty at each REL and the finder's address
+    ipg = next((v for v in versions if v.document.slug == "ipg"), None)
+    calls = (
+        search_calls.calls_for(ipg.pk, ipg.content_hash)
+        if ipg is not None and any(h.doc == "ipg" for h in hits)
+        else {}
+    )
     results = [
         {
             "doc": h.doc,
@@ -246,6 +254,7 @@ def search_answer(
             "title": h.title,
             "version": dates.get(h.doc),
             **({"part": h.part} if h.part else {}),
+            **({"call": calls[h.number]} if h.doc == "ipg" and h.number in calls else {}),
         }
         for h in hits
     ]

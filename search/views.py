@@ -7,6 +7,7 @@ from rest_framework.response import Response
 
 from judgeapp.api_errors import ApiError
 from rulesref import services
+from rulesref.pages.views import MAX_QUERY
 from rulesref.views import RulesView
 
 
@@ -20,9 +21,11 @@ class SearchView(RulesView):
                 "q is required: the words, phrase or rule number to search for",
                 details={"q": "required"},
             )
-        if len(query) > 300:
+        if len(query) > MAX_QUERY:
             raise ApiError(
-                "invalid", "q is too long (at most 300 characters)", details={"q": "too long"}
+                "invalid",
+                f"q is too long (at most {MAX_QUERY} characters)",
+                details={"q": "too long"},
             )
         raw_limit = params.get("limit", "10")
         if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:

@@ -293,7 +293,8 @@ function copyDate(kept) {
 
 /* Results as you type, from the copy on this device (the markup of rulesref/_results.html). */
 function offlineFragment(url) {
-  var query = (url.searchParams.get("q") || "").trim(), doc = url.searchParams.get("doc") || null;
+  // a question up to 1,000 characters, as the server reads it (rulesref.pages.views.MAX_QUERY)
+  var query = (url.searchParams.get("q") || "").trim().slice(0, 1000), doc = url.searchParams.get("doc") || null;
   return offlineEngine().then(function (found) {
     if (!found) return new Response("<p class=\"notice offline-note\">Offline, and no copy of the rules is stored on this device yet.</p>", { headers: { "Content-Type": "text/html; charset=utf-8" } });
     var html = "<p class=\"offline-note muted\">Offline: searching the copy from " + escapeHtml(copyDate(found.kept)) + "</p>";

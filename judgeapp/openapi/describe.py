@@ -181,7 +181,10 @@ describe(
                 "q",
                 TEXT_300,
                 required=True,
-                description="words, a quoted phrase or a rule number (at most 300 characters)",
+                description=(
+                    "words, a quoted phrase, a rule number or a whole question told as a story"
+                    " (at most 1000 characters)"
+                ),
             ),
             param("doc", enum=["cr", "mtr", "ipg", "jar"]),
             VERSION,

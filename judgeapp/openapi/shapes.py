@@ -67,12 +67,27 @@ class TraceStepSerializer(s.Serializer):
     text = s.CharField(allow_null=True, allow_blank=True)
 
 
+class RelPenaltySerializer(s.Serializer):
+    regular = s.CharField()
+    competitive = s.CharField()
+    professional = s.CharField()
+
+
+class SearchCallSerializer(s.Serializer):
+    """An IPG infraction's penalty at each REL and the infraction finder's address."""
+
+    infraction = s.CharField()
+    penalty = RelPenaltySerializer()
+    finder = s.CharField()
+
+
 class SearchHitSerializer(s.Serializer):
     doc = s.CharField()
     number = s.CharField()
     snippet = s.CharField(allow_blank=True)
     score = s.FloatField()
     part = s.CharField(required=False, allow_null=True)
+    call = SearchCallSerializer(required=False)
 
 
 class SearchSerializer(s.Serializer):

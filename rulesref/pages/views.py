@@ -20,7 +20,9 @@ from rulesref.models import Version
 from rulesref.pages import content, jump, renumbered, what_changed
 from rulesref.pages.outline import outline_for
 
-MAX_QUERY = 300
+# The longest question the search box, the jump box and GET /api/v1/search read (a judge's
+# question told as a story: the scene, then the question asked at its end).
+MAX_QUERY = 1000
 
 
 # ---------------------------------------------------------------- shared

@@ -3,10 +3,43 @@
 (function () {
   "use strict";
 
+  /* The question boxes (the jump box on every page, the search page's box) become text areas that
+     grow with a long question told as a story (up to 1,000 characters): Enter still searches,
+     Shift+Enter starts a new line. One line high until the question needs more; without this script
+     they stay one-line search fields, which search just the same. */
+  var MAX_QUESTION = 1000;
+  var grow = function (box) {
+    box.style.height = "auto";
+    box.style.height = box.scrollHeight + 2 + "px";
+  };
+  document.querySelectorAll("form.jump input[name=q], form.search input[name=q]").forEach(function (field) {
+    var box = document.createElement("textarea");
+    ["id", "name", "placeholder", "autocomplete", "autocapitalize", "spellcheck", "enterkeyhint", "class"].forEach(function (name) {
+      if (field.hasAttribute(name)) box.setAttribute(name, field.getAttribute(name));
+    });
+    box.classList.add("question-box");
+    box.rows = 1;
+    box.maxLength = MAX_QUESTION;
+    // a one-line field drops the question's line breaks from its value; its attribute keeps them
+    var typed = field.getAttribute("value");
+    box.value = typed !== null && typed.replace(/[\r\n]/g, "") === field.value ? typed : field.value;
+    var focused = document.activeElement === field;
+    field.parentNode.replaceChild(box, field);
+    if (focused) box.focus();
+    grow(box);
+    box.addEventListener("input", function () { grow(box); });
+    box.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+      event.preventDefault();
+      if (!box.value.trim()) return;
+      if (box.form.requestSubmit) box.form.requestSubmit(); else box.form.submit();
+    });
+  });
+
   /* Results as you type under the jump box (debounced; a newer keystroke cancels the older request). */
   var form = document.querySelector("form.jump");
   if (form && window.fetch) {
-    var input = form.querySelector("input[name=q]");
+    var input = form.querySelector("[name=q]");
     var live = form.querySelector(".live");
     var timer = null, controller = null, lastQuery = null;
     var clear = function () { live.innerHTML = ""; lastQuery = null; };
@@ -29,7 +62,9 @@
     input.addEventListener("keydown", function (event) {
       var hits = Array.prototype.slice.call(live.querySelectorAll("a"));
       if (event.key === "Escape") { clear(); return; }
-      if (event.key === "ArrowDown" && hits.length) { event.preventDefault(); hits[0].focus(); }
+      // in a question of several lines the arrow moves down its lines first
+      var last = input.value.indexOf("\n", input.selectionEnd || 0) < 0;
+      if (event.key === "ArrowDown" && hits.length && last) { event.preventDefault(); hits[0].focus(); }
     });
     live.addEventListener("keydown", function (event) {
       var hits = Array.prototype.slice.call(live.querySelectorAll("a"));

@@ -145,7 +145,7 @@
     if ((m = /^\/rules\/([a-z]+)\/([^/]+)\/$/.exec(path))) return renderRule(engine, m[1], decodeURIComponent(m[2]), { was: params.get("was"), from: params.get("from") });
     if ((m = /^\/rules\/([a-z]+)\/$/.exec(path))) return renderContents(engine, m[1]);
     if (/^\/jump\/$/.test(path)) {
-      var query = params.get("q") || "", target = engine.resolve(query);
+      var query = (params.get("q") || "").trim().slice(0, 1000), target = engine.resolve(query);
       if (target && target.number) {
         var url = ruleUrl(target.doc, target.number) + (target.was ? "?was=" + encodeURIComponent(target.was.number) + "&from=" + target.was.date : "");
         history.replaceState(null, "", url);
@@ -154,7 +154,7 @@
       history.replaceState(null, "", "/search/?q=" + encodeURIComponent(query));
       return renderResults(engine, query, null);
     }
-    if (/^\/search\/$/.test(path)) return renderResults(engine, params.get("q") || "", params.get("doc"));
+    if (/^\/search\/$/.test(path)) return renderResults(engine, (params.get("q") || "").trim().slice(0, 1000), params.get("doc"));
     if ((m = /^\/glossary\/(?:(.+)\/)?$/.exec(path))) return renderGlossary(engine, m[1]);
     return renderHome(engine);
   }

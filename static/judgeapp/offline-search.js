@@ -145,7 +145,9 @@
     var CLAUSE_END = /[.,;:!?()\[\]"\u201c\u201d]|\s[-\u2013\u2014]\s|\n/;
     var peopleSets = people && {
       owners: setOf(people.owners), kinds: setOf(people.kinds), acts: setOf(people.acts), notPolicy: setOf(people.not_policy),
-      adverbs: setOf(people.adverbs), he: setOf(people.he), it: setOf(people.it), numbers: setOf(people.numbers)
+      adverbs: setOf(people.adverbs), he: setOf(people.he), it: setOf(people.it), numbers: setOf(people.numbers),
+      playerNouns: setOf(people.player_nouns), playerVerbs: setOf(people.player_verbs), notNames: setOf(people.not_names),
+      numbered: setOf(people.numbered), cardVerbs: setOf(people.card_verbs)
     };
 
     function setOf(list) { var out = {}; (list || []).forEach(function (w) { out[w] = true; }); return out; }
@@ -157,6 +159,7 @@
     }
 
     function readPeople(query) {
+      query = readNames(query);
       if (!people || !Object.keys(people.words).length) return query;
       var tokens = [], m;
       PEOPLE_WORD.lastIndex = 0;
@@ -211,6 +214,83 @@
       return out + query.slice(done);
     }
 
+    /* search.people.read_names: names and letters that stand for players read as players ("Player
+       A casts" -> "player casts", "AP" -> "active player", "my opponent Sarah casts" -> "my opponent
+       casts", "Bob casts ... Bob's deck" -> "player casts ... player's deck"). */
+    var NAME = /^[A-Z][a-z]+/;
+    function readNames(query) {
+      if (!people || !people.player_verbs) return query;
+      var tokens = [], m, found = {}, names = {};
+      PEOPLE_WORD.lastIndex = 0;
+      while ((m = PEOPLE_WORD.exec(query))) tokens.push([m.index, m.index + m[0].length, m[0]]);
+      var acts = function (w) { return peopleSets.acts[w] || peopleSets.playerVerbs[w]; };
+      var folded = function (w) { return w.toLowerCase().replace(/\u2019/g, "'"); };
+      var said = function (k, reading) {
+        var possessive = bare(folded(tokens[k][2]))[1];
+        return [tokens[k][0], tokens[k][1], reading + (possessive && reading ? "'s" : "")];
+      };
+      var clauseBreak = function (k) { return k > 0 && CLAUSE_END.test(query.slice(tokens[k - 1][1], tokens[k][0])); };
+      var isName = function (w) { return /^[A-Z][a-z]+$/.test(w); };
+      var cased = function (word) { var b = bare(folded(word)); return b[1] ? word.slice(0, b[0].length) : word; };
+      tokens.forEach(function (t, k) {
+        if (found[k]) return;
+        var word = t[2], b = bare(folded(word)), plain = b[0], possessive = b[1], plainCased = cased(word);
+        var nxt = k + 1 < tokens.length ? tokens[k + 1][2].toLowerCase() : "", prev = k > 0 ? tokens[k - 1][2] : "";
+        if (plain === "player" || plain === "players") {
+          if (k + 1 < tokens.length) {
+            var letter = bare(folded(tokens[k + 1][2]))[0];
+            if ((letter.length === 1 && /[a-z]/.test(letter) && /^[A-Z]/.test(tokens[k + 1][2])) || peopleSets.numbered[letter]) found[k + 1] = said(k + 1, "");
+            return;
+          }
+        }
+        if (/^[Pp][1-8]$/.test(plainCased)) found[k] = said(k, "player");
+        else if (people.turn_players[plainCased] !== undefined) found[k] = said(k, people.turn_players[plainCased]);
+        else if (plainCased.length === 1 && "ABCDEFGH".indexOf(plainCased) >= 0 && (possessive || acts(nxt))) found[k] = said(k, "player");
+        else if (isName(plainCased) && !stop[plain] && !peopleSets.notNames[plain]) {
+          if (people.words[plain] !== undefined) return;
+          var prevBare = bare(folded(prev))[0], afterNoun = !!peopleSets.playerNouns[prevBare];
+          var inName = NAME.test(prev) && !stop[prevBare] && !peopleSets.notNames[prevBare] && !afterNoun && !clauseBreak(k);
+          if (afterNoun) { names[plainCased] = true; found[k] = said(k, ""); }
+          else if (!inName && acts(nxt) && !peopleSets.cardVerbs[nxt] && !NAME.test(tokens[k + 1][2])) { names[plainCased] = true; found[k] = said(k, "player"); }
+        }
+      });
+      tokens.forEach(function (t, k) { if (!found[k] && names[cased(t[2])]) found[k] = said(k, "player"); });
+      var out = "", done = 0;
+      Object.keys(found).map(Number).sort(function (a, b) { return a - b; }).forEach(function (k) {
+        var f = found[k], before = query.slice(done, f[0]);
+        if (!f[2]) before = before.replace(/ +$/, "");
+        out += before + f[2];
+        done = f[1];
+      });
+      return out + query.slice(done);
+    }
+
+    /* search.asking.pieces: a question told as a story, split into its sentences, with whether
+       each asks ("?", "what happens", "can he", ...); [[question, true]] when it has no scene. */
+    var OPENERS = setOf(("what whats how hows can could does do did is isnt are arent would should shouldnt " +
+      "who why wouldnt cant doesnt didnt").split(" "));
+    var ASKS = new RegExp("\\b(what happens|what would happen|how do i rule|how should i rule|how would you rule|" +
+      "what is the (?:right |correct )?(?:ruling|penalty|fix|call)|what's the (?:right |correct )?" +
+      "(?:ruling|penalty|fix|call)|wonder(?:ing)? (?:if|whether|what|how|why)|my question is|" +
+      "the question is|is this|is that|is it|can (?:he|she|they|i|you|we)|" +
+      "do (?:i|you|we|they)|does (?:it|he|she|that|this))\\b");
+    function asks(sentence) {
+      var text = sentence.trim().toLowerCase().replace(/\u2019/g, "'");
+      if (text.slice(-1) === "?") return true;
+      var first = /[a-z']+/.exec(text);
+      if (first && first.index === 0 && OPENERS[first[0].replace(/'/g, "")]) return true;
+      return ASKS.test(text);
+    }
+    function pieces(question) {
+      var found = question.trim().replace(/([.!?])\s+/g, "$1\u0000").replace(/\s*\n\s*/g, "\u0000")
+        .split("\u0000").filter(function (x) { return x.trim(); });
+      if (found.length < 2 || (question.toLowerCase().match(/[a-z']+/g) || []).length < 25) return [[question, true]];
+      var asking = found.map(asks);
+      if (asking.every(function (a) { return a; })) return [[question, true]];
+      if (!asking.some(function (a) { return a; })) asking[asking.length - 1] = true;
+      return found.map(function (x, k) { return [x, asking[k]]; });
+    }
+
     function parse(query) {
       query = readPeople(query);
       var phrases = [], m;
@@ -222,6 +302,10 @@
       var sequence = [], isStop = [];
       words(query).forEach(function (form) { sequence.push(stem(form)); isStop.push(!!stop[form]); });
       var tokens = sequence.filter(function (s, k) { return !isStop[k]; });
+      // each word's share: the scene's words weigh p.w_scene, those of the asking sentences all
+      var scene = [];
+      pieces(query).forEach(function (piece) { words(piece[0]).forEach(function () { scene.push(piece[1] ? 1 : p.w_scene); }); });
+      if (scene.length !== sequence.length) scene = sequence.map(function () { return 1; });
       var weights = {}, consumed = {};
       var add = function (list, weight) { list.forEach(function (s) { if (!(weights[s] >= weight)) weights[s] = weight; }); };
       var take = function (a, b) { for (var k = a; k < b; k++) consumed[k] = true; };
@@ -233,9 +317,14 @@
       var within = function (a, b) { for (var k = a; k < b; k++) if (!context[k]) return false; return true; };
       findPhrases(sequence, pack.cards).forEach(function (f) { take(f[0], f[1]); add(f[2], p.w_card); });
       findPhrases(sequence, pack.vocabulary).forEach(function (f) {
-        if (free(f[0], f[1])) { take(f[0], f[1]); add(f[2], within(f[0], f[1]) ? p.w_context : p.w_expansion); }
+        if (free(f[0], f[1])) {
+          take(f[0], f[1]);
+          var share = Math.max.apply(null, scene.slice(f[0], f[1]));
+          add(f[2], share * (within(f[0], f[1]) ? p.w_context : p.w_expansion));
+        }
       });
-      sequence.forEach(function (s, k) { if (!consumed[k] && !isStop[k]) add([s], context[k] ? p.w_context : 1); });
+      var weightAt = function (k) { return context[k] ? Math.min(scene[k], p.w_context) : scene[k]; };
+      sequence.forEach(function (s, k) { if (!consumed[k] && !isStop[k]) add([s], weightAt(k)); });
       findPhrases(sequence, pack.obsolete).forEach(function (f) { add(f[2], p.w_obsolete); });
       var cited = [];
       findPhrases(tokens, pack.glossary_refs).forEach(function (f) {
@@ -247,7 +336,7 @@
       findPhrases(tokens, pack.names).forEach(function (f) { named = named.concat(f[2]); });
       var asked = {};
       sequence.forEach(function (s, k) {
-        if (!isStop[k]) { var w = context[k] ? p.w_context : 1; if (!(asked[s] >= w)) asked[s] = w; }
+        if (!isStop[k]) { var w = weightAt(k); if (!(asked[s] >= w)) asked[s] = w; }
       });
       var intent = findPhrases(sequence, pack.intent || {}).map(function (f) { return f[2]; });
       var regular = places.length > 0;

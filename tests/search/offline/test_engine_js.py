@@ -330,3 +330,51 @@ class PeopleTests:
         assert run_engine([("readPeople", [t]) for t in texts], pack) == [
             read_people(t) for t in texts
         ]
+
+
+REAL_TUNE = QUESTIONS.parent / "real_questions" / "real_tune.toml"
+
+
+@pytest.mark.django_db
+class LongQuestionTests:
+    """Questions told as a story (search.asking) and the names that stand for players
+    (search.people.read_names) read on the device as on the server: the real questions of the
+    tuning half, as their askers wrote them."""
+
+    def test_real_questions_read_their_players_as_on_the_server(self, pack):
+        texts = [q["q"] for q in tomllib.loads(REAL_TUNE.read_text())["question"]]
+        assert len(texts) >= 100
+        assert run_engine([("readPeople", [t]) for t in texts], pack) == [
+            read_people(t) for t in texts
+        ]
+
+    def test_real_questions_rank_as_the_servers_lexical_ranking(self, pack):
+        questions = [q["q"] for q in tomllib.loads(REAL_TUNE.read_text())["question"]]
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        expected = [
+            [f"{h.doc}:{h.number}" for h in search.search(index, q, limit=10)] for q in questions
+        ]
+        answers = run_engine([("search", [q, {"limit": 10}]) for q in questions], pack)
+        got = [[f"{h['doc']}:{h['number']}" for h in hits] for hits in answers]
+        assert [a[:1] for a in got] == [b[:1] for b in expected]
+        assert sum(a == b for a, b in zip(got, expected, strict=True)) >= 0.97 * len(questions)
+
+    @pytest.mark.parametrize(
+        "question",
+        [
+            "Player A casts Lightning Bolt. Player B responds with Counterspell. What happens?",
+            "AP attacks with two creatures. NAP's blocker dies. Can AP's trigger target it?",
+            "My opponent Sarah cast Wrath of God. Sarah's deck had 59 cards. What's the penalty?",
+            "Bob casts a spell. A says ok. B's creature dies.\nIs that a missed trigger?",
+        ],
+    )
+    def test_a_story_with_players_ranks_as_on_the_server(self, pack, question):
+        index = dataclasses.replace(
+            search_service.index_for(service.current_versions()), deletes={}, surface={}
+        )
+        [hits] = run_engine([("search", [question, {"limit": 10}])], pack)
+        assert [f"{h['doc']}:{h['number']}" for h in hits] == [
+            f"{h.doc}:{h.number}" for h in search.search(index, question, limit=10)
+        ]

@@ -1,0 +1,70 @@
+"""The infraction finder as the call beside a search hit (search/calls.py): for each infraction of
+an IPG version (a section whose Penalty line the IPG parser stored), its penalty at Competitive and
+Professional as that line gives it, at Regular as the finder's conclusion for the infraction gives
+it (the JAR's handling), and the address that opens the finder at that conclusion."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from guides import links
+from guides import services as guide_services
+from guides.schema import Guide, Node, NodeKind
+from rulesref.models import Rule
+
+FINDER = "infraction-finder"
+
+
+def base_penalty(line: str) -> str:
+    """The IPG's Penalty line in the words the finder uses ("None" is "No penalty")."""
+    line = " ".join(line.split())
+    return "No penalty" if line.casefold() == "none" else line
+
+
+@lru_cache(maxsize=4)
+def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
+    """{section number: call} for every infraction of the IPG version `version_id` that the finder
+    concludes on; kept per version and content (a changed guide file takes a restart)."""
+    guide = guide_services.get_guide(FINDER)
+    out: dict[str, dict] = {}
+    for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
+        line = (rule.fields or {}).get("penalty")
+        if not line:
+            continue
+        base = base_penalty(line)
+        node = _conclusion(guide, rule, base)
+        if node is None or node.penalty is None:
+            continue
+        answers = links.path_to(guide, node.id)
+        query = urlencode([("rel", "competitive"), *(("a", str(a)) for a in answers or [])])
+        out[rule.number] = {
+            "infraction": rule.title,
+            "penalty": {
+                "regular": node.penalty.regular,
+                "competitive": base,
+                "professional": base,
+            },
+            "finder": reverse("page-guide", args=[FINDER]) + "?" + query,
+        }
+    return out
+
+
+def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
+    """The finder's conclusion on `rule`'s infraction (named by one of the aliases the parser
+    stored, or its title) that a judge reaches by answering questions: the one whose Competitive
+    penalty is the section's own first, else the first."""
+    names = {a.casefold() for a in (rule.aliases or [])} | {rule.title.casefold()}
+    found = [
+        n
+        for n in guide.nodes.values()
+        if n.kind is NodeKind.CONCLUSION
+        and n.infraction
+        and n.infraction.casefold() in names
+        and links.path_to(guide, n.id) is not None
+    ]
+    same = [n for n in found if n.penalty is not None and n.penalty.competitive == base]
+    chosen = same or found
+    return chosen[0] if chosen else None

@@ -1,0 +1,86 @@
+"""From a policy hit to the call (issue 28, item 5): an IPG infraction among the search results
+carries its penalty at each REL (Competitive and Professional from the imported IPG's Penalty line,
+Regular from the infraction finder's conclusion) and the address that opens the finder there; in
+GET /api/v1/search and on the results page. On the real IPG the session imports."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from guides import calls as guide_calls
+from guides import services as guide_services
+from guides.schema import NodeKind
+from rulesref.models import Rule, Version
+
+pytestmark = pytest.mark.django_db
+
+QUESTION = "my opponent had a hidden card error, what is the penalty"
+
+
+def _ipg_rules() -> dict[str, Rule]:
+    return {
+        r.number: r
+        for r in Rule.objects.filter(version__document__slug="ipg", version__is_current=True)
+    }
+
+
+def _hce() -> dict:
+    body = APIClient().get("/api/v1/search", {"q": QUESTION}).json()
+    hits = [r for r in body["results"] if r["doc"] == "ipg" and r["number"] == "2.3"]
+    assert hits, body["results"]
+    return hits[0]
+
+
+def test_an_infraction_hit_carries_its_penalty_at_each_rel():
+    call = _hce()["call"]
+    line = _ipg_rules()["2.3"].fields["penalty"]
+    assert call["penalty"]["competitive"] == call["penalty"]["professional"] == line.strip()
+    finder = guide_services.get_guide("infraction-finder")
+    regulars = {
+        n.penalty.regular
+        for n in finder.nodes.values()
+        if n.kind is NodeKind.CONCLUSION
+        and n.penalty
+        and n.infraction
+        and n.infraction.casefold() in {a.casefold() for a in _ipg_rules()["2.3"].aliases}
+    }
+    assert call["penalty"]["regular"] in regulars
+    assert call["infraction"] == _ipg_rules()["2.3"].title
+
+
+def test_the_finder_link_opens_the_finder_at_that_infraction():
+    call = _hce()["call"]
+    assert call["finder"].startswith("/guides/infraction-finder/?")
+    page = Client().get(call["finder"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Hidden Card Error" in html and call["penalty"]["competitive"] in html
+
+
+def test_no_call_beside_a_rule_that_is_no_infraction():
+    body = APIClient().get("/api/v1/search", {"q": "what does trample do", "limit": 20}).json()
+    rules = _ipg_rules()
+    for hit in body["results"]:
+        infraction = hit["doc"] == "ipg" and rules[hit["number"]].fields.get("penalty")
+        assert ("call" in hit) == bool(infraction), hit
+
+
+def test_every_infraction_the_finder_concludes_on_has_its_own_penalty_line():
+    version = Version.objects.get(document__slug="ipg", is_current=True)
+    calls = guide_calls.infraction_calls(version.pk, version.content_hash)
+    rules = _ipg_rules()
+    assert len(calls) >= 15
+    for number, call in calls.items():
+        assert call["penalty"]["competitive"] == guide_calls.base_penalty(
+            rules[number].fields["penalty"]
+        )
+        assert call["penalty"]["regular"]
+
+
+def test_the_results_page_shows_the_call():
+    call = _hce()["call"]
+    html = Client().get("/search/", {"q": QUESTION}).content.decode()
+    assert 'class="call-finder" href="' + call["finder"].replace("&", "&amp;") + '"' in html
+    assert "Competitive" in html and call["penalty"]["regular"] in html
