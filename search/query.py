@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
-from search import model
+from search.model import english_words
 from search.people import read_people
 from search.records import SearchIndex
 from search.spoken import spoken_rewrite
@@ -48,20 +47,6 @@ class ParsedQuery:
     regular: bool = False
     # it names Competitive or Professional REL ("comp", "PTQ"): the JAR does not
     competitive: bool = False
-
-
-@lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """Whole English words known to the sentence model's WordPiece vocabulary (about 22,000), read
-    once from the installed model package; empty without it. A word of the question that is real
-    English ("hurt", "aimed", "thick") is left as it is, not "corrected" into a rule word one edit
-    away ("hunt", "timed", "think"): only words that are neither rule words nor English
-    are typos."""
-    path = model.model_dir()
-    if path is None or not (path / "vocab.txt").is_file():
-        return frozenset()
-    lines = (path / "vocab.txt").read_text(encoding="utf-8").splitlines()
-    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) >= 4)
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:

@@ -60,5 +60,6 @@ class SearchView(RulesView):
                 "query": query,
                 "ranking": answer["ranking"],
                 "understood": answer["understood"],
+                "cards": answer["cards"],
             }
         )
