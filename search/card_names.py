@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,11 +28,14 @@ from search.text import STOPWORDS
 
 # A word as a card name spells it: "Thassa's", "Kiki-Jiki", "Lim-Dûl's" are one word each.
 _WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;\n\"“(]\s*)$")
+_ENDINGS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers")
+_CONTRACTION = re.compile(r"['’](?:t|ve|re|ll|d|m)$", re.IGNORECASE)
+_OPENERS = frozenset('.!?:;\n"“(')
 _LONGEST = 6  # words in the longest name read (longer names are read exactly or not at all)
 # Similarity (0-100) a misspelt name needs: capitalised words, or words typed in lower case.
 _TYPO_CAPITALISED = 85.0
 _TYPO_LOWER = 90.0
+_TYPO_ONE_WORD = 88.0  # a misspelt one-word name, capitalised or not ("Thoughtsieze")
 _STANDS_OUT = 3.0  # points ahead of the next name, else the misspelling names none
 _TYPO_MIN_CHARS = 6  # a misspelt one-word name is at least this long ("Ephemrate")
 _LENGTH_SLACK = 2  # letters a misspelling may add or drop
@@ -49,13 +53,18 @@ class CardMention:
 class CardNames:
     aliases: dict[tuple[str, ...], str]  # face or leading part -> card key (one card each)
     names: dict[tuple[str, ...], str]  # a whole name's words -> card key
-    by_shape: dict[tuple[int, int], list[str]]  # (words, letters) -> names, words space-joined
+    # (words, first letter) -> (their lengths, names with words space-joined), shortest first
+    by_shape: dict[tuple[int, str], tuple[list[int], list[str]]]
     joined: dict[str, str]  # space-joined name -> card key
     common: frozenset[str]  # words that are ordinary English
+    heads: frozenset[str] = frozenset()  # the first words of the names
+    tails: frozenset[str] = frozenset()  # and their last words
 
 
 def fold(word: str) -> str:
     """A word as names are compared: lower case, no accents, no apostrophes or hyphens."""
+    if word.isascii():
+        return word.lower().replace("'", "").replace("-", "")
     text = unicodedata.normalize("NFKD", word)
     text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
     return re.sub(r"['’\-]", "", text)
@@ -93,15 +102,21 @@ def card_names(keys: Sequence[str], common: frozenset[str] | None = None) -> Car
         for words, found in meant.items()
         if len(found | starts.get(words, set())) == 1
     }
-    by_shape: dict[tuple[int, int], list[str]] = defaultdict(list)
+    grouped: dict[tuple[int, str], list[str]] = defaultdict(list)
     joined: dict[str, str] = {}
     for words, key in names.items():
         text = " ".join(words)
         joined[text] = key
-        by_shape[(len(words), len(text))].append(text)
+        grouped[(len(words), text[0])].append(text)
+    by_shape = {}
+    for shape, texts in grouped.items():
+        texts.sort(key=lambda t: (len(t), t))
+        by_shape[shape] = ([len(t) for t in texts], texts)
     if common is None:
         common = english_words() | STOPWORDS
-    return CardNames(aliases, names, dict(by_shape), joined, common)
+    heads = frozenset(w[0] for w in names)
+    tails = frozenset(w[-1] for w in names)
+    return CardNames(aliases, names, by_shape, joined, common, heads, tails)
 
 
 _CACHE: list[tuple[Mapping[str, str], CardNames]] = []
@@ -132,13 +147,23 @@ def find_cards(
     tokens = list(_WORD.finditer(query))
     folded = [fold(t.group()) for t in tokens]
     seen = [name_words(k) for k in named]
+    # Only words that may be a name's are looked at: a capital not opening a sentence, a word that
+    # is no English word, a face or leading part, a word of a card named already. A span of plain
+    # lower-case English words names no card, and is not compared with every name.
+    firsts = {w[0] for w in seen if w} | {w[0] for w in names.aliases}
+    odd = [
+        not _english(f, names.common)
+        or f in firsts
+        or (t.group()[0].isupper() and not _opens_sentence(query, t.start()))
+        for t, f in zip(tokens, folded, strict=True)
+    ]
     found: list[CardMention] = []
     blocked: set[tuple[str, ...]] = set()
     k = 0
     while k < len(tokens):
         for size in range(min(_LONGEST, len(tokens) - k), 0, -1):
             begin, end = tokens[k].start(), tokens[k + size - 1].end()
-            if any(b < end and begin < e for b, e in taken):
+            if not any(odd[k : k + size]) or any(b < end and begin < e for b, e in taken):
                 continue
             words = tuple(folded[k : k + size])
             again = next(
@@ -163,13 +188,21 @@ def find_cards(
     return found
 
 
+def _opens_sentence(query: str, at: int) -> bool:
+    """Whether the word at `at` is the first of the question, of a sentence, line or bracket."""
+    k = at - 1
+    while k >= 0 and query[k] in " \t":
+        k -= 1
+    return k < 0 or query[k] in _OPENERS
+
+
 def _capitalised(query: str, tokens: Sequence[re.Match[str]]) -> bool:
     """Every word of the name that is not a small word starts with a capital letter; a name that
     opens a sentence needs a second capitalised word (the first is capitalised anyway)."""
     big = [t.group() for t in tokens if fold(t.group()) not in STOPWORDS]
     if not big or not all(w[0].isupper() for w in big):
         return False
-    return len(big) > 1 or not _SENTENCE_END.search(query[: tokens[0].start()])
+    return len(big) > 1 or not _opens_sentence(query, tokens[0].start())
 
 
 # A capitalised word (not one opening a sentence), with the small words that join a name's words.
@@ -180,7 +213,9 @@ _NAME_AFTER = re.compile(r"(?:\s*,\s*|\s+(?:(?:of|the|from|to|and|in)\s+)*)[A-Z]
 def _in_longer_name(query: str, begin: int, end: int) -> bool:
     """Whether the words at begin:end are part of a longer capitalised name: "Nissa" in "Oath of
     Nissa", "Omnath" in "Omnath, Locus of Rage" (a card the list may not hold)."""
-    return bool(_NAME_BEFORE.search(query[:begin]) or _NAME_AFTER.match(query, end))
+    return bool(
+        _NAME_BEFORE.search(query[max(0, begin - 80) : begin]) or _NAME_AFTER.match(query, end)
+    )
 
 
 def _mention(
@@ -192,7 +227,7 @@ def _mention(
     begin, end = tokens[0].start(), tokens[-1].end()
     # English words, and any word of three letters or fewer ("Ice", "Oko"): too short to tell
     # from a word typed in passing
-    ordinary = all(w in names.common or len(w) <= 3 for w in words)
+    ordinary = all(_english(w, names.common) for w in words)
     alias = names.aliases.get(key)
     if alias is not None:
         if ordinary and not _capitalised(query, tokens):
@@ -203,6 +238,19 @@ def _mention(
     return _typo(query, tokens, words, names, ordinary)
 
 
+def _english(word: str, common: frozenset[str]) -> bool:
+    """An English word, as written or with an ending ("tokens", "forgets", "activates", "Nathan's"),
+    or a word of three letters or fewer."""
+    if len(word) <= 3 or word in common:
+        return True
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            bare = word[: -len(ending)]
+            if bare in common or bare + "e" in common:
+                return True
+    return False
+
+
 def _typo(
     query: str,
     tokens: Sequence[re.Match[str]],
@@ -211,22 +259,32 @@ def _typo(
     ordinary: bool,
 ) -> CardMention | None:
     text = " ".join(words)
-    capitalised = _capitalised(query, tokens)
-    if len(words) == 1 and (ordinary or len(text) < _TYPO_MIN_CHARS):
-        return None  # an English word spelt right is not a misspelt card
-    if ordinary and not capitalised:
-        return None  # "dark confident" in lower case is said of someone, "Dark Confident" a card
-    if not any(c.isalpha() for c in text):
+    if len(words) == 1 and (
+        ordinary or len(text) < _TYPO_MIN_CHARS or _CONTRACTION.search(tokens[0].group())
+    ):
+        return None  # an English word spelt right ("haven't") is not a misspelt card
+    # a name's first and last words, each spelt right or misspelt (no English word)
+    if (words[0] in names.common and words[0] not in names.heads) or (
+        words[-1] in names.common and words[-1] not in names.tails
+    ):
         return None
-    cutoff = _TYPO_CAPITALISED if capitalised else _TYPO_LOWER
-    choices = [
-        name
-        for size in range(len(text) - _LENGTH_SLACK, len(text) + _LENGTH_SLACK + 1)
-        for name in names.by_shape.get((len(words), size), ())
-        if name[0] == text[0]
+    shape = names.by_shape.get((len(words), text[0]))
+    if shape is None:
+        return None
+    lengths, sorted_names = shape
+    choices = sorted_names[
+        bisect_left(lengths, len(text) - _LENGTH_SLACK) : bisect_right(
+            lengths, len(text) + _LENGTH_SLACK
+        )
     ]
     if not choices:
         return None
+    capitalised = _capitalised(query, tokens)
+    if ordinary and not capitalised:
+        return None  # "dark confident" in lower case is said of someone, "Dark Confident" a card
+    cutoff = _TYPO_CAPITALISED if capitalised else _TYPO_LOWER
+    if len(words) == 1:
+        cutoff = max(cutoff, _TYPO_ONE_WORD)
     best = process.extract(text, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=2)
     if not best:
         return None
@@ -238,7 +296,8 @@ def _typo(
     # judge capitalised the name
     for typed, meant in zip(words, card.split(), strict=True):
         if typed != meant and (
-            (typed in names.common and not capitalised) or fuzz.ratio(typed, meant) < cutoff - 15
+            (_english(typed, names.common) and not capitalised)
+            or fuzz.ratio(typed, meant) < cutoff - 15
         ):
             return None
     return CardMention(tokens[0].start(), tokens[-1].end(), names.joined[card], "typo")
