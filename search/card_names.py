@@ -169,7 +169,11 @@ def find_cards(
             again = next(
                 (key for key, w in zip(named, seen, strict=True) if w[:size] == words), None
             )
-            if again is not None and size < len(name_words(again)):
+            if (
+                again is not None
+                and size < len(name_words(again))
+                and _name_like(query, tokens[k : k + size], list(words), names)
+            ):
                 found.append(CardMention(begin, end, again, "short"))
                 k += size
                 break
@@ -216,6 +220,14 @@ def _in_longer_name(query: str, begin: int, end: int) -> bool:
     return bool(
         _NAME_BEFORE.search(query[max(0, begin - 80) : begin]) or _NAME_AFTER.match(query, end)
     )
+
+
+def _name_like(
+    query: str, tokens: Sequence[re.Match[str]], words: list[str], names: CardNames
+) -> bool:
+    """Capitalised as a name, or no English word: "Beast" may be "Beast Within" again, "a 3/3 beast"
+    is not."""
+    return not all(_english(w, names.common) for w in words) or _capitalised(query, tokens)
 
 
 def _mention(

@@ -105,7 +105,7 @@ def find_phrases(
 
 def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     # "guy" said of a player is read as "player", not as the judge phrase for a creature.
-    semantic_text = spoken_rewrite(index.spoken, query, index.card_text)
+    semantic_text = spoken_rewrite(index.spoken, query, index.card_text, as_typed=True)
     query = read_people(query)
     # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
     phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]

@@ -77,15 +77,22 @@ def _matches(
 
 
 def spoken_rewrite(
-    spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None
+    spoken: Mapping[str, str],
+    query: str,
+    cards: Mapping[str, str] | None = None,
+    *,
+    as_typed: bool = False,
 ) -> str:
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
-    Mountains)". A word said of a player ("guy keeps swearing") is read as one (search.people)."""
+    Mountains)". A word said of a player ("guy keeps swearing") is read as one (search.people).
+    With `as_typed` (a judge's question, not the shipped asked-as questions, whose stored vectors
+    are of their texts as written), a card named otherwise than by its whole name is read too
+    (search.card_names): "Dark Confidnat (Dark Confidant: ...)"."""
     out: list[str] = []
     done = 0
-    for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query):
+    for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query, as_typed=as_typed):
         out.append(query[done:begin])
         out.append(means)
         done = end
@@ -105,7 +112,7 @@ def read_question(index: SearchIndex, query: str) -> tuple[list[dict[str, str]],
     """understood(index, query), and the keys of the cards `query` names (in
     search.vocabulary.card_descriptions), each once, in the order named: by their name, a face,
     a leading part or a misspelling."""
-    found = _readings(index.spoken, index.card_text, query)
+    found = _readings(index.spoken, index.card_text, query, as_typed=True)
     read = [
         {
             "words": query[begin:end],
@@ -120,7 +127,7 @@ def read_question(index: SearchIndex, query: str) -> tuple[list[dict[str, str]],
 
 
 def _readings(
-    spoken: Mapping[str, str], cards: Mapping[str, str], query: str
+    spoken: Mapping[str, str], cards: Mapping[str, str], query: str, *, as_typed: bool = False
 ) -> list[tuple[int, int, str, tuple[str, str]]]:
     """(begin, end, what the sentence model reads there, (kind, key)) for each spoken word and card
     name in `query`, left to right. Word tables are read as given once built (an index's, or
@@ -141,7 +148,7 @@ def _readings(
             found.append((begin, end, f"{query[begin:end]} ({cards[key]})", ("card", key)))
     # Cards named otherwise than by their whole name: a face, a leading part, a misspelling
     # (search.card_names). The sentence model reads the card's name as it is spelt.
-    if cards:
+    if cards and as_typed:
         taken = [(b, e) for b, e, *_ in found]
         named = [key for *_, (kind, key) in found if kind == "card"]
         for mention in find_cards(query, names_of(cards), taken, named):

@@ -98,8 +98,13 @@ class NotACardTests:
 class ReadingTests:
     def test_the_sentence_model_reads_the_card_meant(self):
         spoken, cards = vocabulary.load_spoken(), vocabulary.load_cards()
-        text = spoken_rewrite(spoken, "AP controls Dark Confidnat and reveals a land", cards)
+        text = spoken_rewrite(
+            spoken, "AP controls Dark Confidnat and reveals a land", cards, as_typed=True
+        )
         assert f"Dark Confidnat (Dark Confidant: {cards['dark confidant']})" in text
         # an exact name reads as before: no name added
-        text = spoken_rewrite(spoken, "AP controls Dark Confidant", cards)
+        text = spoken_rewrite(spoken, "AP controls Dark Confidant", cards, as_typed=True)
         assert text == f"AP controls Dark Confidant ({cards['dark confidant']})"
+        # the shipped asked-as questions are embedded as written: their stored vectors stay theirs
+        asked = spoken_rewrite(spoken, "AP controls Dark Confidnat", cards)
+        assert asked == "AP controls Dark Confidnat"
