@@ -13,6 +13,7 @@ def test_a_question_naming_a_card_shows_its_oracle_text_and_rulings_above_the_ru
 ):
     from cards import services as card_services
     from search import card_source
+    from search import service as search_service
 
     settings.SEARCH_VECTORS = False  # no worker computes vectors for this page
     card_services.import_bulk(CARDS, RULINGS)
@@ -24,6 +25,8 @@ def test_a_question_naming_a_card_shows_its_oracle_text_and_rulings_above_the_ru
         if r["oracle_id"] == oracle["oracle_id"]
     ]
 
+    # the index with the table's cards is built here, not within the page's time to load
+    assert search_service.search_answer("Thassas Oracel")["cards"]
     page.goto("/search/?q=" + "My opponent resolves Thassas Oracel with an empty library")
     page.wait_for_selector(".named-card")
     card = page.locator(".named-card")
@@ -48,6 +51,9 @@ def test_a_question_naming_a_card_shows_its_oracle_text_and_rulings_above_the_ru
 
 
 def test_without_a_card_table_no_card_text_is_shown(page):  # noqa: F811 (the fixture)
+    from search import service as search_service
+
+    assert search_service.search_answer("Blood Moon")["cards"] == []  # the index, built here
     page.goto("/search/?q=" + "Blood Moon turns Urborg into a Mountain")
     page.wait_for_selector("ul.results a.hit")
     assert page.locator(".named-card").count() == 0
