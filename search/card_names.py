@@ -304,6 +304,12 @@ def _typo(
     if best[0][1] - runner_up < _STANDS_OUT:
         return None
     card = best[0][0]
+    # a name said as a verb ("I Mindslavered him", "Giant Growth'd bear") tells what was done, not
+    # a card the question turns on
+    said = tokens[-1].group().casefold().replace("’", "'")
+    last = card.rsplit(" ", 1)[-1]
+    if said.endswith("'d") or (words[-1] in (last + "ed", last + "d") and last != words[-1]):
+        return None
     # each misspelt word is near its own, and an English word stands for another only where the
     # judge capitalised the name
     for typed, meant in zip(words, card.split(), strict=True):

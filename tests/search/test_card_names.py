@@ -82,6 +82,11 @@ class NotACardTests:
         assert _found("a shocking opt, a foggy day", names) == []
         assert _found("my opponent revealed his hand", names) == []
 
+    def test_a_name_said_as_a_verb_is_what_was_done(self, names):
+        assert _found("I thoughtsiezed him on turn one", names) == []
+        assert _found("then he Thoughtseize'd me", names) == []
+        assert _found("Thassa's Oracle's trigger", names) != []
+
     def test_a_leading_part_inside_another_longer_name(self):
         names = card_names.card_names(["omnath, locus of creation", "nissa, who shakes the world"])
         query = "I play Omnath, Locus of Rage as my commander and Oath of Nissa. Omnath attacks"
