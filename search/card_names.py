@@ -46,7 +46,7 @@ class CardMention:
     begin: int  # where the words typed begin and end in the question
     end: int
     key: str  # the card's key in the descriptions
-    how: str  # "face", "short" (leading part of the name) or "typo"
+    how: str  # "face", "short" (leading part of the name), "typo" or "possessive" ("Goyf's")
 
 
 @dataclass(frozen=True)
@@ -318,4 +318,6 @@ def _typo(
             or fuzz.ratio(typed, meant) < cutoff - 15
         ):
             return None
-    return CardMention(tokens[0].start(), tokens[-1].end(), names.joined[card], "typo")
+    # "Lightning Helix's": the name itself, owning something
+    how = "possessive" if said.endswith("'s") and words[-1] == last + "s" else "typo"
+    return CardMention(tokens[0].start(), tokens[-1].end(), names.joined[card], how)

@@ -153,7 +153,12 @@ def _readings(
         named = [key for *_, (kind, key) in found if kind == "card"]
         for mention in find_cards(query, names_of(cards), taken, named):
             b, e, key = mention.begin, mention.end, mention.key
-            found.append((b, e, f"{query[b:e]} ({_title(key)}: {cards[key]})", ("card", key)))
+            # a card named again ("Urborg" after "Urborg, Tomb of Yawgmoth") was described where
+            # it was first named: the sentence says it once; its name owning something ("Lightning
+            # Helix's") is read as the exact names are (a word glued to an apostrophe is none)
+            plain = key in named or mention.how == "possessive"
+            said = query[b:e] if plain else f"{query[b:e]} ({_title(key)}: {cards[key]})"
+            found.append((b, e, said, ("card", key)))
     return sorted(found, key=lambda f: f[0])
 
 

@@ -113,3 +113,17 @@ class ReadingTests:
         # the shipped asked-as questions are embedded as written: their stored vectors stay theirs
         asked = spoken_rewrite(spoken, "AP controls Dark Confidnat", cards)
         assert asked == "AP controls Dark Confidnat"
+
+    def test_a_card_named_again_is_described_once(self):
+        cards = {"kiki-jiki, mirror breaker": "tap ability create a token copy"}
+        query = "Kiki-Jiki, Mirror Breaker is out. Then Kiki-Jiki copies a creature"
+        text = spoken_rewrite({}, query, cards, as_typed=True)
+        assert text.count("tap ability create a token copy") == 1
+        assert text.endswith("Then Kiki-Jiki copies a creature")
+
+    def test_a_card_s_name_owning_something_is_found_and_read_as_exact_names_are(self):
+        spoken, cards = vocabulary.load_spoken(), vocabulary.load_cards()
+        query = "My Lightning Helix's only target vanished"
+        found = card_names.find_cards(query, card_names.names_of(cards))
+        assert [(m.key, m.how) for m in found] == [("lightning helix", "possessive")]
+        assert spoken_rewrite(spoken, query, cards, as_typed=True) == query
