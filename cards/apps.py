@@ -15,5 +15,8 @@ class CardsConfig(AppConfig):
         from search import card_source
 
         card_source.register_card_provider(
-            "cards", stamp=services.card_stamp, descriptions=services.search_card_descriptions
+            "cards",
+            stamp=services.card_stamp,
+            descriptions=services.search_card_descriptions,
+            details=services.search_card_details,
         )

@@ -7,7 +7,6 @@ when it failed, why, in words an admin can act on.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,14 +14,15 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
-from cards import keywords, names, scryfall
+from cards import features, keywords, names, scryfall
 from cards.models import Card, CardRuling, CardSync
 from rulesref.models import GlossaryTerm, Rule, Version
 from search import card_source
 from search import tasks as search_tasks
-from search.query import english_words
+from search.model import english_words
 from search.text import STOPWORDS, words
 
 _PROGRESS_EVERY = 2000
@@ -283,27 +283,33 @@ def card_rules(card: Card) -> list[dict]:
 
 
 def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, str]:
-    """Card name -> what the card does (its Oracle text without reminder text), for search to read a
-    named card as what it does; a card with faces also under each face's own name, with that face's
-    text. A one-word name that is also an ordinary word ("Exile", "Opt", "Fog") is left out: a judge
-    typing "exile" asks about the rule, not the card."""
+    """Card name -> what search reads for it (cards.features.reading): its type line, its Oracle
+    text without reminder text, its keywords and the rules' words for what it raises (loyalty
+    abilities, a replacement effect, an enters trigger ...). A card with faces is also read under
+    each face's own name, with that face's type line and text. A one-word name that is also an
+    ordinary word ("Exile", "Opt", "Fog") is left out: a judge typing "exile" asks about the rule,
+    not the card (search.card_names still finds such a face where the judge capitalised it)."""
     out: dict[str, str] = {}
 
-    def add(name: str, text: str) -> None:
+    def add(name: str, type_line: str, text: str, layout: str, keywords: list[str]) -> None:
         if left_out_of_search(name, common_words) or name in out:
             return
-        # Reminder text out; lines ("Flying\nVigilance") joined as a list, as the hand-written
-        # ones read.
-        lines = (re.sub(r"\s*\([^)]*\)", "", line).strip() for line in text.splitlines())
-        out[name] = "; ".join(line for line in lines if line)
+        out[name] = features.reading(name, type_line, text, layout, keywords)
 
-    for name, text, faces in Card.objects.order_by("name").values_list(
-        "name", "oracle_text", "faces"
+    for name, type_line, text, layout, kept, faces in Card.objects.order_by("name").values_list(
+        "name", "type_line", "oracle_text", "layout", "keywords", "faces"
     ):
-        add(name, text)
+        whole = text or "\n".join(str(f.get("oracle_text", "")) for f in faces or ())
+        add(name, type_line, whole, layout, list(kept or ()))
         for face in faces or ():
             if face.get("name") and face.get("name") != name:
-                add(face["name"], face.get("oracle_text", ""))
+                add(
+                    face["name"],
+                    str(face.get("type_line", "")),
+                    str(face.get("oracle_text", "")),
+                    layout,
+                    list(kept or ()),
+                )
     return out
 
 
@@ -324,6 +330,35 @@ def search_left_out() -> list[str]:
             if left_out_of_search(each, common):
                 found.add(each)
     return sorted(found)
+
+
+def search_card_details(keys: list[str]) -> list[dict]:
+    """The cards of the table named by search's card keys (lower-case names or face names), in that
+    order, each once: what the search results show above the rules (the cards app's card_source
+    provider). Every text is the imported one (Scryfall's); a key no card holds is left out."""
+    table = _name_table()
+    ids = list(dict.fromkeys(table[k] for key in keys if (k := names.name_key(key)) in table))
+    cards = Card.objects.prefetch_related("rulings").in_bulk(ids)
+    return [card_summary(cards[pk]) for pk in ids if pk in cards]
+
+
+def card_summary(card: Card) -> dict:
+    """A card as the search results show it: name, mana cost, type line, Oracle text, faces, its
+    rulings, the rules its keywords cite and its page."""
+    return {
+        "name": card.name,
+        "mana_cost": card.mana_cost,
+        "type_line": card.type_line,
+        "oracle_text": card.oracle_text,
+        "faces": card.faces,
+        "rulings": [
+            {"date": r.published_at.isoformat(), "text": r.comment, "source": r.source}
+            for r in card.rulings.all()
+        ],
+        "rules": card_rules(card),
+        "scryfall_uri": card.scryfall_uri,
+        "url": reverse("card-page", args=[card.name]),
+    }
 
 
 # ------------------------------------------------------------------------------- what search reads

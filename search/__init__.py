@@ -18,7 +18,7 @@ The names below are the engine's public face: `import search; search.search(inde
 """
 
 from search.index import build_index, entries_from_document, is_heading_text, parent_number
-from search.query import english_words
+from search.model import english_words
 from search.ranking import search
 from search.records import SearchEntry, SearchHit, SearchIndex
 from search.spoken import spoken_rewrite, understood

@@ -5,7 +5,9 @@ rulesref imports none of the judge apps, so the cards app registers a provider h
 (cards/apps.py), as the features that cite rules register with rulesref/citing.py. A provider is
 two callables: `stamp()`, cheap, "" while its table holds no cards and otherwise a value that
 changes whenever the cards change (an import); and `descriptions()`, card name -> what the
-card does.
+card does; and optionally `details(keys)`: the table's own records of the cards search found named
+in a question (name, mana cost, type line, Oracle text, rulings), which the results show. The
+hand-written list has no details: nothing written by hand is shown as a card's text.
 
 Everything that depends on the cards (the built index, its file in the index cache, the asked-as
 questions' embedded texts, the offline pack) is keyed by `card_stamp()`. The stamp is read again at
@@ -32,6 +34,7 @@ SHIPPED = "shipped"  # the stamp while no table holds cards: the hand-written li
 class CardProvider:
     stamp: Callable[[], str]
     descriptions: Callable[[], Mapping[str, str]]
+    details: Callable[[list[str]], list[dict]] | None = None
 
 
 _providers: dict[str, CardProvider] = {}
@@ -46,10 +49,14 @@ def card_key(name: str) -> str:
 
 
 def register_card_provider(
-    owner: str, *, stamp: Callable[[], str], descriptions: Callable[[], Mapping[str, str]]
+    owner: str,
+    *,
+    stamp: Callable[[], str],
+    descriptions: Callable[[], Mapping[str, str]],
+    details: Callable[[list[str]], list[dict]] | None = None,
 ) -> None:
     """Record where `owner`'s cards come from (re-registering an owner replaces its provider)."""
-    _providers[owner] = CardProvider(stamp=stamp, descriptions=descriptions)
+    _providers[owner] = CardProvider(stamp=stamp, descriptions=descriptions, details=details)
     forget_cards()
 
 
@@ -114,3 +121,18 @@ def table_descriptions() -> dict[str, str] | None:
             _read.clear()
             _read[stamp] = found
     return found
+
+
+def card_details(keys: list[str]) -> list[dict]:
+    """The card table's records of the cards named by `keys` (card_key names), in that order: []
+    with no keys, while no table holds cards (the hand-written list has no card text to show), or
+    when the table's provider has no details."""
+    if not keys:
+        return []
+    stamp = card_stamp()
+    if stamp == SHIPPED:
+        return []
+    provider = _providers.get(stamp.split(":", 1)[0])
+    if provider is None or provider.details is None:
+        return []
+    return provider.details(keys)

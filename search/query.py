@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 from search import model
 from search.asking import asking_text, pieces
+from search.model import english_words
 from search.people import read_names, read_people
 from search.records import SearchIndex
 from search.spoken import spoken_rewrite
@@ -57,20 +57,6 @@ class ParsedQuery:
     regular: bool = False
     # it names Competitive or Professional REL ("comp", "PTQ"): the JAR does not
     competitive: bool = False
-
-
-@lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """Whole English words known to the sentence model's WordPiece vocabulary (about 22,000), read
-    once from the installed model package; empty without it. A word of the question that is real
-    English ("hurt", "aimed", "thick") is left as it is, not "corrected" into a rule word one edit
-    away ("hunt", "timed", "think"): only words that are neither rule words nor English
-    are typos."""
-    path = model.model_dir()
-    if path is None or not (path / "vocab.txt").is_file():
-        return frozenset()
-    lines = (path / "vocab.txt").read_text(encoding="utf-8").splitlines()
-    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) >= 4)
 
 
 def _correct(index: SearchIndex, form: str) -> str | None:
@@ -131,10 +117,10 @@ def parse_query(index: SearchIndex, query: str) -> ParsedQuery:
     # "guy" said of a player is read as "player", not as the judge phrase for a creature.
     # Names and letters that stand for players ("Player A", "my opponent Sarah") are players.
     players = read_names(query)
-    semantic_text = spoken_rewrite(index.spoken, players, index.card_text)
+    semantic_text = spoken_rewrite(index.spoken, players, index.card_text, as_typed=True)
     asking = asking_text(players)
     if asking:
-        asking = spoken_rewrite(index.spoken, asking, index.card_text)
+        asking = spoken_rewrite(index.spoken, asking, index.card_text, as_typed=True)
     query = read_people(query)
     # Quoted phrases keep every word, stopwords included: "legend rule" is not just "legend".
     phrases = [tuple(stem(w) for w in words(p)) for p in _QUOTED.findall(query)]

@@ -29,7 +29,7 @@ from search import card_source, embedder, index_cache, ranking
 from search.entries import entries_for
 from search.index import build_index
 from search.records import SearchEntry, SearchIndex
-from search.spoken import understood
+from search.spoken import read_question
 from search.vector_store import semantic_module, stored, vector_keys
 
 log = logging.getLogger(__name__)
@@ -227,11 +227,11 @@ def search_answer(
 ) -> dict:
     """One search with all it says, from one look-up of the versions: {"results": hits best first
     (as search_rules), "ranking": "hybrid"|"lexical", "understood": how the judge's words were
-    read}. A pending version is searched by its date only with include_pending (the API:
-    staff only)."""
+    read, "cards": the cards it names, as the card table holds them}. A pending version is searched
+    by its date only with include_pending (the API: staff only)."""
     versions = _versions(doc, version, include_pending)
     if not versions:
-        return {"results": [], "ranking": "lexical", "understood": []}
+        return {"results": [], "ranking": "lexical", "understood": [], "cards": []}
     cached = _cached_for(versions)
     hits = ranking.search(cached.index, query, limit=limit, doc=doc, semantic=cached.semantic)
     dates = {
@@ -245,6 +245,7 @@ def search_answer(
         if ipg is not None and any(h.doc == "ipg" for h in hits)
         else {}
     )
+    read, named = read_question(cached.index, query)
     results = [
         {
             "doc": h.doc,
@@ -261,7 +262,9 @@ def search_answer(
     return {
         "results": results,
         "ranking": "hybrid" if cached.semantic is not None else "lexical",
-        "understood": understood(cached.index, query),
+        "understood": read,
+        # the named cards as the card table holds them (none without one)
+        "cards": card_source.card_details(named),
     }
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from search.card_names import find_cards, name_words, names_of
 from search.people import bare, person_spans
 from search.records import SearchIndex
 
@@ -76,15 +77,22 @@ def _matches(
 
 
 def spoken_rewrite(
-    spoken: Mapping[str, str], query: str, cards: Mapping[str, str] | None = None
+    spoken: Mapping[str, str],
+    query: str,
+    cards: Mapping[str, str] | None = None,
+    *,
+    as_typed: bool = False,
 ) -> str:
     """`query` with the judge's spoken words replaced by the rules' words, in place, as a sentence:
     "my walker went to zero" -> "my planeswalker went to zero" (what the sentence model embeds).
     A card named in it keeps its name, followed by what it does: "Blood Moon (nonbasic lands are
-    Mountains)". A word said of a player ("guy keeps swearing") is read as one (search.people)."""
+    Mountains)". A word said of a player ("guy keeps swearing") is read as one (search.people).
+    With `as_typed` (a judge's question, not the shipped asked-as questions, whose stored vectors
+    are of their texts as written), a card named otherwise than by its whole name is read too
+    (search.card_names): "Dark Confidnat (Dark Confidant: ...)"."""
     out: list[str] = []
     done = 0
-    for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query):
+    for begin, end, means, _ in _readings(spoken, cards or _NO_CARDS, query, as_typed=as_typed):
         out.append(query[done:begin])
         out.append(means)
         done = end
@@ -94,19 +102,32 @@ def spoken_rewrite(
 
 def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
     """How the search reads the judge's own words in `query`: each spoken word or card name found,
-    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"})."""
-    return [
+    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"}).
+    A card named otherwise than by its name ("Dark Confidnat", "Kiki") is read as "<its name>:
+    what it does"."""
+    return read_question(index, query)[0]
+
+
+def read_question(index: SearchIndex, query: str) -> tuple[list[dict[str, str]], list[str]]:
+    """understood(index, query), and the keys of the cards `query` names (in
+    search.vocabulary.card_descriptions), each once, in the order named: by their name, a face,
+    a leading part or a misspelling."""
+    found = _readings(index.spoken, index.card_text, query, as_typed=True)
+    read = [
         {
             "words": query[begin:end],
-            "means": means if kind == "spoken" else index.card_text[key],
+            "means": means
+            if kind == "spoken"
+            else _named(query[begin:end], key) + index.card_text[key],
             "kind": kind,
         }
-        for begin, end, means, (kind, key) in _readings(index.spoken, index.card_text, query)
+        for begin, end, means, (kind, key) in found
     ]
+    return read, list(dict.fromkeys(key for *_, (kind, key) in found if kind == "card"))
 
 
 def _readings(
-    spoken: Mapping[str, str], cards: Mapping[str, str], query: str
+    spoken: Mapping[str, str], cards: Mapping[str, str], query: str, *, as_typed: bool = False
 ) -> list[tuple[int, int, str, tuple[str, str]]]:
     """(begin, end, what the sentence model reads there, (kind, key)) for each spoken word and card
     name in `query`, left to right. Word tables are read as given once built (an index's, or
@@ -125,7 +146,31 @@ def _readings(
             found.append((begin, end, spoken[key], ("spoken", key)))
         else:
             found.append((begin, end, f"{query[begin:end]} ({cards[key]})", ("card", key)))
+    # Cards named otherwise than by their whole name: a face, a leading part, a misspelling
+    # (search.card_names). The sentence model reads the card's name as it is spelt.
+    if cards and as_typed:
+        taken = [(b, e) for b, e, *_ in found]
+        named = [key for *_, (kind, key) in found if kind == "card"]
+        for mention in find_cards(query, names_of(cards), taken, named):
+            b, e, key = mention.begin, mention.end, mention.key
+            # a card named again ("Urborg" after "Urborg, Tomb of Yawgmoth") was described where
+            # it was first named: the sentence says it once; its name owning something ("Lightning
+            # Helix's") is read as the exact names are (a word glued to an apostrophe is none)
+            plain = key in named or mention.how == "possessive"
+            said = query[b:e] if plain else f"{query[b:e]} ({_title(key)}: {cards[key]})"
+            found.append((b, e, said, ("card", key)))
     return sorted(found, key=lambda f: f[0])
+
+
+def _named(said: str, key: str) -> str:
+    """ "Dark Confidant: " where the judge named the card otherwise ("Dark Confidnat", "Kiki");
+    nothing where the words typed are its name."""
+    return "" if name_words(said) == name_words(key) else f"{_title(key)}: "
+
+
+def _title(key: str) -> str:
+    """A card key as a name: "dark confidant" -> "Dark Confidant"."""
+    return " ".join(w[:1].upper() + w[1:] for w in key.split(" "))
 
 
 def _glued(text: str, begin: int, end: int) -> bool:

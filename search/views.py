@@ -63,5 +63,6 @@ class SearchView(RulesView):
                 "query": query,
                 "ranking": answer["ranking"],
                 "understood": answer["understood"],
+                "cards": answer["cards"],
             }
         )

@@ -90,12 +90,31 @@ class SearchHitSerializer(s.Serializer):
     call = SearchCallSerializer(required=False)
 
 
+class SearchCardSerializer(s.Serializer):
+    """A card the question names, as the card table (Scryfall's data) holds it."""
+
+    name = s.CharField()
+    mana_cost = s.CharField(allow_blank=True)
+    type_line = s.CharField(allow_blank=True)
+    oracle_text = s.CharField(allow_blank=True)
+    faces = s.ListField(child=s.DictField(child=_any()))
+    rulings = s.ListField(child=s.DictField(child=_any()))
+    rules = s.ListField(child=s.DictField(child=_any()))
+    scryfall_uri = s.CharField(allow_blank=True)
+    url = s.CharField()
+
+
 class SearchSerializer(s.Serializer):
     results = SearchHitSerializer(many=True)
     count = s.IntegerField()
     query = s.CharField(required=False)
     ranking = s.CharField(required=False)
     understood = s.ListField(child=s.DictField(child=_any()), required=False)
+    cards = SearchCardSerializer(
+        many=True,
+        required=False,
+        help_text="the cards the question names, from the card table ([] without one)",
+    )
 
 
 class GlossarySerializer(s.Serializer):

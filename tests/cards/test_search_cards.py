@@ -60,8 +60,12 @@ class NoCardTableTests:
 
 class CardTableTests:
     def test_a_named_card_is_read_as_its_oracle_text(self, imported):
-        assert _read_as("Blood Moon and Urborg") == {"blood moon": "Nonbasic lands are Mountains."}
-        assert _read_as("serra angel attacks, does it tap") == {"serra angel": "Flying; Vigilance"}
+        assert _read_as("Blood Moon and Urborg") == {
+            "blood moon": "Enchantment. Nonbasic lands are Mountains."
+        }
+        assert _read_as("serra angel attacks, does it tap") == {
+            "serra angel": "Creature — Angel. Flying; Vigilance."
+        }
         # A face is read by its own name; a one-word name that is a rules word (Sacrifice) or too
         # short to tell from a word in passing (Opt) is not a card to search.
         assert "insectile aberration" in _read_as("Insectile Aberration blocks")
@@ -104,7 +108,9 @@ class CardTableTests:
         before = _read_as("Blood Moon and Urborg")
         assert before == {"blood moon": vocabulary.load_cards()["blood moon"]}
         services.import_bulk(CARDS, RULINGS)  # no index forgotten by hand: the import says so
-        assert _read_as("Blood Moon and Urborg") == {"blood moon": "Nonbasic lands are Mountains."}
+        assert _read_as("Blood Moon and Urborg") == {
+            "blood moon": "Enchantment. Nonbasic lands are Mountains."
+        }
         Card.objects.filter(name="Blood Moon").delete()
         card_source.forget_cards()  # as another process's import reaches this one
         assert _read_as("Blood Moon and Urborg") == {}
@@ -157,7 +163,7 @@ class CardTableTests:
         hand = vocabulary.load_cards()["lightning bolt"]
         assert any(
             f"Lightning Bolt ({hand})" in a
-            and "Lightning Bolt (Lightning Bolt deals 3 damage to any target.)" in b
+            and "Lightning Bolt (Instant. Lightning Bolt deals 3 damage to any target.)" in b
             for a, b in changed
         )
         assert not any(f"({hand})" in b for b in after)
@@ -194,3 +200,71 @@ class CardTableTests:
         assert (
             search_service.search_answer("blood moon and urborg", doc="cr")["ranking"] == "hybrid"
         )
+
+
+def _fixture_card(name: str) -> dict:
+    return next(c for c in json.loads(CARDS.read_text("utf-8")) if c["name"] == name)
+
+
+def _fixture_rulings(name: str) -> list[str]:
+    oracle_id = _fixture_card(name)["oracle_id"]
+    return [
+        r["comment"] for r in json.loads(RULINGS.read_text("utf-8")) if r["oracle_id"] == oracle_id
+    ]
+
+
+class NamedCardsTests:
+    """The cards a question names, found as typed (search.card_names), read as the table has them
+    (cards.features) and shown from the table: its Oracle text and rulings, never the hand-written
+    list's words."""
+
+    def test_a_misspelt_card_is_shown_from_the_table_with_its_rulings(self, imported):
+        answer = search_service.search_answer(
+            "My opponent resolves Thassas Oracel with an empty library, does he win?"
+        )
+        [card] = answer["cards"]
+        fixture = _fixture_card("Thassa's Oracle")
+        assert card["name"] == fixture["name"]
+        assert card["oracle_text"] == fixture["oracle_text"]
+        assert (card["mana_cost"], card["type_line"]) == (
+            fixture["mana_cost"],
+            fixture["type_line"],
+        )
+        assert [r["text"] for r in card["rulings"]] == _fixture_rulings("Thassa's Oracle")
+        assert card["rulings"]
+        assert card["url"].startswith("/cards/")
+        # the 'Read as' line says which card was meant
+        [read] = [u for u in answer["understood"] if u["kind"] == "card"]
+        assert read["words"] == "Thassas Oracel"
+        assert read["means"].startswith("Thassa's Oracle: ")
+
+    def test_a_face_written_as_a_name_is_its_card_and_a_word_is_not(self, imported):
+        answer = search_service.search_answer("I cast Fire splitting 2 damage, can I target a bear")
+        assert [c["name"] for c in answer["cards"]] == ["Fire // Ice"]
+        faces = {f["name"]: f["oracle_text"] for f in answer["cards"][0]["faces"]}
+        assert faces == {
+            f["name"]: f["oracle_text"] for f in _fixture_card("Fire // Ice")["card_faces"]
+        }
+        assert search_service.search_answer("the fire spread to the other side")["cards"] == []
+
+    def test_without_a_card_table_nothing_is_shown_as_a_card(self, db):
+        assert card_source.card_stamp() == card_source.SHIPPED
+        answer = search_service.search_answer("Blood Moon turns Urborg into a Mountain")
+        assert any(u["kind"] == "card" for u in answer["understood"])
+        assert answer["cards"] == []
+
+    def test_a_card_is_read_with_the_rules_words_for_what_it_raises(self, imported):
+        read = services.search_card_descriptions()
+        oracle = _fixture_card("Thassa's Oracle")
+        assert read["Thassa's Oracle"].startswith(oracle["type_line"])
+        assert "enters-the-battlefield abilities" in read["Thassa's Oracle"]
+        # Laboratory Maniac: "... you win the game instead" is a replacement effect
+        assert "Replacement Effects" in read["Laboratory Maniac"]
+        assert "Split Cards" in read["Fire // Ice"]
+        assert "Double-Faced Cards" in read["Delver of Secrets // Insectile Aberration"]
+
+    def test_the_api_answers_with_the_named_cards(self, imported, client):
+        body = client.get("/api/v1/search", {"q": "does Thoughtsieze make me lose life"}).json()
+        assert [c["name"] for c in body["cards"]] == ["Thoughtseize"]
+        assert body["cards"][0]["oracle_text"] == _fixture_card("Thoughtseize")["oracle_text"]
+        assert body["results"]
