@@ -8,7 +8,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from search import model
 from search.asking import asking_text, pieces
 from search.model import english_words
 from search.people import read_names, read_people
