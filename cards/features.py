@@ -93,8 +93,19 @@ def reading(
     raises."""
     lines = [re.sub(r"\s*\([^)]*\)", "", line).strip() for line in oracle_text.splitlines()]
     text = "; ".join(line for line in lines if line)
+    parts = [type_line.strip(), text, *tail(name, type_line, oracle_text, layout, keywords)]
+    return ". ".join(p.rstrip(".") for p in parts if p) + "."
+
+
+def tail(
+    name: str, type_line: str, oracle_text: str, layout: str = "", keywords: Iterable[str] = ()
+) -> tuple[str, str]:
+    """The end of a card's reading that its type line and Oracle text do not give: its keywords not
+    already in the text, and the rules' words for what it raises. The tablet's card copy carries
+    only these (cards.offline), and builds the rest of the reading from the card's own text."""
+    lines = [re.sub(r"\s*\([^)]*\)", "", line).strip() for line in oracle_text.splitlines()]
+    text = "; ".join(line for line in lines if line)
     own = re.sub(rf"\b{re.escape(name)}\b", "~", oracle_text) if name else oracle_text
     listed = [k for k in keywords if k.casefold() not in text.casefold()]
     words = [f.words for f in features_of(type_line, own, layout, keywords)]
-    parts = [type_line.strip(), text, ", ".join(listed), "; ".join(words)]
-    return ". ".join(p.rstrip(".") for p in parts if p) + "."
+    return ", ".join(listed), "; ".join(words)

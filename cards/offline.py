@@ -92,6 +92,8 @@ def _build() -> CardPack:
         "cards": cards,
         # search's card words are derived on the tablet from this copy, these names left out
         "search_left_out": services.search_left_out(),
+        # and the end of each card's reading the tablet cannot build from the card's own text
+        "search_tails": services.search_tails(),
     }
     encoded = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     version = hashlib.sha256(encoded).hexdigest()[:16]

@@ -282,6 +282,38 @@ def card_rules(card: Card) -> list[dict]:
     return [{"doc": "cr", "number": r.number, "title": r.title} for r in cited]
 
 
+def _search_cards(common_words: frozenset[str]):
+    """(name, type line, Oracle text, layout, keywords) of every card and face search reads, each
+    name once, in name order; the one-word names that are ordinary words left out."""
+    seen: set[str] = set()
+    for name, type_line, text, layout, kept, faces in Card.objects.order_by("name").values_list(
+        "name", "type_line", "oracle_text", "layout", "keywords", "faces"
+    ):
+        whole = text or "\n".join(str(f.get("oracle_text", "")) for f in faces or ())
+        rows = [(name, type_line, whole)] + [
+            (face["name"], str(face.get("type_line", "")), str(face.get("oracle_text", "")))
+            for face in faces or ()
+            if face.get("name") and face.get("name") != name
+        ]
+        for each, face_type, face_text in rows:
+            if left_out_of_search(each, common_words) or each in seen:
+                continue
+            seen.add(each)
+            yield each, face_type, face_text, layout, list(kept or ())
+
+
+def search_tails() -> dict[str, list[str]]:
+    """Name -> the end of its reading (cards.features.tail: keywords, the rules' words), for the
+    names that have one: the offline card copy carries these, the tablet reads the rest from the
+    card's own text (static/judgeapp/offline-search.js cardWords)."""
+    out = {}
+    for name, type_line, text, layout, kept in _search_cards(common_words()):
+        listed, words = features.tail(name, type_line, text, layout, kept)
+        if listed or words:
+            out[name] = [listed, words]
+    return out
+
+
 def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, str]:
     """Card name -> what search reads for it (cards.features.reading): its type line, its Oracle
     text without reminder text, its keywords and the rules' words for what it raises (loyalty
@@ -289,28 +321,10 @@ def card_descriptions(common_words: frozenset[str] = frozenset()) -> dict[str, s
     each face's own name, with that face's type line and text. A one-word name that is also an
     ordinary word ("Exile", "Opt", "Fog") is left out: a judge typing "exile" asks about the rule,
     not the card (search.card_names still finds such a face where the judge capitalised it)."""
-    out: dict[str, str] = {}
-
-    def add(name: str, type_line: str, text: str, layout: str, keywords: list[str]) -> None:
-        if left_out_of_search(name, common_words) or name in out:
-            return
-        out[name] = features.reading(name, type_line, text, layout, keywords)
-
-    for name, type_line, text, layout, kept, faces in Card.objects.order_by("name").values_list(
-        "name", "type_line", "oracle_text", "layout", "keywords", "faces"
-    ):
-        whole = text or "\n".join(str(f.get("oracle_text", "")) for f in faces or ())
-        add(name, type_line, whole, layout, list(kept or ()))
-        for face in faces or ():
-            if face.get("name") and face.get("name") != name:
-                add(
-                    face["name"],
-                    str(face.get("type_line", "")),
-                    str(face.get("oracle_text", "")),
-                    layout,
-                    list(kept or ()),
-                )
-    return out
+    return {
+        name: features.reading(name, type_line, text, layout, kept)
+        for name, type_line, text, layout, kept in _search_cards(common_words)
+    }
 
 
 def left_out_of_search(name: str, common_words: frozenset[str]) -> bool:

@@ -588,23 +588,28 @@
     var stop = {}, fields = cardsPack.fields || [], at = {};
     (stopwords || []).forEach(function (w) { stop[w] = true; });
     fields.forEach(function (f, i) { at[f] = i; });
-    var leftOut = {}, seen = {}, byKey = new Map(), table = {};
+    var leftOut = {}, seen = {}, byKey = new Map(), table = {}, tails = cardsPack.search_tails || {};
     (cardsPack.search_left_out || []).forEach(function (n) { leftOut[n] = true; });
-    var add = function (name, text) {
+    // cards.features.reading: the type line, the Oracle text without reminder text (lines joined
+    // with "; "), then the keywords and the rules' words the server sends (search_tails)
+    var add = function (name, typeLine, text) {
       if (leftOut[name] || seen[name]) return;
       seen[name] = true;
       var lines = String(text || "").split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/).map(function (line) {
         return line.replace(/\s*\([^)]*\)/g, "").trim();
       }).filter(Boolean);
+      var tail = tails[name] || ["", ""];
+      var parts = [String(typeLine || "").trim(), lines.join("; "), tail[0], tail[1]].filter(Boolean);
       // search.card_source.card_key: lower case, one space, a straight apostrophe
       var key = name.toLowerCase().replace(/\u2019/g, "'").split(/\s+/).filter(Boolean).join(" ");
-      if (key) byKey.set(key, lines.join("; "));
+      if (key) byKey.set(key, parts.map(function (p) { return p.replace(/\.+$/, ""); }).join(". ") + ".");
     };
     (cardsPack.cards || []).forEach(function (row) {
-      var name = row[at.name];
-      add(name, row[at.oracle_text]);
-      (row[at.faces] || []).forEach(function (face) {
-        if (face && face.name && face.name !== name) add(face.name, face.oracle_text);
+      var name = row[at.name], faces = row[at.faces] || [];
+      var whole = row[at.oracle_text] || faces.map(function (f) { return String((f && f.oracle_text) || ""); }).join("\n");
+      add(name, row[at.type_line], whole);
+      faces.forEach(function (face) {
+        if (face && face.name && face.name !== name) add(face.name, face.type_line || "", face.oracle_text || "");
       });
     });
     byKey.forEach(function (text, name) {
