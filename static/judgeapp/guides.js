@@ -487,10 +487,12 @@
         details.appendChild(group.box);
         groups.push(group);
         wrap.appendChild(details);
-        details.addEventListener("toggle", function () {
-          if (!details.open) return;
+        var closeOthers = function () {
           groups.forEach(function (other) { if (other.details !== details) other.details.open = false; });
-        });
+        };
+        // at once on a tap (the toggle event comes a task later), and on any other way of opening
+        summary.addEventListener("click", function () { if (!details.open) closeOthers(); });
+        details.addEventListener("toggle", function () { if (details.open) closeOthers(); });
       }
       group.box.appendChild(button(answer, index));
       group.n += 1;

@@ -99,7 +99,9 @@ def test_every_answer_of_the_first_shortcut_question_is_within_a_screen(browser,
                 group.locator("summary").click()
             assert button.inner_text().strip() == answer.label
             # one group open at a time: its answers sit right under the headings
-            assert page.locator("#guide-step details.answer-group[open]").count() == 1
+            page.wait_for_function(
+                "document.querySelectorAll('#guide-step details.answer-group[open]').length === 1"
+            )
             bottom = box(page, f'#guide-step button.answer[data-index="{index}"]')["bottom"]
             assert bottom <= TABLET["height"] * 1.25, (answer.label, bottom)
         button = answer_button(page, forgot)
