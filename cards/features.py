@@ -91,9 +91,8 @@ def reading(
     """What search reads for a card: its type line, its Oracle text without reminder text (lines
     joined with "; "), its keywords not already in the text, and the rules' words for what it
     raises."""
-    lines = [re.sub(r"\s*\([^)]*\)", "", line).strip() for line in oracle_text.splitlines()]
-    text = "; ".join(line for line in lines if line)
-    parts = [type_line.strip(), text, *tail(name, type_line, oracle_text, layout, keywords)]
+    text = plain_text(oracle_text)
+    parts = [type_line.strip(), text, *_tail(name, type_line, oracle_text, text, layout, keywords)]
     return ". ".join(p.rstrip(".") for p in parts if p) + "."
 
 
@@ -103,8 +102,18 @@ def tail(
     """The end of a card's reading that its type line and Oracle text do not give: its keywords not
     already in the text, and the rules' words for what it raises. The tablet's card copy carries
     only these (cards.offline), and builds the rest of the reading from the card's own text."""
+    return _tail(name, type_line, oracle_text, plain_text(oracle_text), layout, keywords)
+
+
+def plain_text(oracle_text: str) -> str:
+    """Oracle text without reminder text, its lines joined with "; "."""
     lines = [re.sub(r"\s*\([^)]*\)", "", line).strip() for line in oracle_text.splitlines()]
-    text = "; ".join(line for line in lines if line)
+    return "; ".join(line for line in lines if line)
+
+
+def _tail(
+    name: str, type_line: str, oracle_text: str, text: str, layout: str, keywords: Iterable[str]
+) -> tuple[str, str]:
     own = re.sub(rf"\b{re.escape(name)}\b", "~", oracle_text) if name else oracle_text
     listed = [k for k in keywords if k.casefold() not in text.casefold()]
     words = [f.words for f in features_of(type_line, own, layout, keywords)]

@@ -21,6 +21,8 @@ from django.conf import settings
 from django.core.cache import caches
 from rest_framework.throttling import BaseThrottle
 
+from judgeapp import proxy
+
 logger = logging.getLogger(__name__)
 STORE_PAUSE_SECONDS = 5.0  # after the store failed, this process counts nothing for this long
 _store_down_until = 0.0
@@ -48,11 +50,9 @@ def client_ip(request) -> str | None:
     django_request = getattr(request, "_request", request)
     meta = django_request.META
     proxies = settings.JUDGEAPP_PROXY_COUNT
+    if proxies > 0 and len(proxy.forwarded_hops(meta)) >= proxies:
+        return proxy.forwarded_client(meta, proxies)  # None for an entry that is no address
     candidate = meta.get("REMOTE_ADDR")
-    if proxies > 0:
-        hops = [h.strip() for h in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
-        if len(hops) >= proxies:
-            candidate = hops[-proxies]
     try:
         return str(ipaddress.ip_address(candidate)) if candidate else None
     except ValueError:

@@ -15,21 +15,30 @@ import ipaddress
 from django.conf import settings
 
 
+def forwarded_hops(meta) -> list[str]:
+    """The entries of X-Forwarded-For, leftmost first."""
+    return [hop.strip() for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+
+
+def forwarded_client(meta, count: int) -> str | None:
+    """The entry `count` from the right of X-Forwarded-For (what the outermost of `count` proxies
+    appended), when there are that many and it is an address; None otherwise."""
+    hops = forwarded_hops(meta)
+    if count <= 0 or len(hops) < count:
+        return None
+    try:
+        return str(ipaddress.ip_address(hops[-count]))
+    except ValueError:
+        return None
+
+
 class ForwardedForMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
         self.count = getattr(settings, "JUDGEAPP_PROXY_COUNT", 0)
 
     def __call__(self, request):
-        if self.count > 0:
-            forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-            hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-            if len(hops) >= self.count:
-                candidate = hops[-self.count]
-                try:
-                    ipaddress.ip_address(candidate)
-                except ValueError:
-                    pass
-                else:
-                    request.META["REMOTE_ADDR"] = candidate
+        client = forwarded_client(request.META, self.count)
+        if client is not None:
+            request.META["REMOTE_ADDR"] = client
         return self.get_response(request)
