@@ -199,6 +199,86 @@ def pick_player(page, field: str, name: str) -> None:
     assert picker.get_attribute("data-state") in ("listed", "new")
 
 
+# The walk of walk_in_page, in the page: each answer tapped as a judge would reach it (its group
+# opened first), the step waited for as settled() does, the conclusion read at the end. One call
+# into the browser a conclusion instead of some forty (the guides' walks were a sixth of the suite).
+WALK_JS = """async ({answers, restart}) => {
+    const wait = (answered) => new Promise((resolve, reject) => {
+        const until = Date.now() + 15000;
+        (function poll() {
+            const el = document.querySelector("#guide-step");
+            if (el && el.dataset.answered === String(answered) && !el.hasAttribute("data-busy")) {
+                return resolve({node: el.dataset.node, kind: el.dataset.kind,
+                                offline: el.dataset.offline});
+            }
+            if (Date.now() > until) return reject(new Error("no step after " + answered));
+            requestAnimationFrame(poll);
+        })();
+    });
+    if (restart) document.querySelector("#guide-nav button.restart").click();
+    let step = await wait(0);
+    const taps = [];
+    for (let i = 0; i < answers.length; i++) {
+        const answer = answers[i];
+        if (step.kind === "question") {
+            const button = document.querySelector(
+                `#guide-step button.answer[data-index="${answer}"]`);
+            const group = button && button.closest("details.answer-group");
+            if (group && !group.open) group.querySelector(":scope > summary").click();
+            const box = button.getBoundingClientRect();
+            taps.push({node: step.node, kind: step.kind, label: button.innerText,
+                       height: box.height, visible: box.width > 0 && box.height > 0});
+            button.click();
+        } else {
+            taps.push({node: step.node, kind: step.kind});
+            const input = document.querySelector("#guide-input");
+            input.value = Array.isArray(answer) ? answer.join(", ") : String(answer);
+            input.dispatchEvent(new Event("input", {bubbles: true}));
+            document.querySelector("#guide-step button[type=submit]").click();
+        }
+        step = await wait(i + 1);
+    }
+    const text = (selector) => {
+        const found = document.querySelector(selector);
+        return found ? found.innerText : "";
+    };
+    const root = document.documentElement;
+    const shown = {
+        ruling: text("#guide-step h2"),
+        current_rel: text("#guide-step tr.current th"),
+        current_penalty: text("#guide-step tr.current td"),
+        rows: [...document.querySelectorAll("#guide-step .by-rel tr")].map(r => r.dataset.rel),
+        links: [...document.querySelectorAll("#guide-step .citations a")]
+            .map(a => a.getAttribute("href")),
+        trail: document.querySelectorAll("#guide-trail li").length,
+        fits: root.scrollWidth <= root.clientWidth,
+    };
+    return {step, taps, shown};
+}"""
+
+
+def walk_in_page(page, answers: list, *, restart: bool) -> dict:
+    """From the first question (Start again first when `restart`), give `answers` in the page: the
+    step reached, each tap's step, label and height, and what the conclusion shows."""
+    return page.evaluate(WALK_JS, {"answers": answers, "restart": restart})
+
+
+def check_taps(guide, answers: list, taps: list) -> None:
+    """Each answer was a visible button labelled as the guide's answer and tall enough to tap, or
+    the input step's value."""
+    assert len(taps) == len(answers)
+    for tap, answer in zip(taps, answers, strict=True):
+        node = guide.nodes[tap["node"]]
+        if tap["kind"] == "question":
+            assert tap["visible"], f"{guide.slug}/{node.id}: answer {answer} not shown"
+            assert tap["label"].strip() == node.answers[answer].label
+            assert tap["height"] >= 56, (
+                f"{guide.slug}/{node.id}: answer buttons must be at least 56px tall"
+            )
+        else:
+            assert tap["kind"] == "input", tap
+
+
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
@@ -246,41 +326,33 @@ class GuideWalkTests:
         assert set(paths) == conclusions(guide), (
             f"{slug}: conclusions no answers reach: {conclusions(guide) - set(paths)}"
         )
-        # one page load per guide: the rest is the page's own navigation
+        # one page load per guide: the rest is the page's own navigation, each conclusion walked to
+        # in one call into the page (walk_in_page) and read in the same call
         page.goto(f"/guides/{slug}/")
         settled(page, 0)
         (SHOTS / slug).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / slug / "_first-question.png"))
         for index, (node_id, answers) in enumerate(sorted(paths.items())):
-            if index:
-                page.click("#guide-nav button.restart")
-            step = give(page, guide, answers)
+            walked = walk_in_page(page, answers, restart=bool(index))
+            check_taps(guide, answers, walked["taps"])
             node = guide.nodes[node_id]
-            assert step == {"node": node_id, "kind": "conclusion", "offline": "no"}, (
+            assert walked["step"] == {"node": node_id, "kind": "conclusion", "offline": "no"}, (
                 f"{slug} {answers}"
             )
-            assert page.inner_text("#guide-step h2").strip() == node.ruling.strip()
+            shown = walked["shown"]
+            assert shown["ruling"].strip() == node.ruling.strip()
             # The REL shown (the page's, Competitive, unless the guide asked it) is the
             # highlighted row; the others are shown too.
             rel = expected_rel(slug, answers, "competitive")
-            assert page.inner_text("#guide-step tr.current th").startswith(rel.capitalize())
-            rows = page.eval_on_selector_all(
-                "#guide-step .by-rel tr", "rows => rows.map(r => r.dataset.rel)"
-            )
-            assert rows == ["regular", "competitive", "professional"]
-            assert (
-                page.inner_text("#guide-step tr.current td").strip()
-                == getattr(node.penalty, rel).strip()
-            )
-            links = page.eval_on_selector_all(
-                "#guide-step .citations a", "links => links.map(a => a.getAttribute('href'))"
-            )
+            assert shown["current_rel"].startswith(rel.capitalize())
+            assert shown["rows"] == ["regular", "competitive", "professional"]
+            assert shown["current_penalty"].strip() == getattr(node.penalty, rel).strip()
+            links = shown["links"]
             assert links and all(link.startswith("/rules/") for link in links), (
                 f"{slug}/{node_id}: no rule links"
             )
-            trail = page.eval_on_selector_all("#guide-trail li", "items => items.length")
-            assert trail == len(answers)
-            assert no_horizontal_scroll(page), f"{slug}/{node_id} scrolls sideways at 768px"
+            assert shown["trail"] == len(answers)
+            assert shown["fits"], f"{slug}/{node_id} scrolls sideways at 768px"
             if EVERY_SHOT:
                 page.screenshot(path=str(SHOTS / slug / f"{node_id}.png"))  # the viewport
         # The back button returns to the last question asked, its answers intact.
