@@ -130,6 +130,22 @@ class TardinessTests:
         )
 
 
+class OutsideAssistanceTests:
+    def test_notes_made_during_a_draft_are_outside_assistance(self):
+        """IPG 3.2: "These criteria also apply to any deck construction and draft portions of a
+        limited tournament. Additionally, no notes of any kind may be made during a draft." Before
+        the audit no answer under "Advice or notes" fitted a draft, and the only draft answer of
+        the finder was Limited Procedure Violation (a Warning)."""
+        body = walk_labels(FINDER, [TE, "Advice or notes", "During a draft or deck construction"])
+        node = body["node"]
+        assert body["finished"] and node["infraction"] == "OA", node["id"]
+        assert node["penalty"]["competitive"] == node["penalty"]["professional"] == "Match Loss"
+        assert_cites(node, "ipg", "Additionally, no notes of any kind may be made during a draft.")
+        lpv = walk_labels(FINDER, [TE, "A technical error during a draft"])["node"]
+        assert "Outside Assistance" in lpv["ruling"]
+        assert_cites(lpv, "ipg", "Additionally, no notes of any kind may be made during a draft.")
+
+
 class InvestigationTests:
     def test_a_disqualification_left_to_the_head_judges_investigation_is_given_conditionally(self):
         """A conclusion that sends the floor judge to the head judge to investigate intent must not
