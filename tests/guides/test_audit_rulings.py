@@ -109,6 +109,35 @@ class TardinessTests:
         )
         assert "time extension" in node["fix"]
 
+    def test_a_game_loss_before_the_match_says_what_it_does_to_sideboards_and_play_or_draw(self):
+        """IPG 1.1, Game Loss: "The player receiving a Game Loss chooses whether to play or draw in
+        the next game of that match ... If a Game Loss is issued before the match begins, neither
+        player in that match may use sideboards (if the tournament uses them) for the first game
+        they play." The Game Losses given at the start of a match (Tardiness; a Decklist Problem
+        found by counting, given at the start of the next match; a Deck Problem found at pre-game
+        shuffling) did not tell the judge to announce it."""
+        walks = {
+            "tardiness": [TE, LATE, "Later than that, but within 10 minutes"],
+            "decklist": [TE, "The decklist is wrong"],
+            "deck at pre-game shuffling": [
+                TE,
+                "The deck or sideboard does not match a correct decklist",
+                "Found while the deck was presented for pre-game shuffling",
+            ],
+        }
+        for what, openings in walks.items():
+            node = walk_labels(FINDER, openings)["node"]
+            assert node["penalty"]["competitive"] == "Game Loss", (what, node["id"])
+            assert "sideboard for the first game" in node["fix"], what
+            assert "play or draw" in node["fix"], what
+            assert_cites(
+                node,
+                "ipg",
+                "If a Game Loss is issued before the match begins, neither player in that match "
+                "may use sideboards",
+            )
+            assert_cites(node, "ipg", "chooses whether to play or draw in the next game")
+
     def test_an_early_round_is_not_tardiness_before_the_previous_rounds_scheduled_end(self):
         """IPG 3.1: "If a round begins before the previous round would have ended (due to all
         players finishing early), tardiness does not apply until the scheduled end of the previous
