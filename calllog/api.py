@@ -30,7 +30,7 @@ CALL_REQUEST, what the guide page posts (possibly queued offline and replayed la
      "answers": [0, "Yes", 3],             the answers given, as POST /api/v1/guides/{slug}/step takes them
      "conclusion": "node-id",              optional: checked against where the answers lead
      "table": "12", "round": 3,            optional
-     "day": 1,                             optional, tournament day (upgrade counts reset between days)
+     "day": 1,                             optional, tournament day (Warning counts reset between days)
      "players": ["Ana", "Ben"],            optional, up to 8 names
      "offender": "Ana",                    optional, who receives the penalty (default: the first player)
      "created_at": "2026-11-22T14:05:00Z", optional, the tablet's time (default: when it arrives)
@@ -51,7 +51,8 @@ on the list are added to it. The player list, call edits and revisions: calllog.
 
 The server replays the guide from slug + answers, takes the conclusion's ruling, fix, penalty at the
 event's REL and citations (resolved now, stored as shown), and upgrades the penalty by the
-offender's earlier Warnings at the event (calllog.penalties). CALL is exports.call_record: the
+offender's earlier Warnings at the event, and a repeated Unsporting Conduct - Minor (Game Loss) or
+- Major (Disqualification) by any earlier one (calllog.penalties). CALL is exports.call_record: the
 request's fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category",
 "base_penalty", "penalty" (the penalty given: announced at the table, else the server's after
 upgrades), "upgraded", "upgrade_reason" (the server's count), "announced_penalty",

@@ -29,6 +29,19 @@ _UNWANTED = (
     "education if it continues"
 )
 _SERIOUS = "Disqualification: a Serious Problem (the player is removed from the event)"
+# JAR introduction: "if a player is being threatening, aggressive or harassing other players, these
+# situations are Serious Problems"; Serious Problems: "Aggressive, violent, harassing or abusive
+# behavior (physical or verbal)". Unsporting Conduct - Major is harassment by its IPG definition.
+_HARASSING = (
+    "Disqualification: harassing behaviour is a Serious Problem (the player is removed from the "
+    "event)"
+)
+# JAR General Unwanted Behaviors: "Knowingly committing one of these behaviors is a Serious
+# Problem"; Stalling is taking unreasonable time on purpose to use the time limit (IPG 4.7).
+_KNOWINGLY_SLOW = (
+    "Disqualification: knowingly taking unreasonable time is a Serious Problem (the player is "
+    "removed from the event)"
+)
 _REGULAR: dict[str, tuple[str, str]] = {
     "Slow Play": (_UNWANTED, JAR_UNWANTED),
     "Outside Assistance": (_UNWANTED, JAR_UNWANTED),
@@ -43,6 +56,8 @@ _REGULAR: dict[str, tuple[str, str]] = {
     "Aggressive Behavior": (_SERIOUS, JAR_SERIOUS),
     "Theft of Tournament Material": (_SERIOUS, JAR_SERIOUS),
     "Cheating": (_SERIOUS, JAR_SERIOUS),
+    penalties.USC_MAJOR: (_HARASSING, JAR_SERIOUS),
+    "Stalling": (_KNOWINGLY_SLOW, JAR_SERIOUS),
     "Deck Problem": ("None: fix the deck as the JAR describes and educate the player", JAR_IN_GAME),
 }
 _REGULAR_DEFAULT = {
@@ -90,6 +105,16 @@ class Infraction:
             return "The third or subsequent Warning for it on the same day is a Game Loss (IPG 2)."
         if self.category == penalties.TOURNAMENT_ERROR:
             return "A second Warning for it on the same day is a Game Loss (IPG 3)."
+        if self.name == penalties.USC_MINOR:
+            return (
+                "Any later Unsporting Conduct - Minor at the event, even for a different offense, "
+                f"is a Game Loss (IPG {self.number}, Additional Remedy)."
+            )
+        if self.name == penalties.USC_MAJOR:
+            return (
+                "The offense repeated at a later time is a Disqualification and removal from the "
+                f"venue (IPG {self.number}, Upgrade)."
+            )
         return ""
 
     def as_dict(self) -> dict:

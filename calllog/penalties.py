@@ -10,6 +10,11 @@ The rules encoded (IPG 2021-01-06):
 - chapter 3 (Tournament Errors) intro: "A Warning for a Tournament Error offense is upgraded to a
   Game Loss if the player has already received a Warning for an offense in the same category."
 - both: "For multi-day tournaments, the penalty count for these infractions resets between days."
+- chapter 4 (Unsporting Conduct) has no count for the chapter, but two of its sections upgrade a
+  repeat themselves: 4.1 (Minor), Additional Remedy: "Subsequent Unsporting Conduct - Minor
+  infractions, even for different offenses, will result in a Game Loss"; 4.2 (Major), Upgrade: "If
+  ... the offense is repeated at a later time, the penalty is Disqualification". Neither says the
+  count resets between days (only the chapter 2 and 3 intros do), so these count the whole event.
 - Regular REL uses the JAR, not the IPG: no upgrade by count; a judge *may* warn a player who keeps
   repeating a mistake that the next occurrence will be a Game Loss (JAR introduction).
 
@@ -41,14 +46,19 @@ UNSPORTING_CONDUCT = "unsporting_conduct"
 
 WARNING = "Warning"
 GAME_LOSS = "Game Loss"
+MATCH_LOSS = "Match Loss"
+DISQUALIFICATION = "Disqualification"
 
 # Pinned references: the chapter intros carry the upgrade sentences; the JAR introduction,
 # Regular REL.
 GPE_UPGRADE_REF = "ipg@2021-01-06:2"
 TE_UPGRADE_REF = "ipg@2021-01-06:3"
 REGULAR_REF = "jar@2019-01-21:Introduction"
+# The Unsporting Conduct sections that upgrade a repeat themselves (Minor, Major).
+USC_MINOR_REF = "ipg@2021-01-06:4.1"
+USC_MAJOR_REF = "ipg@2021-01-06:4.2"
 # registered with rulesref.citing (calllog/apps.py)
-PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF)
+PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF, USC_MINOR_REF, USC_MAJOR_REF)
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
 _CATEGORY_OF = {
@@ -80,6 +90,10 @@ _CATEGORY_OF = {
     },
 }
 FTMGS = "Failure to Maintain Game State"
+# The IPG names these "Unsporting Conduct - Minor" and "- Major": infraction_name keeps the part
+# after the category, as for every infraction.
+USC_MINOR = "Minor"
+USC_MAJOR = "Major"
 _CATEGORY_WORDS = {
     "gpe": GAME_PLAY_ERROR,
     "game play error": GAME_PLAY_ERROR,
@@ -199,11 +213,15 @@ class UpgradeResult:
 
 def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
     """The penalty for `new`, given the same player's earlier offenses at the event (`history`,
-    any order; entries on other days or for other infractions are ignored)."""
+    any order; entries for other infractions are ignored, and so are entries on other days except
+    for Unsporting Conduct - Minor and - Major, whose sections do not reset the count)."""
     name = infraction_name(new.infraction)
     category = category_of(new.infraction, new.category)
     base = penalty_label(new.penalty)
-    if not is_warning(base) or category not in (GAME_PLAY_ERROR, TOURNAMENT_ERROR):
+    repeat = _unsporting_repeat(name, base)
+    if repeat is None and (
+        not is_warning(base) or category not in (GAME_PLAY_ERROR, TOURNAMENT_ERROR)
+    ):
         return UpgradeResult(base, False, "")
     if _key(new.rel) == "regular":
         # JAR introduction: the IPG's fixes and upgrades do not apply at Regular REL.
@@ -214,6 +232,8 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
             "A player who keeps repeating a mistake may be told the next one is a Game Loss.",
             (REGULAR_REF,),
         )
+    if repeat is not None:
+        return _unsporting_upgrade(history, name, base, *repeat)
     # The Warnings this player received for the same infraction that day: those the upgrade counts.
     prior = sum(
         1
@@ -259,6 +279,49 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
             prior,
         )
     return UpgradeResult(base, False, "", (), prior)
+
+
+# IPG 4.1 and 4.2: what a repeat of Unsporting Conduct - Minor (a Warning) and - Major (a Match
+# Loss) becomes, the section's words for it, and its pinned reference.
+_USC_REPEATS = {
+    (USC_MINOR, WARNING): (
+        GAME_LOSS,
+        "subsequent Unsporting Conduct - Minor infractions, even for different offenses, result in "
+        "a Game Loss",
+        USC_MINOR_REF,
+    ),
+    (USC_MAJOR, MATCH_LOSS): (
+        DISQUALIFICATION,
+        "an Unsporting Conduct - Major offense repeated at a later time is a Disqualification and "
+        "removal from the venue",
+        USC_MAJOR_REF,
+    ),
+}
+
+
+def _unsporting_repeat(name: str, base: str) -> tuple[str, str, str] | None:
+    """(the penalty a repeat brings, why, reference) for an Unsporting Conduct infraction whose
+    section upgrades a repeat (IPG 4.1, 4.2); None for any other infraction or penalty."""
+    return _USC_REPEATS.get((name, penalty_label(base)))
+
+
+def _unsporting_upgrade(
+    history: Iterable[Offense], name: str, base: str, upgraded: str, why: str, ref: str
+) -> UpgradeResult:
+    """IPG 4.1 / 4.2: any earlier penalty for the same Unsporting Conduct infraction at the event,
+    whatever it was and on whatever day (neither section resets the count), upgrades this one."""
+    prior = sum(1 for old in history if infraction_name(old.infraction) == name)
+    if not prior:
+        return UpgradeResult(base, False, "", (), 0)
+    earlier = "an earlier penalty" if prior == 1 else f"{prior} earlier penalties"
+    return UpgradeResult(
+        upgraded,
+        True,
+        f"Upgraded to {upgraded}: this player already received {earlier} for Unsporting Conduct - "
+        f"{name} at this event ({why}).",
+        (ref,),
+        prior,
+    )
 
 
 def _warnings(count: int) -> str:

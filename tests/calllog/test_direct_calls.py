@@ -63,6 +63,32 @@ class CatalogueTests:
             assert item["penalty"]["regular"] and item["regular_ref"].startswith("jar@")
             assert item["upgrade"] == (rule.fields.get("upgrade") or "")
 
+    def test_at_regular_harassment_and_stalling_are_the_jars_serious_problems(self, cast):
+        """JAR: "if a player is being threatening, aggressive or harassing other players, these
+        situations are Serious Problems", and "Knowingly committing one of these behaviors [taking
+        unreasonable amounts of time] is a Serious Problem". Unsporting Conduct - Major (harassment
+        by its definition) and Stalling (intentional slow play) were listed at Regular as "None:
+        educate the player" before the audit."""
+        from rulesref.models import Rule as RuleRow
+
+        serious = RuleRow.objects.get(
+            version__document__slug="jar", version__is_current=True, title="Serious Problems"
+        )
+        assert "harassing" in serious.text
+        for number in ("4.2", "4.7"):
+            item = infractions.find(number)
+            assert item is not None and item.name in (penalties.USC_MAJOR, "Stalling")
+            assert item.regular.startswith("Disqualification"), item
+            assert item.regular_ref.endswith(":Serious Problems"), item
+        # Unsporting Conduct - Minor stays the JAR's education first.
+        assert infractions.find("4.1").regular.startswith("None")
+
+    def test_the_catalogue_states_the_unsporting_conduct_repeats(self, cast):
+        minor, major = infractions.find("4.1"), infractions.find("4.2")
+        assert "Game Loss" in minor.count_upgrade() and "IPG 4.1" in minor.count_upgrade()
+        assert "Disqualification" in major.count_upgrade()
+        assert infractions.find("4.3").count_upgrade() == ""
+
     def test_the_event_page_offers_every_infraction_in_its_form(self, cast, client):
         client.force_login(cast["floor_judge"])
         html = client.get(f"/events/{cast['event'].pk}/").content.decode()
@@ -87,7 +113,13 @@ class DirectCallTests:
                 got.append(response.json()["penalty"])
             base = infraction.penalty
             warned = penalties.is_warning(base)
-            if (
+            if infraction.name == penalties.USC_MINOR:
+                # IPG 4.1: "Subsequent Unsporting Conduct - Minor infractions ... Game Loss"
+                assert got == [base, "Game Loss", "Game Loss"], infraction
+            elif infraction.name == penalties.USC_MAJOR:
+                # IPG 4.2, Upgrade: "the offense is repeated at a later time" -> Disqualification
+                assert got == [base, "Disqualification", "Disqualification"], infraction
+            elif (
                 not warned
                 or infraction.category == penalties.UNSPORTING_CONDUCT
                 or infraction.name == penalties.FTMGS

@@ -55,7 +55,8 @@ class UpgradeTableTests(unittest.TestCase):
         (["SP", "CPV", "MC", "IS", "LPV"], [W, W, W, W, W]),
         (["Insufficient Shuffling", "TE-IS"], [W, GL]),
         (["SP", "GRV", "GRV", "SP", "GRV"], [W, W, W, GL, GL]),
-        (["USC-Minor", "USC-Minor", "USC-Minor"], [W, W, W]),
+        # IPG 4.1: subsequent Unsporting Conduct - Minor infractions are Game Losses (below).
+        (["USC-Minor", "USC-Minor", "USC-Minor"], [W, GL, GL]),
     ]
 
     def test_sequences_at_competitive(self):
@@ -188,6 +189,106 @@ class InfractionNameTests(unittest.TestCase):
         self.assertIn("resets between days", rules["3"].text)
 
 
+def shipped_ipg_section(reference: str):
+    """The section a pinned reference ("ipg@2021-01-06:4.1") names, parsed from the IPG shipped in
+    rules/ (the current one)."""
+    from rulesref.parsing.ipg import parse_ipg
+    from tests.conftest import SHIPPED_DIR
+
+    path = sorted((SHIPPED_DIR / "ipg").glob("*.html"))[-1]
+    date = reference.split("@", 1)[1].split(":", 1)[0].replace("-", "")
+    assert date in path.name, f"{reference} is not pinned to the shipped IPG {path.name}"
+    number = reference.rsplit(":", 1)[1]
+    return next(r for r in parse_ipg(path.read_text(encoding="utf-8")).rules if r.number == number)
+
+
+class UnsportingConductRepeatTests(unittest.TestCase):
+    """IPG 4.1 (Minor) and 4.2 (Major) upgrade a repeat themselves; the chapter 4 intro gives no
+    count. Before the audit every Unsporting Conduct penalty was left as it was, so a player's
+    second Unsporting Conduct - Minor was announced as a Warning."""
+
+    def test_the_sections_say_what_a_repeat_brings(self):
+        from calllog.penalties import USC_MAJOR_REF, USC_MINOR_REF
+
+        minor = shipped_ipg_section(USC_MINOR_REF)
+        self.assertEqual(minor.title, "Unsporting Conduct - Minor")
+        self.assertIn(
+            "Subsequent Unsporting Conduct - Minor infractions, even for different offenses, will "
+            "result in a Game Loss.",
+            dict(minor.fields)["additional_remedy"],
+        )
+        major = shipped_ipg_section(USC_MAJOR_REF)
+        self.assertEqual(major.title, "Unsporting Conduct - Major")
+        self.assertIn(
+            "the offense is repeated at a later time, the penalty is Disqualification",
+            dict(major.fields)["upgrade"],
+        )
+
+    def test_a_second_minor_is_a_game_loss_even_for_another_offense(self):
+        from calllog.penalties import USC_MINOR_REF
+
+        first = apply_upgrades([], Offense("USC-Minor", "", W))
+        self.assertEqual((first.penalty, first.upgraded), (W, False))
+        # A guide records "USC-Minor"; a direct call the IPG's title: the same infraction.
+        second = apply_upgrades(
+            [Offense("USC-Minor", "", W)], Offense("Unsporting Conduct - Minor", "", W)
+        )
+        self.assertEqual((second.penalty, second.upgraded), (GL, True))
+        self.assertEqual(second.refs, (USC_MINOR_REF,))
+        self.assertIn("even for different offenses", second.reason)
+        # An earlier Minor upgraded to a Game Loss still counts: each later one is a Game Loss.
+        third = apply_upgrades(
+            [Offense("USC-Minor", "", W), Offense("USC-Minor", "", W, given=GL)],
+            Offense("USC-Minor", "", W),
+        )
+        self.assertEqual(third.penalty, GL)
+
+    def test_the_minor_count_does_not_reset_between_days(self):
+        # Only the chapter 2 and 3 intros reset their counts between days; IPG 4.1 does not.
+        result = apply_upgrades(
+            [Offense("USC-Minor", "", W, day=1)], Offense("USC-Minor", "", W, day=2)
+        )
+        self.assertEqual(result.penalty, GL)
+
+    def test_a_repeated_major_is_a_disqualification(self):
+        from calllog.penalties import USC_MAJOR_REF
+
+        first = apply_upgrades(
+            [Offense("USC-Major", "", "Match Loss")], Offense("USC-Major", "", "Match Loss")
+        )
+        self.assertEqual((first.penalty, first.upgraded), ("Disqualification", True))
+        self.assertEqual(first.refs, (USC_MAJOR_REF,))
+        alone = apply_upgrades([], Offense("Unsporting Conduct - Major", "", "Match Loss"))
+        self.assertEqual((alone.penalty, alone.upgraded), ("Match Loss", False))
+
+    def test_other_unsporting_conduct_and_other_infractions_do_not_count(self):
+        history = [
+            Offense("USC-Major", "", "Match Loss"),
+            Offense("SP", "", W),
+            Offense("GRV", "", W),
+        ]
+        self.assertEqual(apply_upgrades(history, Offense("USC-Minor", "", W)).penalty, W)
+        self.assertEqual(
+            apply_upgrades(
+                [Offense("USC-Minor", "", W)], Offense("USC-Major", "", "Match Loss")
+            ).penalty,
+            "Match Loss",
+        )
+        # Improperly Determining a Winner has no repeat upgrade in the IPG.
+        self.assertEqual(
+            apply_upgrades(
+                [Offense("IDW", "", "Match Loss")], Offense("IDW", "", "Match Loss")
+            ).penalty,
+            "Match Loss",
+        )
+
+    def test_regular_rel_does_not_upgrade_unsporting_conduct_by_count(self):
+        result = apply_upgrades(
+            [Offense("USC-Minor", "", W, "regular")], Offense("USC-Minor", "", W, "regular")
+        )
+        self.assertEqual((result.penalty, result.upgraded), (W, False))
+
+
 def oracle(history: list[tuple[str, int]], new: tuple[str, int], rel: str) -> str:
     """The upgrade rule written another way: count same-infraction, same-day Warnings."""
     infraction, day = new
@@ -261,7 +362,13 @@ class PinnedReferenceTests:
         pinned = {
             v for k, v in vars(penalties).items() if k.isupper() and isinstance(v, str) and "@" in v
         }
-        assert {"ipg@2021-01-06:2", "ipg@2021-01-06:3", "jar@2019-01-21:Introduction"} <= pinned
+        assert {
+            "ipg@2021-01-06:2",
+            "ipg@2021-01-06:3",
+            "jar@2019-01-21:Introduction",
+            "ipg@2021-01-06:4.1",
+            "ipg@2021-01-06:4.2",
+        } <= pinned
         assert set(penalties.PINNED_REFS) == pinned
         assert set(citing.cited_by("calllog")) == pinned and pinned <= set(
             citing.known_references()

@@ -74,6 +74,9 @@ class RealGuideCallTests:
                 category = penalties.category_of(name)
                 if name == penalties.FTMGS:
                     expected = ["Warning"] * 3
+                elif name == penalties.USC_MINOR:
+                    # IPG 4.1: subsequent Unsporting Conduct - Minor infractions are Game Losses.
+                    expected = ["Warning", "Game Loss", "Game Loss"]
                 elif category == penalties.GAME_PLAY_ERROR:
                     expected = ["Warning", "Warning", "Game Loss"]
                 elif category == penalties.TOURNAMENT_ERROR:

@@ -326,9 +326,12 @@ class PenaltyTests:
                     )
                 }
             for rel in ("competitive", "professional"):
-                assert getattr(node.penalty, rel) in expected, (
-                    f"{node.id}: {rel} should be one of {expected} ({section.title})"
-                )
+                given = getattr(node.penalty, rel)
+                # A penalty left to the head judge's investigation names the section it is for
+                # and its condition: "Disqualification (Unsporting Conduct - Cheating) if ...".
+                assert given in expected or any(
+                    given.startswith(f"{p} ({section.title}) if ") for p in expected
+                ), f"{node.id}: {rel} should be one of {expected} ({section.title})"
             kind = section.title.split(" - ")[0]
             assert node.category == CATEGORY_OF_TITLE[kind], node.id
             checked += 1
