@@ -73,10 +73,12 @@
       } else {
         cell.textContent = next.penalty + (next.reason ? " — " + next.reason : " — checked against this player’s earlier penalties at this event");
       }
-    } else if (state === "offline" && /^warning/i.test(base)) {   // only a Warning is upgraded by count
+    } else if (state === "offline" && /^(warning|match loss)/i.test(base)) {
+      // a Warning is upgraded by an earlier one (IPG 4.1: any earlier Unsporting Conduct - Minor), a
+      // Match Loss for Unsporting Conduct - Major by a repeat (IPG 4.2): calllog/penalties.py
       row.dataset.preview = "unchecked";
       row.classList.add("unchecked");
-      cell.textContent = label(base) + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier Warning may upgrade it");
+      cell.textContent = label(base) + " — " + (note || "not checked against the player's earlier penalties (no connection): an earlier penalty may upgrade it");
     } else {
       cell.textContent = base;
     }
