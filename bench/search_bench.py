@@ -369,7 +369,9 @@ def table(
     misses of the one tuning part named by `list_misses` (never a blind one)."""
     import search_sets
 
-    sets = search_sets.load_sets(real_blind="real-blind" in parts)
+    sets = search_sets.load_sets(
+        real_blind="real-blind" in parts, real_blind2="real-blind2" in parts
+    )
     mode = "hybrid" if hybrid else "lexical"
     print(
         f"\n== {mode}: set | n | no filter R@5 / MRR | filtered R@5 / MRR | per document (no "
@@ -467,7 +469,8 @@ def main() -> None:
         default="",
         help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
         "each with no document filter and with the right document, aggregates only, no misses "
-        "(real-blind, the blind half of the real questions, is measured only when named)",
+        "(real-blind and real-blind2, the blind sets of real questions, are measured only "
+        "when named)",
     )
     parser.add_argument(
         "--table-misses",
@@ -488,7 +491,7 @@ def main() -> None:
         import search_sets
 
         parts = (
-            [*search_sets.load_sets(), "asked-heldout"]  # real-blind only by name
+            [*search_sets.load_sets(), "asked-heldout"]  # real-blind(2) only by name
             if args.table == "all"
             else args.table.split(",")
         )

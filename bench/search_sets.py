@@ -48,16 +48,19 @@ def _read(path: Path) -> list[SetQuestion]:
 REAL = BENCH / "real_questions"
 
 
-def load_sets(*, real_blind: bool = False) -> dict[str, list[SetQuestion]]:
+def load_sets(
+    *, real_blind: bool = False, real_blind2: bool = False
+) -> dict[str, list[SetQuestion]]:
     """Every question set, by part, in file order; the real questions' tuning half as "real-tune",
-    and their blind half ("real-blind") only when asked for by name, so that nothing measures it
-    by accident (bench/real_questions/README.md)."""
+    and their blind sets ("real-blind", "real-blind2") only when asked for by name, so that
+    nothing measures them by accident (bench/real_questions/README.md)."""
     parts: dict[str, list[SetQuestion]] = {}
     for path in [
         BENCH / "search_questions.toml",
         *sorted(BENCH.glob("search_questions_final*.toml"), key=lambda p: (len(p.stem), p.stem)),
         REAL / "real_tune.toml",
         *([REAL / "real_blind.toml"] if real_blind else []),
+        *([REAL / "real_blind2.toml"] if real_blind2 else []),
     ]:
         for q in _read(path):
             parts.setdefault(q.part, []).append(q)
