@@ -57,8 +57,16 @@ REGULAR_REF = "jar@2019-01-21:Introduction"
 # The Unsporting Conduct sections that upgrade a repeat themselves (Minor, Major).
 USC_MINOR_REF = "ipg@2021-01-06:4.1"
 USC_MAJOR_REF = "ipg@2021-01-06:4.2"
+GAME_LOSS_REF = "ipg@2021-01-06:1.1"  # the penalty's definition: several Game Losses at once
 # registered with rulesref.citing (calllog/apps.py)
-PINNED_REFS = (GPE_UPGRADE_REF, TE_UPGRADE_REF, REGULAR_REF, USC_MINOR_REF, USC_MAJOR_REF)
+PINNED_REFS = (
+    GPE_UPGRADE_REF,
+    TE_UPGRADE_REF,
+    REGULAR_REF,
+    USC_MINOR_REF,
+    USC_MAJOR_REF,
+    GAME_LOSS_REF,
+)
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
 _CATEGORY_OF = {
@@ -197,6 +205,7 @@ class Offense:
     rel: str = "competitive"
     day: int = 1
     given: str = ""
+    round: int | None = None  # the round it was given in, when the call says
 
     def received(self) -> str:
         return self.given or self.penalty
@@ -214,7 +223,34 @@ class UpgradeResult:
 def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
     """The penalty for `new`, given the same player's earlier offenses at the event (`history`,
     any order; entries for other infractions are ignored, and so are entries on other days except
-    for Unsporting Conduct - Minor and - Major, whose sections do not reset the count)."""
+    for Unsporting Conduct - Minor and - Major, whose sections do not reset the count). A Game Loss
+    in a round where the player already received one says that the player receives only one for
+    those given at the same time (IPG 1.1); the judge knows whether they were."""
+    history = list(history)
+    result = _upgraded(history, new)
+    if result.penalty != GAME_LOSS or new.round is None:
+        return result
+    if not any(
+        old.round == new.round and old.day == new.day and same_penalty(old.received(), GAME_LOSS)
+        for old in history
+    ):
+        return result
+    note = (
+        f"This player already received a Game Loss in round {new.round}: if the two are given at "
+        "the same time (both before the match begins, say), the player receives only one (a "
+        "player who would receive multiple Game Losses at the same time only receives one)."
+    )
+    return UpgradeResult(
+        result.penalty,
+        result.upgraded,
+        f"{result.reason} {note}".strip(),
+        (*result.refs, GAME_LOSS_REF),
+        result.prior_warnings,
+    )
+
+
+def _upgraded(history: list[Offense], new: Offense) -> UpgradeResult:
+    """apply_upgrades' count: the upgrade by the player's earlier offenses alone."""
     name = infraction_name(new.infraction)
     category = category_of(new.infraction, new.category)
     base = penalty_label(new.penalty)

@@ -152,7 +152,9 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
         event,
         request,
         extras,
-        penalties.Offense(infraction, category, base_penalty, event.rel, request.day),
+        penalties.Offense(
+            infraction, category, base_penalty, event.rel, request.day, round=request.round
+        ),
         node.refs,
         lambda existing: _same_call(existing, request),
         guide=guide.slug,
@@ -206,7 +208,9 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
         event,
         request,
         extras,
-        penalties.Offense(name, infraction.category, base, event.rel, request.day),
+        penalties.Offense(
+            name, infraction.category, base, event.rel, request.day, round=request.round
+        ),
         refs,
         lambda existing: _same(existing, infraction),
         guide="",

@@ -416,7 +416,9 @@ def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
         infraction=""
     )
     return [
-        penalties.Offense(c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty)
+        penalties.Offense(
+            c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty, c.round
+        )
         for c in rows
     ]
 

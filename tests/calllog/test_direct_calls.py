@@ -133,6 +133,22 @@ class DirectCallTests:
             infractions.catalogue()
         )
 
+    def test_two_game_losses_in_one_round_say_the_player_receives_one(self, cast):
+        """IPG 1.1: "If a player would receive multiple Game Losses at the same time, they only
+        receive one" (Tardiness and a Decklist Problem at the start of round 2, say)."""
+        event, client = cast["event"], api(cast["floor_judge"])
+        url = f"/api/v1/events/{event.pk}/calls"
+        tardy = client.post(url, infraction_body("Tardiness", round=2), format="json").json()
+        assert tardy["penalty"] == "Game Loss" and "only one" not in tardy["upgrade_reason"]
+        decklist = client.post(
+            url, infraction_body("Decklist Problem", round=2), format="json"
+        ).json()
+        assert decklist["penalty"] == "Game Loss" and not decklist["upgraded"]
+        assert "only one" in decklist["upgrade_reason"]
+        assert "1.1" in [c["number"] for c in decklist["citations"]]
+        later = client.post(url, infraction_body("Decklist Problem", round=3), format="json")
+        assert "only one" not in later.json()["upgrade_reason"]
+
     def test_preview_shows_the_upgrade_before_the_second_slow_play_is_saved(self, cast):
         event, client = cast["event"], api(cast["floor_judge"])
         url = f"/api/v1/events/{event.pk}/players/Ana Costa?infraction=Slow Play"

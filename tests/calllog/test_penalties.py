@@ -373,3 +373,46 @@ class PinnedReferenceTests:
         assert set(citing.cited_by("calllog")) == pinned and pinned <= set(
             citing.known_references()
         )
+
+
+class GameLossesAtOnceTests(unittest.TestCase):
+    """IPG 1.1: "If a player would receive multiple Game Losses at the same time, they only receive
+    one." A Game Loss in a round where the player already has one says so (the judge knows whether
+    the two came at the same time: Tardiness and a Decklist Problem at the start of a match)."""
+
+    def test_the_definition_says_so(self):
+        from calllog.penalties import GAME_LOSS_REF
+
+        section = shipped_ipg_section(GAME_LOSS_REF)
+        self.assertIn(
+            "If a player would receive multiple Game Losses at the same time, they only receive "
+            "one.",
+            " ".join(section.text.split()),
+        )
+
+    def test_a_second_game_loss_in_the_same_round_says_the_player_receives_one(self):
+        from calllog.penalties import GAME_LOSS_REF
+
+        tardy = Offense("Tardiness", "", GL, round=3)
+        decklist = Offense("Decklist Problem", "", GL, round=3)
+        result = apply_upgrades([tardy], decklist)
+        self.assertEqual((result.penalty, result.upgraded), (GL, False))
+        self.assertIn("only one", result.reason)
+        self.assertIn("round 3", result.reason)
+        self.assertIn(GAME_LOSS_REF, result.refs)
+
+    def test_other_rounds_days_and_penalties_say_nothing(self):
+        tardy = Offense("Tardiness", "", GL, round=3)
+        for new in (
+            Offense("Decklist Problem", "", GL, round=4),
+            Offense("Decklist Problem", "", GL, round=3, day=2),
+            Offense("Decklist Problem", "", GL),  # no round given
+            Offense("Hidden Card Error", "", W, round=3),
+        ):
+            with self.subTest(new=new):
+                self.assertNotIn("only one", apply_upgrades([tardy], new).reason)
+        # a Warning upgraded to a Game Loss in that round is a Game Loss at the same time too
+        earlier = Offense("Deck Problem", "", W, round=3)
+        upgraded = apply_upgrades([earlier, tardy], Offense("Deck Problem", "", W, round=3))
+        self.assertEqual(upgraded.penalty, GL)
+        self.assertIn("only one", upgraded.reason)
