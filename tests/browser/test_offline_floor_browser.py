@@ -260,6 +260,29 @@ def save_call(page, event_id: int, table: str, offender: str, opponent: str) -> 
     page.wait_for_selector(".save-status:has-text('No connection')")
 
 
+def check_a_pattern_on_the_tablet(page) -> None:
+    """The shuffle check page offline with a pattern seen (mana weaving, typed in lower case): the
+    pattern is tested and the shuffle ruled on the tablet, as the server's page rules the
+    same form."""
+    import re
+    from html import unescape
+
+    from django.test import Client
+
+    form = {"rel": "competitive", "deck_size": "60", "riffle": "7", "pattern": "lss " * 7}
+    form["lands"] = page.input_value("form.check input[name=lands]")
+    page.fill("form.check input[name=riffle]", form["riffle"])
+    page.fill("form.check input[name=pattern]", form["pattern"])
+    page.click("form.check button[type=submit]")
+    page.wait_for_selector("section.ruling[data-computed=device]")
+    server = Client().post("/check/shuffle/", form).content.decode()
+    section = unescape(re.search(r'<section class="ruling".*?</section>', server, re.S)[0])
+    said = re.search(r"<strong>Investigate:</strong> ([^<]*)</p>", section)
+    assert said, "the server's page asks to investigate the woven pattern"
+    assert page.inner_text("section.ruling h2") == re.search(r"<h2>([^<]*)</h2>", section)[1]
+    assert page.inner_text("section.ruling p.notice.warn") == "Investigate: " + said[1]
+
+
 class FloorWalkOfflineTests:
     def test_one_visit_then_a_whole_round_offline_reaches_the_server_once(self, page, head_judge):
         """Issue 30's "Done means": the site opened once, then offline from the home-screen start
@@ -300,6 +323,8 @@ class FloorWalkOfflineTests:
             page.goto(tile)
             assert page.locator("h1").first.inner_text().strip() != "Offline", tile
             assert "has not been opened on this device" not in page.inner_text("body"), tile
+            if tile == "/check/shuffle/":
+                check_a_pattern_on_the_tablet(page)
 
         # A loop of 10^18 iterations, worked out here (the walk's answers in the address: one load).
         loop = guides["loop-resolution"]
