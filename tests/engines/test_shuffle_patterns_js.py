@@ -1,14 +1,18 @@
 """The pattern test of a shuffle on the tablet (static/judgeapp/shuffle-patterns.js) against
 engines/shuffles/patterns.py and jobs/services.pattern_finding: run under node on generated decks
 and patterns, every exact figure the same double (p-values, the probability of the pattern, the runs
-test), the same direction and deciding test, or the same refusal naming the same field. The engine's
-Monte Carlo estimate is not ported (the tablet shows no sampled figure)."""
+test), the same direction and deciding test, or the same refusal naming the same field; and the
+engine's seeded Monte Carlo check drawn as numpy draws it (PCG64 through SeedSequence), so the
+estimate is the same double too."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,6 +29,9 @@ pytestmark = pytest.mark.skipif(
 _RUNNER = f"""
 const P = require({script_path(SCRIPT)});
 const out = input.calls.map(([name, args]) => name === 'exact' ? P.exact(...args)
+  : name === 'assess' ? P.assess(...args)
+  : name === 'draws' ? ((r) => Array.from({{length: args[1]}}, r))(P.generator(BigInt(args[0])))
+  : name === 'seed' ? P.defaultSeed(...args)
   : name === 'page' ? P.pageAnalysis(...args) : P.pythonStrip(args[0]));
 return {{out, alpha: P.PATTERN_ALPHA}};
 """
@@ -91,6 +98,16 @@ typed = st.text(alphabet="LSLSLSls x\t\u00a0\x1c\u3000\u00dfT", max_size=14)
 number = st.one_of(st.integers(-1, 70), st.integers(-1, 260))
 
 
+def engine_assessed(deck_size: int, lands: int, pattern: str, max_samples: int, seed: int) -> dict:
+    """The engine's whole PatternTest, as JSON writes it."""
+    found = shuffles.assess_pattern(
+        deck_size, ObservedPattern(pattern, lands), max_samples=max_samples, seed=seed
+    )
+    out = json.loads(json.dumps(dataclasses.asdict(found), default=str))
+    out["direction"] = None if found.direction is None else found.direction.value
+    return out
+
+
 class PatternTestOnTheDeviceTests:
     def test_the_alpha_is_the_engines(self):
         assert run_node(_RUNNER, {"calls": []})["alpha"] == shuffles.PATTERN_ALPHA
@@ -142,3 +159,43 @@ class PatternTestOnTheDeviceTests:
     @given(st.lists(typed, min_size=20, max_size=40))
     def test_a_typed_pattern_is_trimmed_as_python_trims_it(self, texts):
         assert run_js([["strip", [t]] for t in texts]) == [t.strip() for t in texts]
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.lists(st.integers(0, 2**63 - 1), min_size=3, max_size=6), st.integers(1, 300))
+    def test_the_generator_draws_numpys_doubles(self, seeds, count):
+        answers = run_js([["draws", [str(seed), count]] for seed in seeds])
+        assert answers == [np.random.default_rng(seed).random(count).tolist() for seed in seeds]
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        st.lists(
+            st.tuples(
+                deck_and_pattern(max_seen=16),
+                st.sampled_from([1, 7, 500, 20_000, 20_001, 45_000]),
+                st.integers(0, 2**32 - 1),
+            ),
+            min_size=2,
+            max_size=5,
+        )
+    )
+    def test_the_whole_assessment_with_its_monte_carlo_check_is_the_engines(self, cases):
+        calls = [["assess", [*case, samples, seed]] for case, samples, seed in cases]
+        answers = run_js(calls, timeout=120)
+        for (case, samples, seed), answer in zip(cases, answers, strict=True):
+            assert answer == engine_assessed(*case, samples, seed), (case, samples, seed)
+
+    def test_the_default_seed_and_a_suspicious_pattern_at_the_servers_budget(self):
+        """The seed the engine derives from the request (zlib.crc32), and a woven pattern sampled to
+        the server's 200,000 (its estimate never reaches 400 hits), equal to the engine's."""
+        from django.conf import settings as django_settings
+
+        cases = [(60, 24, "LSS" * 7), (40, 16, "LSLSLSLSLSLS"), (99, 40, "L\u00e9S")]
+        seeds = run_js([["seed", list(case)] for case in cases])
+        assert seeds == [
+            shuffles.default_seed(size, ObservedPattern(pattern, lands))
+            for size, lands, pattern in cases
+        ]
+        budget = django_settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES
+        (answer,) = run_js([["assess", [*cases[0], budget, seeds[0]]]], timeout=120)
+        assert answer["samples"] == budget
+        assert answer == engine_assessed(*cases[0], budget, seeds[0])
