@@ -127,8 +127,10 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "penalties": _penalties(node, rel),
         "result_lines": _result_lines(node, step["result"]),
         # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the
-        # server's threshold.
+        # server's threshold ...
         "shuffle_threshold": repr(float(settings.JUDGEAPP_SHUFFLE_THRESHOLD)),
+        # ... and its shuffle analysis (shuffle-analysis.js) the server's sample budget.
+        "shuffle_samples": int(settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES),
     }
     status = 400 if error else 200
     return render(request, "judgeapp/guides/run.html", context, status=status)

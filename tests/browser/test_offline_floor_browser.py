@@ -17,6 +17,7 @@ import pytest
 
 from tests.browser import test_guides_browser as guides_tests
 from tests.browser import test_offline_browser as offline_tests
+from tests.browser.guide_paths import conclusion_paths
 from tests.browser.test_guides_browser import SHOTS, all_guides, give, tablet_page
 from tests.browser.test_offline_browser import wait_for_copy
 
@@ -28,7 +29,15 @@ judge = guides_tests.judge
 
 # The guide page's scripts that work steps out on the tablet (kept in this order, after the others).
 DEVICE_SCRIPTS = [
-    f"/static/judgeapp/{name}.js" for name in ("riffles", "loop-outcome", "shuffle-check", "guides")
+    f"/static/judgeapp/{name}.js"
+    for name in (
+        "riffles",
+        "loop-outcome",
+        "shuffle-check",
+        "shuffle-patterns",
+        "shuffle-analysis",
+        "guides",
+    )
 ]
 LINKS = "links => [...new Set(links.map(a => a.getAttribute('href')))]"
 KEPT = """url => caches.open("judgeapp-offline-v1").then(c => c.match(url)).then(r => !!r)"""
@@ -293,6 +302,7 @@ class FloorWalkOfflineTests:
         from calllog import players
         from calllog.models import Call
         from floor.models import RoundClock
+        from guides import services as guide_services
         from search.offline import service
 
         event = head_judge["event"]
@@ -359,6 +369,24 @@ class FloorWalkOfflineTests:
         assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
         assert shuffle_walk["result"]["information"][0] in page.inner_text("#guide-step")
         save_call(page, event.pk, "9", "Bo Brandt", "Alice Ashford")
+
+        # A pattern seen (the guide's woven default), analysed here with its Monte Carlo check.
+        woven = max(
+            (
+                a
+                for a in conclusion_paths(shuffle).values()
+                if "analyse" in guide_services.walk(shuffle.slug, a)["path"]
+            ),
+            key=len,
+        )
+        woven_walk = guide_services.walk(shuffle.slug, woven)
+        page.goto(f"/guides/{shuffle.slug}/?" + "&".join(f"a={a}" for a in woven))
+        step = guides_tests.settled(page, len(woven))
+        assert step == {"node": woven_walk["node_id"], "kind": "conclusion", "offline": "no"}
+        assert page.eval_on_selector("#guide-step", "el => el.dataset.computed") == "device"
+        # The check that read the analysis says what the server's says.
+        assert woven_walk["result"]["investigate"], woven_walk["result"]
+        assert woven_walk["result"]["investigation"] in page.inner_text("#guide-step")
         assert page.evaluate("JudgeComputeQueue.pending()") == []
 
         # The head judge starts round 1 at 30 minutes and gives it one more minute.
