@@ -144,8 +144,9 @@
   var threshold = Number(app.dataset.shuffleThreshold || "0.25");
   var samples = Number(app.dataset.shuffleSamples || "200000");
   // A shuffle analysis draws up to `samples` deck prefixes of the pattern's length: past this many cards
-  // drawn (about a second on a tablet) it waits for the server's workers instead.
-  var DEVICE_DRAWS = 3000000;
+  // drawn (under a second here, a few on a tablet: 30 cards seen at the 200,000 samples) it waits for the
+  // server's workers instead.
+  var DEVICE_DRAWS = 6000000;
   function onDevice(node, facts) {
     var answer = null, request = fill(node.request || {}, facts);
     if (node.computation === "shuffle-check" && window.JudgeShuffleCheck) answer = JudgeShuffleCheck.run(request, threshold);

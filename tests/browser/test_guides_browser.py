@@ -479,7 +479,7 @@ def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
 # The tablet works out a shuffle analysis up to a budget of cards drawn for its Monte Carlo check
 # (static/judgeapp/guides.js DEVICE_DRAWS): a long pattern seen waits for the server's workers, the
 # computation these tests see queued.
-LONG_PATTERN = "LS" * 14 + "L"
+LONG_PATTERN = "LS" * 20 + "L"
 
 
 def with_a_long_pattern(guide, answers: list) -> list:
