@@ -73,8 +73,9 @@
       render();
     }).catch(function () { offline = true; render(); });
   }
+  /* This clock's changes waiting to be sent (one the server refused is not waiting: the server's clock stands). */
   function waitingHere() {
-    return window.JudgeOffline ? JudgeOffline.pending().filter(function (i) { return i.kind === "clock" && i.url === url; }) : [];
+    return window.JudgeOffline ? JudgeOffline.pending().filter(function (i) { return i.kind === "clock" && i.url === url && !i.error; }) : [];
   }
   /* A clock change queued offline (offline.js sends it when the connection returns): the server's
      answer to it becomes this tablet's clock. */
