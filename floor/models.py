@@ -14,6 +14,9 @@ class RoundClock(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)  # set while paused
     paused_seconds = models.FloatField(default=0)  # pauses already over
     ended_at = models.DateTimeField(null=True, blank=True)  # ended by hand before time ran out
+    # The client_id of each minute added from a tablet's queue (offline at the time): one sent
+    # twice (a reply lost on the way back) is added once.
+    added_by_client = models.JSONField(default=list, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

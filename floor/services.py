@@ -4,6 +4,7 @@ event reads them. The call log's time extensions are shown per table beside the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any, ClassVar, Literal, cast
 
 from django.db import transaction
@@ -136,6 +137,15 @@ def _started_at(value: Any, info: ValidationInfo) -> dt.datetime | None:
     return moment
 
 
+def _client_id(value: Any, info: ValidationInfo) -> str | None:
+    """The id a tablet gave an extension it queued while offline (its queue's client_id)."""
+    if _action_of(info) != "add" or value in (None, ""):
+        return None
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9A-Za-z-]{8,64}", value):
+        raise Invalid("an id of 8 to 64 letters, digits and dashes, like a UUID")
+    return value
+
+
 def _restart(value: Any, info: ValidationInfo) -> bool:
     if _action_of(info) != "start" or value in (None, ""):
         return False
@@ -146,7 +156,7 @@ def _restart(value: Any, info: ValidationInfo) -> bool:
 
 class ClockRequest(Shape):
     """POST /api/v1/events/{id}/clock: a head judge's action on the round clock. Read in this order;
-    round, minutes and started_at are read only for the actions that take them."""
+    round, minutes, started_at and client_id are read only for the actions that take them."""
 
     not_object: ClassVar[str] = f"one of {', '.join(ACTIONS)}"
     action: Annotated[Literal["start", "pause", "resume", "add", "end"], BeforeValidator(_action)]
@@ -168,6 +178,11 @@ class ClockRequest(Shape):
         default=None,
         description="start: when it was started on a tablet that was offline then, with its zone, "
         "within the last four hours (default: now)",
+    )
+    client_id: Annotated[str | None, BeforeValidator(_client_id)] = Field(
+        default=None,
+        description="add: the id a tablet gave the extension it queued while offline; the same id "
+        "sent again adds nothing",
     )
     restart: Annotated[bool, BeforeValidator(_restart)] = Field(
         default=False,
@@ -241,7 +256,11 @@ def act(user, event: Event, body: Any) -> dict:
         elif action == "add":
             if running in ("ended",):
                 raise ClockError("action", "the round's clock was ended")
+            if asked.client_id is not None and asked.client_id in found.added_by_client:
+                return state_of(found, now)  # the same queued extension sent twice
             found.minutes += cast(int, asked.minutes)  # an add's minutes: given or 1
+            if asked.client_id is not None:
+                found.added_by_client = [*found.added_by_client, asked.client_id]
         elif action == "end":
             found.ended_at = now
         found.save()

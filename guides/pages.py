@@ -122,15 +122,33 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
             (answer["label"], _query([*answers, str(index)], rel))
             for index, answer in enumerate(node.get("answers", []))
         ],
+        "answer_groups": _answer_groups(node.get("answers", []), answers, rel),
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
         "result_lines": _result_lines(node, step["result"]),
         # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the
-        # server's threshold.
+        # server's threshold ...
         "shuffle_threshold": repr(float(settings.JUDGEAPP_SHUFFLE_THRESHOLD)),
+        # ... and its shuffle analysis (shuffle-analysis.js) the server's sample budget.
+        "shuffle_samples": int(settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES),
     }
     status = 400 if error else 200
     return render(request, "judgeapp/guides/run.html", context, status=status)
+
+
+def _answer_groups(
+    choices: list[dict], answers: list[str], rel: str
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A question's answers under their headings (the answers' `group`), as guides.js shows them:
+    the headings in the order they first appear, each answer keeping its index in its link; empty
+    when the answers are not grouped."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for index, answer in enumerate(choices):
+        if not answer.get("group"):
+            return []
+        link = (answer["label"], _query([*answers, str(index)], rel))
+        groups.setdefault(answer["group"], []).append(link)
+    return list(groups.items())
 
 
 def _query(answers: list[str], rel: str) -> str:

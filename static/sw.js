@@ -12,9 +12,9 @@
      so any guide runs offline once one has been visited; the worker does the same once when it is
      first activated.
    - The pages reachable from the home page (keepHome): the home page (the installed app's start URL,
-     /?source=home-screen, is answered by it), the shuffle check, the event list, each event's page and
-     round clock, kept whenever a page opens online; an event's call and player pages as they are
-     opened. A navigation with a query falls back to the page kept without it. */
+     /?source=home-screen, is answered by it), each document's "What changed", the shuffle check, the
+     event list, each event's page and round clock, kept whenever a page opens online; an event's call
+     and player pages as they are opened. A navigation with a query falls back to the page kept without it. */
 "use strict";
 
 importScripts("/static/judgeapp/offline-search.js");
@@ -107,12 +107,15 @@ self.addEventListener("message", function (event) {
 /* ------------------------------------------------------------------ the pages reachable from home */
 
 /* Every page a judge reaches from the home page, kept whenever a page opens online (at most every five
-   minutes): the home page itself (the start URL of the installed app), the shuffle check, the event list
-   and each event's page and round clock linked from it, and the files they use. A page that is not
-   answered (signed out: the sign-in page) is not kept. The call and player pages of an event are kept
+   minutes): the home page itself (the start URL of the installed app), its "What changed" pages, the
+   shuffle check, the event list and each event's page and round clock linked from it, and the files they
+   use (contents and glossary are read from the pack). A page that is not answered (signed out: the
+   sign-in page) is not kept. The call and player pages of an event are kept
    as they are opened. */
 var HOME_PAGES = ["/", "/check/shuffle/", "/events/"];
 var EVENT_LINK = /href="(\/events\/\d+\/(?:clock\/)?)"/g;
+// The home page's "What changed" of each current document (its first page; the rest as it is opened).
+var CHANGES_LINK = /href="(\/changes\/[a-z]+\/\d{4}-\d{2}-\d{2}\/)"/g;
 var keptHomeAt = 0, keepingHome = null;
 
 function keepHome() {
@@ -133,18 +136,19 @@ function keepHome() {
     var inTurn = function (urls) {
       return urls.reduce(function (chain, url) { return chain.then(function () { return keepPage(url); }); }, Promise.resolve(""));
     };
-    var events = [];
+    var events = [], changes = [];
     return HOME_PAGES.reduce(function (chain, url) {
       return chain.then(function () { return keepPage(url); }).then(function (html) {
         var match;
         if (url === "/events/") while ((match = EVENT_LINK.exec(html))) if (events.indexOf(match[1]) < 0) events.push(match[1]);
+        if (url === "/") while ((match = CHANGES_LINK.exec(html))) if (changes.indexOf(match[1]) < 0) changes.push(match[1]);
       });
     }, Promise.resolve()).then(function () {
       events.forEach(function (page) {
         var clock = page.replace(/clock\/$/, "") + "clock/";
         if (events.indexOf(clock) < 0) events.push(clock);
       });
-      return inTurn(events.slice(0, 40));
+      return inTurn(changes.concat(events.slice(0, 40)));
     }).then(function () {
       return Promise.all(files.map(function (file) {
         return cache.match(file).then(function (hit) {

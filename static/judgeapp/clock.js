@@ -2,7 +2,9 @@
    the server again every 10 seconds, warns at 10 and 5 minutes left (then says the whole minutes left,
    as the clock shows them), and keeps ticking from the last state it had when the network drops. Head
    judges' buttons post actions; Start and End change every judge's tablet, so they ask first, and a
-   Start while a round is under way asks to restart it (the server refuses a start without it). */
+   Start while a round is under way asks to restart it (the server refuses a start without it). Offline,
+   a start and "+1 minute" are kept in the tablet's queue (offline.js) and sent once the connection
+   returns; pause, resume and end need the network. */
 (function () {
   "use strict";
   var box = document.getElementById("round-clock");
@@ -64,7 +66,41 @@
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
-    }).then(function (next) { offline = false; clearConnectionError(); adopt(next); render(); }).catch(function () { offline = true; render(); });
+    }).then(function (next) {
+      offline = false; clearConnectionError();
+      // A change made here offline and not sent yet stands until the server has it (its reply is adopted).
+      if (!waitingHere().length) adopt(next);
+      render();
+    }).catch(function () { offline = true; render(); });
+  }
+  /* This clock's changes waiting to be sent (one the server refused is not waiting: the server's clock stands). */
+  function waitingHere() {
+    return window.JudgeOffline ? JudgeOffline.pending().filter(function (i) { return i.kind === "clock" && i.url === url && !i.error; }) : [];
+  }
+  /* A clock change queued offline (offline.js sends it when the connection returns): the server's
+     answer to it becomes this tablet's clock. */
+  function queue(body) {
+    return window.JudgeOffline.enqueue(url, body, "clock").then(function (outcome) {
+      var took = function (reply) { if (reply && reply.state && !waitingHere().length) { adopt(reply); render(); } };
+      if (outcome.sent) took(outcome.reply);
+      else if (window.JudgeOffline.whenSent) window.JudgeOffline.whenSent(outcome.client_id, took);
+    });
+  }
+  /* One more minute offline: a round started offline is not on the server yet, so its queued start is
+     sent with the minute in it; a round the server has gets an extension with its own id, which the
+     server adds once however often it is sent. */
+  function addOffline() {
+    var added = 1, start = waitingHere().filter(function (i) {
+      return i.body.action === "start" && i.body.started_at === state.started_at;
+    }).pop();
+    if (start) {
+      start.body.minutes = String((parseInt(start.body.minutes, 10) || 50) + added);
+      queue(start.body);
+    } else {
+      queue({ action: "add", minutes: added, client_id: window.JudgeOffline.uuid() });
+    }
+    var now = new Date(Date.now() + offset).toISOString();
+    adopt(Object.assign({}, state, { minutes: state.minutes + added, seconds_left: left() + added * 60, server_time: now }));
   }
   /* A message about the lost connection goes once the server answers again (a refusal stays). */
   function clearConnectionError() {
@@ -134,12 +170,19 @@
             var minutes = parseInt(body.minutes, 10) || 50;
             adopt({ state: "running", round: parseInt(body.round, 10) || 1, minutes: minutes, seconds_left: minutes * 60,
                     started_at: body.started_at, server_time: body.started_at, warnings: state.warnings || [10, 5], extensions: [] });
-            window.JudgeOffline.enqueue(url, body, "clock");
+            queue(body);
             error.hidden = false; error.dataset.connection = "1"; error.textContent = "Offline: the round is running on this tablet; the other tablets see it once this one is back online.";
             render();
             return;
           }
-          error.hidden = false; error.dataset.connection = "1"; error.textContent = "No connection: pause, resume, extend and end need the network.";
+          if (action === "add" && window.JudgeOffline && (state.state === "running" || state.state === "paused")) {
+            addOffline();
+            error.hidden = false; error.dataset.connection = "1";
+            error.textContent = "Offline: one more minute on this tablet; the other tablets see it once this one is back online.";
+            render();
+            return;
+          }
+          error.hidden = false; error.dataset.connection = "1"; error.textContent = "No connection: pause, resume and end need the network.";
         });
     });
   }

@@ -139,13 +139,22 @@
   }
 
   /* A compute step worked out on this tablet where that is exact (the same answer as the server's engine,
-     tests/engines/test_shuffle_check_js.py, test_loop_outcome_js.py): the result, or null when the server
-     must run it. */
+     tests/engines/test_shuffle_check_js.py, test_loop_outcome_js.py, test_shuffle_analysis_js.py): the
+     result, or null when the server must run it. */
   var threshold = Number(app.dataset.shuffleThreshold || "0.25");
+  var samples = Number(app.dataset.shuffleSamples || "200000");
+  // A shuffle analysis draws up to `samples` deck prefixes of the pattern's length: past this many cards
+  // drawn (under a second here, a few on a tablet: 30 cards seen at the 200,000 samples) it waits for the
+  // server's workers instead.
+  var DEVICE_DRAWS = 6000000;
   function onDevice(node, facts) {
-    var answer = null;
-    if (node.computation === "shuffle-check" && window.JudgeShuffleCheck) answer = JudgeShuffleCheck.run(fill(node.request || {}, facts), threshold);
-    if (node.computation === "loop-outcome" && window.JudgeLoops) answer = JudgeLoops.run(fill(node.request || {}, facts));
+    var answer = null, request = fill(node.request || {}, facts);
+    if (node.computation === "shuffle-check" && window.JudgeShuffleCheck) answer = JudgeShuffleCheck.run(request, threshold);
+    if (node.computation === "loop-outcome" && window.JudgeLoops) answer = JudgeLoops.run(request);
+    if (node.computation === "shuffle-analysis" && window.JudgeShuffleAnalysis) {
+      var seen = request.observed && typeof request.observed.pattern === "string" ? request.observed.pattern.length : 0;
+      if (samples * seen <= DEVICE_DRAWS) answer = JudgeShuffleAnalysis.run(request, threshold, samples);
+    }
     return (answer && answer.result) || null;
   }
   function queueFor(prefix) {

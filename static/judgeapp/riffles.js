@@ -4,6 +4,7 @@
    rounds it (to nearest, ties to even). 200 riffles of 250 cards are integers of 50,000 bits: milliseconds.
    tests/engines/test_shuffle_check_js.py runs it under node against the Python engine.
    window.JudgeRiffles (node: module.exports) = { procedureDistance(n, steps) -> [distance, exact],
+   procedureDistances(n, steps) -> the distance after each step,
    riffleDistance(n, riffles), toDouble(num, den), MAX_EXACT_RIFFLES }. Steps: [{method, times}]. */
 (function (root) {
   "use strict";
@@ -78,11 +79,11 @@
     return [Math.min(best, product), false];
   }
 
-  /* procedure_distance: [distance, exact] after the whole procedure. Credits are counted in halves
-     (a mash is half a riffle). */
-  function procedureDistance(n, steps) {
-    var closed = [], halves = 0, broken = false, last = null;
-    steps.forEach(function (step) {
+  /* procedure_distances: after each step, {method, times, credited_riffles, distance, exact} (the result's
+     "steps"). Credits are counted in halves (a mash is half a riffle). */
+  function procedureDistances(n, steps) {
+    var closed = [], halves = 0, broken = false;
+    return steps.map(function (step) {
       var credit = step.method === "riffle" ? 2 * step.times : step.method === "mash" ? step.times : 0;
       if (credit) {
         if (broken && halves) { closed.push(Math.floor(halves / 2)); halves = 0; }
@@ -91,12 +92,18 @@
       } else if (step.times && halves) {
         broken = true;   // pile/cut: a fixed permutation; overhand: credited as nothing
       }
-      last = combine(n, closed.concat([Math.floor(halves / 2)]));
+      var found = combine(n, closed.concat([Math.floor(halves / 2)]));
+      return { method: step.method, times: step.times, credited_riffles: Math.floor(halves / 2), distance: found[0], exact: found[1] };
     });
-    return last || [gsr(n, 0)[0], true];
   }
 
-  var api = { procedureDistance: procedureDistance, riffleDistance: riffleDistance, toDouble: toDouble,
+  /* procedure_distance: [distance, exact] after the whole procedure; none leaves 1 - 1/n!. */
+  function procedureDistance(n, steps) {
+    var all = procedureDistances(n, steps), last = all[all.length - 1];
+    return last ? [last.distance, last.exact] : [gsr(n, 0)[0], true];
+  }
+
+  var api = { procedureDistance: procedureDistance, procedureDistances: procedureDistances, riffleDistance: riffleDistance, toDouble: toDouble,
               MAX_EXACT_RIFFLES: MAX_EXACT_RIFFLES };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.JudgeRiffles = api;

@@ -1,7 +1,7 @@
 /* The shuffle check page (/check/shuffle/) without a network: the form's answers read as jobs/pages.py
    reads them and ruled on this tablet (shuffle-check.js with riffles.js, the engine's logic), shown in the
-   page's own markup. Online the form posts to the server as before. A pattern seen needs the server's
-   pattern analysis: offline the page says so and keeps the answers. */
+   page's own markup; a pattern seen is tested exactly by shuffle-patterns.js, as the server's
+   pattern_finding tests it. Online the form posts to the server as before. */
 (function () {
   "use strict";
   var form = document.querySelector("form.check");
@@ -93,12 +93,21 @@
   form.addEventListener("submit", function (event) {
     if (navigator.onLine !== false) return;   // online: the server rules, as always
     event.preventDefault();
-    var data = new FormData(form);
-    if (String(data.get("pattern") || "").trim()) {
-      refuse("Offline: the pattern analysis runs on the server. Clear the pattern to rule without it now, or check again once online.");
-      return;
+    var data = new FormData(form), asked = facts(data);
+    var Patterns = window.JudgeShufflePatterns;
+    var pattern = Patterns ? Patterns.pythonStrip(data.get("pattern") || "").toUpperCase() : String(data.get("pattern") || "").trim();
+    if (pattern) {
+      if (!Patterns) {
+        refuse("Offline: the pattern analysis is not kept on this tablet yet. Clear the pattern to rule without it now, or check again once online.");
+        return;
+      }
+      // jobs/pages.py: the pattern's exact test (jobs/services.pattern_finding), read by the check.
+      var found = Patterns.pageAnalysis(asked.deck_size, pattern, count(data.get("lands")));
+      if (found.refused) { refuse(found.refused + ": this answer is not valid."); return; }
+      asked.analysis = found.analysis;
+      asked.pattern_seen = true;
     }
-    var answer = JudgeShuffleCheck.run(facts(data), Number(form.dataset.threshold || "0.25"));
+    var answer = JudgeShuffleCheck.run(asked, Number(form.dataset.threshold || "0.25"));
     if (answer.refused) { refuse(answer.refused + ": this answer is not valid."); return; }
     if (!answer.result) { refuse("Offline: this check needs the server; check again once online."); return; }
     var old = document.getElementById("shuffle-offline-note");

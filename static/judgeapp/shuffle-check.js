@@ -356,7 +356,9 @@
     return { result: check(valid.facts, threshold) };
   }
 
-  var api = { run: run, formatG3: formatG3, formatF3: formatF3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE };
+  var api = { run: run, formatG3: formatG3, formatF3: formatF3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE,
+              // shared with shuffle-analysis.js
+              validateProcedure: validateProcedure, modelNotes: modelNotes, describeDistance: describeDistance };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.JudgeShuffleCheck = api;
 })(this);

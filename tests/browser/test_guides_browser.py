@@ -476,7 +476,8 @@ class OfflineTests:
 
         # Still offline, a guide never opened on this tablet runs from the stored copy, up to a step
         # that needs the server; the queue badge is on this page too.
-        # (The shuffle guide's pattern analysis runs on the workers; loops run on the tablet.)
+        # (The shuffle guide's analysis of a long pattern runs on the workers; loops and short
+        # patterns run on the tablet.)
         loop = guides["shuffle-infractions"]
         loop_paths = conclusion_paths(loop)
         # No event chosen this time: the guide asks its own REL question.
@@ -491,9 +492,9 @@ class OfflineTests:
             ),
             key=len,
         )
-        step, _ = walk_until_offline_stop(page, loop_answers)
+        step, _ = walk_until_offline_stop(page, with_a_long_pattern(loop, loop_answers))
         assert step["offline"] == "yes", (
-            "the pattern analysis computes on the server, so offline it must stop and say so"
+            "a long pattern's analysis computes on the server: offline it must stop and say so"
         )
         assert "needs the connection" in page.inner_text("#guide-step .needs-network")
         assert page.locator("#guide-step button.retry").is_visible()
@@ -547,6 +548,20 @@ def walk_until_offline_stop(page, answers: list) -> tuple[dict, list]:
     return step, given
 
 
+# The tablet works out a shuffle analysis up to a budget of cards drawn for its Monte Carlo check
+# (static/judgeapp/guides.js DEVICE_DRAWS): a long pattern seen waits for the server's workers, the
+# computation these tests see queued.
+LONG_PATTERN = "LS" * 20 + "L"
+
+
+def with_a_long_pattern(guide, answers: list) -> list:
+    """The answers with the pattern seen (the pattern input's default) made too long for the
+    tablet."""
+    default = guide.nodes["pattern"].default
+    assert default in answers, answers
+    return [LONG_PATTERN if a == default else a for a in answers]
+
+
 class ComputeOfflineTests:
     """Guide steps that compute, reached without a connection (issue 16): the shuffle check's
     infraction logic runs on the tablet; any other computation is queued on the tablet, run once the
@@ -558,8 +573,9 @@ class ComputeOfflineTests:
     ):
         from guides import services as guide_services
 
-        # The shuffle guide's pattern analysis (a Monte Carlo run on the workers) needs the server;
-        # the loop and the shuffle check are worked out on the tablet.
+        # The shuffle guide's analysis of a long pattern (past the tablet's budget of cards drawn)
+        # needs the server; the loop, the shuffle check and a short pattern's analysis are worked
+        # out on the tablet.
         loop = all_guides()["shuffle-infractions"]
         page.goto("/guides/")
         OfflineTests.wait_for_precache(self, page, sorted(all_guides()))
@@ -580,9 +596,11 @@ class ComputeOfflineTests:
             for a in conclusion_paths(loop).values()
             if "analyse" in guide_services.walk(loop.slug, a)["path"]
         ]
-        step, given = walk_until_offline_stop(page, max(through, key=len))
+        step, given = walk_until_offline_stop(
+            page, with_a_long_pattern(loop, max(through, key=len))
+        )
         assert step["offline"] == "yes", (
-            "the pattern analysis computes on the server, so offline it stops at that step"
+            "a long pattern's analysis computes on the server: offline it stops at that step"
         )
         waiting_at = step["node"]
         message = page.inner_text("#guide-step .needs-network")

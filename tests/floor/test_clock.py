@@ -86,6 +86,22 @@ class ClockApiTests:
         # the next round by default
         assert hj.post(url, {"action": "start"}, format="json").json()["round"] == 4
 
+    def test_an_extension_queued_offline_and_sent_twice_is_added_once(self, event):
+        """A tablet that lost the reply sends its queued extension again: the round gains its
+        minute once; another extension (another id) still adds."""
+        hj = self.client_for("hj")
+        url = f"/api/v1/events/{event.pk}/clock"
+        hj.post(url, {"action": "start", "round": 1, "minutes": 30}, format="json")
+        queued = {"action": "add", "minutes": 1, "client_id": str(uuid.uuid4())}
+        assert hj.post(url, queued, format="json").json()["minutes"] == 31
+        again = hj.post(url, queued, format="json")
+        assert again.status_code == 200 and again.json()["minutes"] == 31
+        other = {"action": "add", "client_id": str(uuid.uuid4())}
+        assert hj.post(url, other, format="json").json()["minutes"] == 32
+        bad = hj.post(url, {"action": "add", "client_id": "x y"}, format="json")
+        assert bad.status_code == 400 and list(bad.json()["error"]["details"]) == ["client_id"]
+        assert hj.get(url).json()["minutes"] == 32
+
     def test_refusals_are_json_and_change_nothing(self, event):
         from floor.models import RoundClock
 

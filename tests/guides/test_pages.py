@@ -58,10 +58,47 @@ class GuideRunPageTests:
         assert start.kind is NodeKind.QUESTION
         page = client.get("/guides/shortcut-disputes/?rel=regular").content.decode()
         links = re.findall(r'<a class="answer" href="([^"]*)">([^<]*)</a>', page)
-        assert [unescape(label) for _, label in links] == [a.label for a in start.answers]
-        assert [unescape(href) for href, _ in links] == [
-            f"?rel=regular&a={i}" for i in range(len(start.answers))
-        ]
+        # One link an answer (shown under its group's heading: their order is the groups'), each
+        # carrying its own index.
+        assert sorted((unescape(href), unescape(label)) for href, label in links) == sorted(
+            (f"?rel=regular&a={i}", a.label) for i, a in enumerate(start.answers)
+        )
+
+    def test_without_javascript_grouped_answers_show_under_the_same_headings(self, client):
+        """The first shortcut question's answers under their `group` headings, as guides.js groups
+        them: headings in the order they first appear, each answer under its own."""
+        guide = guide_services.get_guide("shortcut-disputes")
+        start = guide.nodes[guide.start]
+        expected: dict[str, list[tuple[str, str]]] = {}
+        for i, answer in enumerate(start.answers):
+            expected.setdefault(answer.group, []).append((f"?rel=regular&a={i}", answer.label))
+        assert len(expected) > 1 and "" not in expected, "the first question is grouped"
+        page = client.get("/guides/shortcut-disputes/?rel=regular").content.decode()
+        shown = {
+            unescape(name): [
+                (unescape(href), unescape(label))
+                for href, label in re.findall(r'<a class="answer" href="([^"]*)">([^<]*)</a>', body)
+            ]
+            for name, body in re.findall(
+                r'<details class="answer-group"><summary><span class="group-name">([^<]*)</span>'
+                r"(.*?)</details>",
+                page,
+                re.DOTALL,
+            )
+        }
+        assert list(shown) == list(expected)
+        assert shown == expected
+        # Each heading says how many answers it holds, as the script's does.
+        counts = re.findall(r'<span class="group-count muted">(\d+) answers?</span>', page)
+        assert [int(c) for c in counts] == [len(v) for v in expected.values()]
+
+    def test_without_javascript_ungrouped_answers_are_one_list(self, client):
+        guide = guide_services.get_guide("loop-resolution")
+        start = guide.nodes[guide.start]
+        assert not any(a.group for a in start.answers)
+        page = client.get("/guides/loop-resolution/").content.decode()
+        assert 'class="answer-group"' not in page
+        assert len(re.findall(r'<a class="answer" href=', page)) == len(start.answers)
 
     def test_without_javascript_the_query_string_walks_to_every_conclusion(self, client):
         for slug, guide in guide_services.guides().items():
