@@ -141,7 +141,8 @@ class LoopOutcome:
     explanation: str
     citations: tuple[str, ...]
     maintainers: tuple[str, ...] = ()
-    # receives_priority, breaks_loop, makes_different_choice, must_name_number, must_stop
+    # receives_priority, breaks_loop, makes_different_choice, must_name_number, must_stop,
+    # cannot_continue (an action would spend a token its player doesn't have)
     stop_kind: str | None = None
     declarations: tuple[tuple[str, Declaration], ...] = ()  # in the order they are made
     # first loss if the loop ran on unchecked (None: never, or unknown)
