@@ -24,6 +24,7 @@ Model:
 - A negative ``library`` change of k is drawing k cards (``cards_drawn`` given without ``library``
   is read as the same draw). When the library would go below 0 the player drew from an empty library
   (CR 104.3c): the library stays at 0 and the player loses at the next state-based action check.
+- Poison counters stop at 0: a loop that removes them is played out, not answered by arithmetic.
 - ``tokens`` can't go below 0: an action that would spend a token its player doesn't have can't be
   taken (CR 729.2a: only choices that "may be legally taken"), so the loop stops just before it
   (``stop_kind`` "cannot_continue"; a loop of mandatory actions that runs out is no draw).

@@ -43,6 +43,12 @@ class Change:
     def linear(self) -> bool:
         return self.op == "add"
 
+    @property
+    def arithmetic(self) -> bool:
+        """Answered by arithmetic: an addition that never stops at 0. Removing poison counters
+        does (a player can't have fewer than none), so such a loop is played out."""
+        return self.linear and not (self.counter == "poison" and self.amount < 0)
+
 
 @dataclass(frozen=True)
 class Action:

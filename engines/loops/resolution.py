@@ -242,7 +242,7 @@ def _find_loss(
 ) -> tuple[Loss | None, Playout | None]:
     """First loss within ``limit`` iterations plus ``extra`` actions of the next (None:
     no limit)."""
-    if all(ch.linear for a in request.iteration for ch in a.changes):
+    if all(ch.arithmetic for a in request.iteration for ch in a.changes):
         if not extra or limit is None:
             return first_loss_arithmetic(request, limit), None
         loss = first_loss_arithmetic(request, limit + 1)
@@ -271,7 +271,7 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     check_declarations(request)
     kind = classify_loop(request)
     d = _Draft(kind, maintainers_of(request))
-    linear = all(ch.linear for a in request.iteration for ch in a.changes)
+    linear = all(ch.arithmetic for a in request.iteration for ch in a.changes)
     horizon = first_loss_arithmetic(request, None) if linear else None
     short = first_shortage(request) if linear else None
     if horizon is not None and short is not None and not _before(horizon, short):

@@ -203,6 +203,8 @@ def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
         else:
             assert ch.source is not None
             value += ch.amount * before[ch.source[0]][ch.source[1]]
+        if ch.counter == "poison":
+            value = max(value, 0)  # removing counters a player doesn't have removes none
         state[ch.player][ch.counter] = value
 
 

@@ -1181,6 +1181,33 @@ LOOPS = [
         ),
         {"iterations": E18, "final_state": {"NAP": {"life": 5}}, "game_over": None},
     ),
+    # Added after the blind run: poison counters a loop removes stop at 0 (wrong before the fix:
+    # NAP showed -98 poison, and removing one then giving two killed NAP an iteration late).
+    Scenario(
+        "poison-removal-stops-at-zero",
+        CR_POISON,
+        "If a player has ten or more poison counters",
+        "loop-outcome",
+        loop(
+            [act("AP", "optional", {"NAP": {"poison": -1}})],
+            state={"NAP": {"poison": 2}},
+            declared={"AP": 100, "NAP": "accept"},
+        ),
+        {"iterations": 100, "game_over": None, "final_state": {"NAP": {"poison": 0}}},
+    ),
+    Scenario(
+        "poison-removed-then-given",
+        CR_SBA_POISON,
+        "If a player has ten or more poison counters, that player loses the game.",
+        "loop-outcome",
+        loop(
+            [
+                act("AP", "mandatory", {"NAP": {"poison": -1}}),
+                act("NAP", "mandatory", {"NAP": {"poison": 2}}),
+            ]
+        ),
+        {"draw": False, "game_over": {"losers": ["NAP"], "after_iteration": 9, "after_action": 1}},
+    ),
     Scenario(
         "empty-iteration-refused",
         CR_LOOP_DRAW,
