@@ -24,6 +24,10 @@ Model:
 - A negative ``library`` change of k is drawing k cards (``cards_drawn`` given without ``library``
   is read as the same draw). When the library would go below 0 the player drew from an empty library
   (CR 104.3c): the library stays at 0 and the player loses at the next state-based action check.
+- Poison counters stop at 0: a loop that removes them is played out, not answered by arithmetic.
+- ``tokens`` can't go below 0: an action that would spend a token its player doesn't have can't be
+  taken (CR 729.2a: only choices that "may be legally taken"), so the loop stops just before it
+  (``stop_kind`` "cannot_continue"; a loop of mandatory actions that runs out is no draw).
 - Granularity: each action is one event after which a player would receive priority, so state-based
   actions (CR 704.3) are checked after every action of every iteration, and at the start.
 - Linear loops are answered by arithmetic: for every player, condition and action the first
@@ -47,10 +51,10 @@ Model:
 Request fields beyond docs/API.md: ``restarted_without_change`` (bool; the loop is refused, MTR
 4.4), ``fragmented`` (bool or null, overrides the inference above), ``poison_threshold`` (default
 10). Result fields beyond docs/API.md: ``maintainers``, ``stop_kind`` (receives_priority,
-breaks_loop, makes_different_choice, must_name_number, must_stop), ``declarations`` (in declaring
-order), ``ends_game_after``, ``thresholds`` (per player and condition), ``eliminated``, ``method``,
-``gave_up``, ``cycle``, ``refused``, ``then_actions``, ``steps``, ``decided_by`` ("mtr" or "cr":
-which document decided); ``game_over`` also has ``after_action``.
+breaks_loop, makes_different_choice, must_name_number, must_stop, cannot_continue), ``declarations``
+(in declaring order), ``ends_game_after``, ``thresholds`` (per player and condition),
+``eliminated``, ``method``, ``gave_up``, ``cycle``, ``refused``, ``then_actions``, ``steps``,
+``decided_by`` ("mtr" or "cr": which document decided); ``game_over`` also has ``after_action``.
 """
 
 from __future__ import annotations
@@ -75,7 +79,9 @@ from engines.loops.requests import check_declarations, validate_loop_request
 from engines.loops.resolution import resolve_loop
 from engines.loops.thresholds import (
     Playout,
+    Shortage,
     first_loss_arithmetic,
+    first_shortage,
     play_out,
     state_after,
     thresholds_by_player,
@@ -95,11 +101,13 @@ __all__ = [
     "Loss",
     "PartialCount",
     "Playout",
+    "Shortage",
     "breakers_of",
     "count_key",
     "check_declarations",
     "classify_loop",
     "first_loss_arithmetic",
+    "first_shortage",
     "maintainers_of",
     "play_out",
     "resolve_loop",

@@ -43,6 +43,12 @@ class Change:
     def linear(self) -> bool:
         return self.op == "add"
 
+    @property
+    def arithmetic(self) -> bool:
+        """Answered by arithmetic: an addition that never stops at 0. Removing poison counters
+        does (a player can't have fewer than none), so such a loop is played out."""
+        return self.linear and not (self.counter == "poison" and self.amount < 0)
+
 
 @dataclass(frozen=True)
 class Action:
@@ -141,7 +147,8 @@ class LoopOutcome:
     explanation: str
     citations: tuple[str, ...]
     maintainers: tuple[str, ...] = ()
-    # receives_priority, breaks_loop, makes_different_choice, must_name_number, must_stop
+    # receives_priority, breaks_loop, makes_different_choice, must_name_number, must_stop,
+    # cannot_continue (an action would spend a token its player doesn't have)
     stop_kind: str | None = None
     declarations: tuple[tuple[str, Declaration], ...] = ()  # in the order they are made
     # first loss if the loop ran on unchecked (None: never, or unknown)

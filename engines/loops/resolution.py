@@ -24,7 +24,9 @@ from engines.loops.records import (
 from engines.loops.requests import check_declarations
 from engines.loops.thresholds import (
     Playout,
+    Shortage,
     first_loss_arithmetic,
+    first_shortage,
     play_out,
     state_after,
     thresholds_by_player,
@@ -240,7 +242,7 @@ def _find_loss(
 ) -> tuple[Loss | None, Playout | None]:
     """First loss within ``limit`` iterations plus ``extra`` actions of the next (None:
     no limit)."""
-    if all(ch.linear for a in request.iteration for ch in a.changes):
+    if all(ch.arithmetic for a in request.iteration for ch in a.changes):
         if not extra or limit is None:
             return first_loss_arithmetic(request, limit), None
         loss = first_loss_arithmetic(request, limit + 1)
@@ -269,8 +271,11 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     check_declarations(request)
     kind = classify_loop(request)
     d = _Draft(kind, maintainers_of(request))
-    linear = all(ch.linear for a in request.iteration for ch in a.changes)
+    linear = all(ch.arithmetic for a in request.iteration for ch in a.changes)
     horizon = first_loss_arithmetic(request, None) if linear else None
+    short = first_shortage(request) if linear else None
+    if horizon is not None and short is not None and not _before(horizon, short):
+        horizon = None  # the loop stops for want of a token before it could end the game
     common: dict[str, Any] = dict(
         loop_kind=kind,
         maintainers=d.maintainers,
@@ -308,12 +313,27 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
             cite.LOOP_NOT_FORCED,
             cite.MTR_LOOPS,
         )
+    capped = short is not None and (
+        limit is None or (short.iterations, short.action) < (limit, extra)
+    )
+    # the loop stops before an action it can't take, when that comes before the lowest count
+    if short is not None and capped:
+        limit, extra = short.iterations, short.action
     loss, run = _find_loss(request, limit, max_steps, extra)
     common.update(declarations=made)
     if run is not None:
         common.update(gave_up=run.gave_up, cycle=run.cycle, ends_game_after=loss)
     if loss is not None:
         return _end_at_loss(request, loss, run, d, common)
+    if run is not None and run.shortage is not None:
+        short, capped = run.shortage, True
+    if short is not None and capped:
+        final = (
+            run.state
+            if run is not None
+            else state_after(request, short.iterations, short.action - 1 if short.action else None)
+        )
+        return _short_stop(request, d, common, short, final)
     if run is not None and run.gave_up:
         d.say(
             "The loop's effects are not simple additions, so it was played out step by step; after "
@@ -389,6 +409,56 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
         game_over=None,
         final_state=final,
         decided_by="mtr",
+    )
+
+
+def _before(loss: Loss, short: Shortage) -> bool:
+    """Whether state-based actions end the game before the loop reaches the action it can't
+    take."""
+    return loss.iteration == 0 or (loss.iteration - 1, loss.action or 0) < (
+        short.iterations,
+        short.action,
+    )
+
+
+def _short_stop(
+    request: LoopRequest,
+    d: _Draft,
+    common: dict[str, Any],
+    short: Shortage,
+    final: dict[str, dict[str, int]],
+) -> LoopOutcome:
+    """The loop stops before an action that would spend a token its player doesn't have (CR 729.2a:
+    only choices that may legally be taken); the game goes on."""
+    action = request.iteration[short.action]
+    performed = f"The loop can be performed {_n(short.iterations)} times" + (
+        f', then once more only up to "{_label(request, short.action - 1)}"' if short.action else ""
+    )
+    d.say(
+        f'{performed}: then {short.player} has no {short.counter} left for "'
+        f'{_label(request, short.action)}", so the loop cannot go on as described and stops '
+        "there; the game goes on.",
+        cite.SHORTCUT_PROPOSAL,
+    )
+    # the player who chose to take the action, else whoever keeps the loop going; nobody in a loop
+    # of mandatory actions
+    chooser = (
+        action.player
+        if action.kind is ActionKind.OPTIONAL
+        else (d.maintainers[0] if d.maintainers else None)
+    )
+    if chooser is not None:
+        d.say(f"{chooser} then receives priority.", cite.SHORTCUT_TAKEN)
+    return _finish(
+        d,
+        common,
+        iterations=short.iterations,
+        then_actions=short.action,
+        stopped_by=chooser,
+        stop_kind="cannot_continue",
+        draw=False,
+        game_over=None,
+        final_state=final,
     )
 
 

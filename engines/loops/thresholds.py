@@ -8,6 +8,22 @@ from dataclasses import dataclass
 
 from engines.loops.records import Action, LoopRequest, Loss
 
+# Counters a loop spends and that can't go below 0: a player with no token left can't sacrifice one,
+# so an action that would take tokens below 0 can't be taken, and the loop stops before it (CR
+# 729.2a: a shortcut's choices must be ones that "may be legally taken based on the current game
+# state"). A library below 0 is instead a draw from an empty library (CR 104.3c).
+SPENT = ("tokens",)
+
+
+@dataclass(frozen=True)
+class Shortage:
+    """The first action a loop cannot take because a spent counter would go below 0."""
+
+    iterations: int  # whole iterations performed before it
+    action: int  # index of the action that can't be taken; the ones before it in that iteration are
+    player: str
+    counter: str
+
 
 def _prefix_sums(
     request: LoopRequest,
@@ -100,6 +116,33 @@ def first_loss_arithmetic(request: LoopRequest, limit: int | None) -> Loss | Non
     return Loss(best[0] + 1, best[1], {p: tuple(r) for p, r in found[best].items()})
 
 
+def first_shortage(request: LoopRequest) -> Shortage | None:
+    """The first (whole iterations, action) at which an action would take a spent counter (SPENT)
+    below 0, or None when none ever does. Linear effects only; one division per player, counter
+    and action, so its cost does not depend on the count."""
+    prefixes, total = _prefix_sums(request)
+    best: Shortage | None = None
+    for j, prefix in enumerate(prefixes):
+        for p in request.players:
+            for counter in SPENT:
+                if (p, counter) not in prefix:
+                    continue
+                # start + n * per <= -1, written as (start + 1) + n * per <= 0
+                start = request.state[p].get(counter, 0) + prefix[(p, counter)] + 1
+                n = _first_at_most_zero(start, total.get((p, counter), 0))
+                if n is not None and (best is None or (n, j) < (best.iterations, best.action)):
+                    best = Shortage(n, j, p, counter)
+    return best
+
+
+def _short_of(state: Mapping[str, Mapping[str, int]], players: Sequence[str]) -> tuple[str, str]:
+    for p in players:
+        for counter in SPENT:
+            if state[p].get(counter, 0) < 0:
+                return p, counter
+    return "", ""
+
+
 def thresholds_by_player(request: LoopRequest) -> dict[str, dict[str, int | None]]:
     """For each player and condition, the iteration during which it would first make them lose if
     nothing else ended the game first (None: never). Linear effects only; 0 means it
@@ -137,7 +180,8 @@ def state_after(
         counters = {}
         for counter, start in request.state[p].items():
             value = start + iterations * total.get((p, counter), 0) + extra.get((p, counter), 0)
-            counters[counter] = max(value, 0) if counter == "library" else value
+            counters[counter] = value
+        _clamp_library(counters)
         out[p] = counters
     return out
 
@@ -159,6 +203,8 @@ def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
         else:
             assert ch.source is not None
             value += ch.amount * before[ch.source[0]][ch.source[1]]
+        if ch.counter == "poison":
+            value = max(value, 0)  # removing counters a player doesn't have removes none
         state[ch.player][ch.counter] = value
 
 
@@ -189,6 +235,7 @@ class Playout:
     state: dict[str, dict[str, int]]
     gave_up: bool = False
     cycle: tuple[int, int] | None = None
+    shortage: Shortage | None = None  # the loop stopped before an action it could not take
 
 
 def play_out(
@@ -229,22 +276,32 @@ def play_out(
             if steps >= max_steps:
                 return Playout(None, done, state, gave_up=True, cycle=cycle)
             steps += 1
+            before = {p: dict(c) for p, c in state.items()}
             _apply(state, action)
+            short = _short_of(state, request.players)
+            if short[0]:
+                return Playout(None, done, before, cycle=cycle, shortage=Shortage(done, j, *short))
             losses = _sba_losses(state, request.players, request.poison_threshold)
             if losses:
-                _clamp_library(state)
+                for counters in state.values():
+                    _clamp_library(counters)
                 return Playout(Loss(done + 1, j, losses), done + 1, state)
         done += 1
     for j, action in enumerate(request.iteration[:extra_actions]):
+        before = {p: dict(c) for p, c in state.items()}
         _apply(state, action)
+        short = _short_of(state, request.players)
+        if short[0]:
+            return Playout(None, done, before, cycle=cycle, shortage=Shortage(done, j, *short))
         losses = _sba_losses(state, request.players, request.poison_threshold)
         if losses:
-            _clamp_library(state)
+            for counters in state.values():
+                _clamp_library(counters)
             return Playout(Loss(done + 1, j, losses), done + 1, state, cycle=cycle)
     return Playout(None, done, state, cycle=cycle)
 
 
-def _clamp_library(state: dict[str, dict[str, int]]) -> None:
-    for counters in state.values():
-        if counters.get("library", 0) < 0:
-            counters["library"] = 0
+def _clamp_library(counters: dict[str, int]) -> None:
+    """A library below 0 is shown as 0: the missing cards were never drawn (CR 104.3c)."""
+    if counters.get("library", 0) < 0:
+        counters["library"] = 0

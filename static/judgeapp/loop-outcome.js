@@ -2,8 +2,9 @@
    life and poison, the loops the loop guide describes, so the guide rules without a network. Counts and
    counters are BigInt: a shortcut of 10^18 iterations is exact, and costs what 10 cost (one division per
    player, condition and action, as the engine's arithmetic). Anything else (a library, an effect that
-   multiplies or sets, a request outside that shape) answers {unsupported: true} and the step goes to the
-   server; declarations the loop rules refuse answer {refused: field} as the engine does.
+   multiplies or sets, a loop that removes poison counters, which stop at 0 and so are played out, a
+   request outside that shape) answers {unsupported: true} and the step goes to the server; declarations
+   the loop rules refuse answer {refused: field} as the engine does.
    tests/engines/test_loop_outcome_js.py runs this file under node against the Python engine on generated
    requests: the same result, field for field (numbers past 2^53 as the nearest double), or the same refusal.
    window.JudgeLoops (node: module.exports) = { run(request) -> {result} | {refused} | {unsupported} }.
@@ -73,7 +74,8 @@
           need(isPlayer(target) && isObject(effects[target]));
           Object.keys(effects[target]).forEach(function (counter) {
             need(counter === "life" || counter === "poison");
-            changes.push({ player: target, counter: counter, amount: whole(effects[target][counter], -MAX_COUNT, MAX_COUNT) });
+            // removing poison counters stops at 0: the engine plays such a loop out, the server's work
+            changes.push({ player: target, counter: counter, amount: whole(effects[target][counter], counter === "poison" ? 0n : -MAX_COUNT, MAX_COUNT) });
           });
         });
       }

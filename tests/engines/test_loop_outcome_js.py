@@ -10,6 +10,7 @@ it; a request of the guide's shape the engine accepts is never declined."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,12 @@ def doubles(value):
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
-        return float(value) if abs(value) > 2**53 else value
+        if abs(value) <= 2**53:
+            return value
+        try:
+            return float(value)
+        except OverflowError:  # past the largest double, Number(BigInt) is Infinity
+            return math.inf if value > 0 else -math.inf
     if isinstance(value, dict):
         return {k: doubles(v) for k, v in value.items()}
     if isinstance(value, list):

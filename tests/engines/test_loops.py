@@ -9,7 +9,7 @@ import re
 import unittest
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engines import citations as cite
@@ -847,16 +847,14 @@ class NonLinearLoopTests(unittest.TestCase):
     def test_a_repeating_cycle_gives_the_state_after_any_count(self) -> None:
         data = {
             "players": ["AP", "NAP"],
-            "state": {"AP": {"tokens": 3}},
+            "state": {"AP": {"x": 3}},
             "iteration": [
                 {
                     "player": "AP",
                     "kind": "optional",
                     "text": "flip",
                     "effects": {
-                        "AP": {
-                            "tokens": {"per": {"player": "AP", "counter": "tokens"}, "factor": -2}
-                        }
+                        "AP": {"x": {"per": {"player": "AP", "counter": "x"}, "factor": -2}}
                     },
                 }
             ],
@@ -864,11 +862,9 @@ class NonLinearLoopTests(unittest.TestCase):
         }
         out = resolve(data, max_steps=100)
         self.assertEqual(out["cycle"], {"start": 1, "length": 2})
-        self.assertEqual(out["final_state"]["AP"]["tokens"], -3)
+        self.assertEqual(out["final_state"]["AP"]["x"], -3)
         self.assertEqual(
-            resolve({**data, "declared": {"AP": 10**18}}, max_steps=100)["final_state"]["AP"][
-                "tokens"
-            ],
+            resolve({**data, "declared": {"AP": 10**18}}, max_steps=100)["final_state"]["AP"]["x"],
             3,
         )
 
@@ -994,9 +990,14 @@ class ValidationTests(unittest.TestCase):
 # ---------------------------------------------------------------------- the loop played out naively
 
 
+SHORT = "(short of tokens)"
+
+
 def naive_play(data: dict, limit: int, extra: int = 0) -> tuple[int, int | None, set[str], dict]:
     """Perform ``limit`` iterations and ``extra`` actions of one more, one action at a time:
-    (iterations, action index, losers, state)."""
+    (iterations, action index, losers, state). An action that would take tokens below 0 can't be
+    taken: the loop stops before it, and the answer is (whole iterations done, that action's index,
+    {SHORT}, the state before it)."""
     players = data["players"]
     state = {p: {"life": 20, "poison": 0, **data["state"].get(p, {})} for p in players}
 
@@ -1023,7 +1024,9 @@ def naive_play(data: dict, limit: int, extra: int = 0) -> tuple[int, int | None,
                         value += change["factor"] * before[change["per"]["player"]].get(
                             change["per"]["counter"], 0
                         )
-                    state[target][counter] = value
+                    state[target][counter] = max(value, 0) if counter == "poison" else value
+            if any(state[p].get("tokens", 0) < 0 for p in players):
+                return n - 1, j, {SHORT}, before
             if losers():
                 return n, j, losers(), state
     return limit, None, set(), state
@@ -1097,7 +1100,11 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
     def check(self, data: dict, limit: int, extra: int) -> None:
         out = resolve(data, max_steps=10_000)
         n, j, losers, state = naive_play(data, limit, extra)
-        if losers:
+        if losers == {SHORT}:
+            self.assertIsNone(out["game_over"])
+            self.assertEqual((out["iterations"], out["then_actions"]), (n, j))
+            self.assertEqual(out["stop_kind"], "cannot_continue")
+        elif losers:
             remaining = [p for p in data["players"] if p not in losers]
             self.assertEqual(out["iterations"], n)
             if len(remaining) >= 2:
@@ -1133,6 +1140,7 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
         data, _, _ = case
         data = {**data, "declared": {data["players"][0]: big}}
         request = loops.validate_loop_request(data)
+        assume(all(ch.arithmetic for a in request.iteration for ch in a.changes))
         loss = loops.first_loss_arithmetic(request, big)
         unlimited = loops.first_loss_arithmetic(request, None)
         crossed = [
@@ -1148,9 +1156,15 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
             self.assertEqual(loss, unlimited)
             if unlimited.iteration <= 40:
                 n, j, losers, _ = naive_play(data, unlimited.iteration)
-                self.assertEqual(
-                    (n, j, losers), (unlimited.iteration, unlimited.action, set(unlimited.reasons))
-                )
+                if losers == {SHORT}:  # the loop runs out of tokens first: no loss is reached
+                    short = loops.first_shortage(request)
+                    assert short is not None
+                    self.assertEqual((short.iterations, short.action), (n, j))
+                else:
+                    self.assertEqual(
+                        (n, j, losers),
+                        (unlimited.iteration, unlimited.action, set(unlimited.reasons)),
+                    )
 
     @settings(max_examples=300, deadline=None)
     @given(linear_loops(), st.booleans())
@@ -1158,11 +1172,18 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
         self, case: tuple[dict, int, int], at: bool
     ) -> None:
         data, _, _ = case
-        horizon = loops.first_loss_arithmetic(
-            loops.validate_loop_request({**data, "declared": None}), None
-        )
+        request = loops.validate_loop_request({**data, "declared": None})
+        if not all(ch.arithmetic for a in request.iteration for ch in a.changes):
+            return  # removing poison counters: played out (test_linear_loops)
+        horizon = loops.first_loss_arithmetic(request, None)
         if horizon is None or horizon.iteration < 1:
             return
+        short = loops.first_shortage(request)
+        if short is not None and (short.iterations, short.action) <= (
+            horizon.iteration - 1,
+            horizon.action,
+        ):
+            return  # the loop runs out of tokens before the fatal action (test_linear_loops)
         # actions of the partial iteration: up to the fatal one, or one short
         extra = horizon.action + (1 if at else 0)
         if not 0 < extra < len(data["iteration"]):
