@@ -20,10 +20,8 @@ from tests.browser.test_guides_browser import SHOTS, all_guides
 from tests.browser.test_offline_browser import wait_for_copy
 
 pytestmark = guides_tests.pytestmark
-# The fixtures of the offline kit (a live server with the rules and the offline pack, a head judge)
-# and of the guides (a signed-in judge with an event).
+# The fixtures of the offline kit (a live server with the rules and the offline pack, a head judge).
 site, page, head_judge = offline_tests.site, offline_tests.page, offline_tests.head_judge
-judge = guides_tests.judge
 
 # The guide page's scripts that work steps out on the tablet (kept in this order, after the others).
 DEVICE_SCRIPTS = [
