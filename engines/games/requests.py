@@ -22,7 +22,7 @@ from engines.games.records import (
     unit_of,
 )
 from engines.games.teams import share_team_counts
-from engines.validation import Check, Invalid, Shape, absent_only, read
+from engines.validation import Check, Invalid, Shape, absent_only, read, schema_is
 
 FORMATS = [f.value for f in GameFormat]
 
@@ -217,7 +217,7 @@ class GameEffectEntry(Shape):
     model_config = Shape.model_config | {
         "json_schema_extra": {
             "anyOf": [
-                {"properties": {"type": {"enum": [EffectType.DRAW.value]}}},
+                {"properties": {"type": schema_is(EffectType.DRAW.value)}},
                 {"required": ["player"], "properties": {"player": {"type": "string"}}},
             ]
         }
@@ -276,7 +276,7 @@ class GameOutcomeRequest(Shape):
             "allOf": [
                 {
                     "anyOf": [
-                        {"properties": {"format": {"enum": [GameFormat.COMMANDER.value]}}},
+                        {"properties": {"format": schema_is(GameFormat.COMMANDER.value)}},
                         {
                             "properties": {
                                 "players": {
@@ -308,7 +308,7 @@ class GameOutcomeRequest(Shape):
                 },
                 {
                     "anyOf": [
-                        {"properties": {"format": {"enum": [GameFormat.TWO_HEADED_GIANT.value]}}},
+                        {"properties": {"format": schema_is(GameFormat.TWO_HEADED_GIANT.value)}},
                         {"not": {"required": ["teams"]}},
                     ]
                 },

@@ -50,6 +50,7 @@ from engines.validation import (
     drop_default,
     not_null,
     read,
+    schema_is,
 )
 
 MAX_TIMES = 10**6  # a "times" factor, and a "per" factor either way
@@ -237,7 +238,7 @@ def _kind(value: Any) -> ActionKind:
         raise Invalid("must be optional, mandatory or unless") from None
 
 
-_UNLESS = {"enum": [ActionKind.UNLESS.value]}
+_UNLESS = schema_is(ActionKind.UNLESS.value)
 
 
 class LoopAction(Shape):

@@ -26,7 +26,7 @@ from engines.shuffles.records import (
     ShuffleRequest,
     ShuffleStep,
 )
-from engines.validation import Check, Invalid, Shape, read, read_as
+from engines.validation import Check, Invalid, Shape, read, read_as, schema_is
 
 MAX_SEED = 2**63 - 1
 
@@ -62,7 +62,7 @@ class ShuffleProcedureStep(Shape):
     model_config = Shape.model_config | {
         "json_schema_extra": {
             "anyOf": [
-                {"properties": {"method": {"enum": [ShuffleMethod.PILE.value]}}},
+                {"properties": {"method": schema_is(ShuffleMethod.PILE.value)}},
                 {"not": {"required": ["piles"]}},
             ]
         }

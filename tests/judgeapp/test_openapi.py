@@ -285,6 +285,16 @@ class CrossFieldRuleTests:
             },
         ),
         (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {"format": "commander", "players": PLAYERS, "teams": {"X": {"life": 30}}},
+            {
+                "format": "two_headed_giant",
+                "players": [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY", strict=True)],
+                "teams": {"X": {"life": 30}},
+            },
+        ),
+        (
             "/api/v1/jobs/loop-outcome",
             "LoopOutcomeRequest",
             {"players": ["A", "B"], "iteration": [{"player": "A", "kind": "unless"}]},
