@@ -212,7 +212,7 @@ JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
 # How long a web request waits for PostgreSQL's first answer (the check of a kept connection, or a
 # new connection) before it answers 503 and the process treats the database as away: the first
 # request a process sends into a stall answers within a second. The wait grows with the slowest
-# such answer the process saw lately (four times it, up to 2 s), so a database merely slow under
+# such answer the process saw lately (four times it, up to 0.9 s), so a database merely slow under
 # load is waited for, not taken for stalled.
 JUDGEAPP_DB_FIRST_WAIT = env_float("JUDGEAPP_DB_FIRST_WAIT", 0.6)
 # Seconds a client is told to wait (Retry-After) when a dependency is down and the answer is 503.

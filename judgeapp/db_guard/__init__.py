@@ -197,9 +197,11 @@ class Latency:
     """The slowest first answer (a kept connection's check, a new connection) this process saw
     lately: the wait for the next one is FACTOR times it, at least the setting, at most CAP."""
 
-    WINDOW = 60.0  # seconds a slow answer is remembered
+    WINDOW = 15.0  # seconds a slow answer is remembered (a server slow under load keeps it up)
     FACTOR = 4.0
-    CAP = 2.0
+    # at most this: with the watchdog's poll and the answer, the first request into a stall still
+    # answers within a second (a server slower than this to answer SELECT 1 is taken for away)
+    CAP = 0.9
 
     def __init__(self) -> None:
         self.peak = 0.0
