@@ -249,14 +249,14 @@ class GameEffectEntry(Shape):
         return player
 
 
-def _not_format(fmt: GameFormat) -> dict:
+def _not_format(fmt: GameFormat) -> dict[str, Any]:
     return {"not": {"enum": [fmt.value]}}
 
 
 # A player in a two-player game names no team; in Two-Headed Giant each is on one, and leaves the
 # game only with it (CR 810.8a-b).
-_NO_TEAM = {"properties": {"team": {"enum": [None, ""], "nullable": True}}}
-_ON_A_TEAM = {
+_NO_TEAM: dict[str, Any] = {"properties": {"team": {"enum": [None, ""], "nullable": True}}}
+_ON_A_TEAM: dict[str, Any] = {
     "required": ["team"],
     "properties": {"team": {"type": "string"}, "left_game": {"enum": [False]}},
 }
