@@ -19,11 +19,12 @@ that drops every packet. Then:
     .venv/bin/python bench/fault_bench.py --ci   # make fault-test: short, fails on a regression
 
 --ci (make fault-test, under 3 minutes): the broker and then the database stalled 15 s each, 20
-slow connections, 20 clients for 3 s; exits 1 when health or a lookup sent after a stall's first
-4 s (SETTLE: each process notices a stall by one bounded wait) took over 1 s (p99), any request
-took over 10 s or went unanswered, on a 5xx other than 503 or any other error, or a lost job; exits
-0 saying SKIPPED only when nginx is missing and cannot be installed (with how to get it). Without
---ci the same verdict is printed, and the exit status is 0.
+slow connections, 20 clients for 3 s; exits 1 when health or a lookup took over 1 s (p99 over the
+whole stall, the first requests into it included: each process notices a stall by one wait of
+JUDGEAPP_DB_FIRST_WAIT), any request took over 10 s or went unanswered, on a 5xx other than 503
+or any other error, or a lost job; exits 0 saying SKIPPED only when nginx is missing and cannot
+be installed (with how to get it). Without --ci the same verdict is printed, and the exit status
+is 0.
 
 Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/judgeapp_fault),
 BENCH_REDIS_PORT (6379), BENCH_REDIS_DB (12), BENCH_PORT_BASE (nginx's two ports: base and base+1;
@@ -55,8 +56,8 @@ from stack import Stack, StackError  # noqa: E402 - after scripts/ is on the pat
 GAME = {"format": "two_player", "players": [{"name": "A", "life": 0}, {"name": "B", "life": 3}]}
 SEARCHES = ("mulligan", "priority", "deck registration", "triggered ability", "tardiness")
 TLS = ssl._create_unverified_context()  # the stack's self-signed certificate
-# Seconds from a stall's start in which a request may still wait for its process to notice it
-# (the connect timeout, 3 s, and a second): after them health and lookups answer within 1 s.
+# Seconds from a stall's start in which each process notices it (one bounded wait): the p99 of
+# what was sent after them is printed beside the whole stall's (both held to 1 s).
 SETTLE = 4.0
 
 
@@ -409,14 +410,18 @@ def check_stall(name: str, recorder: Recorder, failures: list[str], settle: floa
         if odd:
             failures.append(f"{name}: {kind}: {len(odd)} answers {odd[0].status}: {odd[0].body}")
         if kind in ("health", "lookup"):
-            # Each process notices a stall once, by one bounded wait (the kept connection's
-            # check, 2 s, or a connect, JUDGEAPP_DB_CONNECT_TIMEOUT): requests sent in those first
-            # seconds may wait that long; every one sent after must answer within 1 s.
+            # Each process notices a stall once, by one bounded wait: JUDGEAPP_DB_FIRST_WAIT for
+            # the kept connection's check or a new connection (0.6 s), so the first requests into
+            # the stall answer within a second too; the whole stall's p99 is held to 1 s. The p99
+            # of those sent after the first SETTLE seconds is printed beside it.
+            whole = percentile([s.seconds for s in samples], 0.99)
             steady = [s.seconds for s in samples if s.at >= settle]
-            p99 = percentile(steady, 0.99)
-            print(f"  {kind:6s} sent after the first {settle:.0f} s: p99 {p99 * 1000:.0f} ms")
-            if p99 > 1:
-                failures.append(f"{name}: {kind} p99 {p99:.2f} s after {settle:.0f} s (over 1 s)")
+            print(
+                f"  {kind:6s} p99 over the whole stall {whole * 1000:.0f} ms; sent after the first "
+                f"{settle:.0f} s: p99 {percentile(steady, 0.99) * 1000:.0f} ms"
+            )
+            if whole > 1:
+                failures.append(f"{name}: {kind} p99 {whole:.2f} s over the stall (over 1 s)")
 
 
 def main() -> int:

@@ -162,3 +162,10 @@ def by_kind(value: Any) -> str:
 
 
 Check = Callable[[Any], Any]
+
+
+def schema_is(*values: str) -> dict[str, Any]:
+    """For a rule across fields in a request model's JSON schema: a property that holds one of
+    `values`. Wrapped in allOf so that drf-spectacular does not take it for the property's own
+    enum (it would make a component of it, shared with the field's real enum by name)."""
+    return {"allOf": [{"enum": list(values)}]}

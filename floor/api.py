@@ -25,5 +25,8 @@ class ClockView(APIView):
         try:
             state = services.act(request.user, event, request.data)
         except services.ClockError as exc:
-            raise ApiError("invalid", str(exc), details={exc.field: [exc.message]}) from None
+            code, status = ("conflict", 409) if exc.conflict else ("invalid", 400)
+            raise ApiError(
+                code, str(exc), status_code=status, details={exc.field: [exc.message]}
+            ) from None
         return Response(state)

@@ -23,9 +23,12 @@ ACTIONS = ("start", "pause", "resume", "add", "end")
 
 
 class ClockError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
+    """A clock action refused, naming the field. `conflict`: the request is well formed but the
+    round's clock is not in a state that allows it (the API answers 409, not 400)."""
+
+    def __init__(self, field: str, message: str, *, conflict: bool = False) -> None:
         super().__init__(f"{field}: {message}")
-        self.field, self.message = field, message
+        self.field, self.message, self.conflict = field, message, conflict
 
 
 def current(event: Event) -> RoundClock | None:
@@ -232,6 +235,7 @@ def act(user, event: Event, body: Any) -> dict:
                     "restart",
                     f"round {found.round} is {under_way}: end it first, or send restart: true "
                     "to start again",
+                    conflict=True,
                 )
             if found is not None and under_way in ("running", "paused"):
                 found.ended_at = now  # restarted: the round under way stops where it was
@@ -241,21 +245,21 @@ def act(user, event: Event, body: Any) -> dict:
             )
             return state_of(found, now)
         if found is None:
-            raise ClockError("action", "no round clock is started at this event")
+            raise ClockError("action", "no round clock is started at this event", conflict=True)
         running = state_of(found, now)["state"]
         if action == "pause":
             if running != "running":
-                raise ClockError("action", f"the clock is {running}, not running")
+                raise ClockError("action", f"the clock is {running}, not running", conflict=True)
             found.paused_at = now
         elif action == "resume":
             if running != "paused":
-                raise ClockError("action", f"the clock is {running}, not paused")
+                raise ClockError("action", f"the clock is {running}, not paused", conflict=True)
             # paused: set
             found.paused_seconds += (now - cast(dt.datetime, found.paused_at)).total_seconds()
             found.paused_at = None
         elif action == "add":
             if running in ("ended",):
-                raise ClockError("action", "the round's clock was ended")
+                raise ClockError("action", "the round's clock was ended", conflict=True)
             if asked.client_id is not None and asked.client_id in found.added_by_client:
                 return state_of(found, now)  # the same queued extension sent twice
             found.minutes += cast(int, asked.minutes)  # an add's minutes: given or 1

@@ -20,6 +20,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from guides import services as guide_services
+from judgeapp import api_limits
+from judgeapp.api_errors import RateLimited
 
 RELS = (("regular", "Regular"), ("competitive", "Competitive"), ("professional", "Professional"))
 
@@ -31,14 +33,14 @@ def _guide(slug: str) -> dict:
         raise Http404(f"no guide {slug!r}") from None
 
 
-def _walk(slug: str, raw: list[str]) -> dict:
+def _walk(slug: str, raw: list[str], before_engine: Callable[[], None] | None = None) -> dict:
     """guide_services.walk with the query string's answers: a number is an answer's index (?a=0)
     unless the step it answers refuses it as one, then it is the text typed into an input (a
     table number)."""
     typed: list[int | str] = [int(a) if a.isdigit() else a for a in raw]
     while True:
         try:
-            return guide_services.walk(slug, typed)
+            return guide_services.walk(slug, typed, before_engine)
         except guide_services.WalkError as exc:
             match = re.fullmatch(r"answers\[(\d+)\]", exc.field)
             i = int(match[1]) if match else -1
@@ -91,10 +93,15 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
     guide = _guide(slug)
     get_token(request)  # the csrftoken cookie the script sends back when it walks or saves a call
     answers = request.GET.getlist("a")
+    limited: RateLimited | None = None
     try:
-        step = _walk(slug, answers)
+        # an engine the walk runs counts against the client's computations, as on the API
+        step = _walk(slug, answers, api_limits.computation_counter(request))
     except guide_services.WalkError as exc:
         step, error = guide_services.walk(slug, []), f"{exc.field}: {exc.message}"
+        answers = []
+    except RateLimited as exc:
+        step, error, limited = guide_services.walk(slug, []), exc.message, exc
         answers = []
     else:
         error = ""
@@ -132,8 +139,11 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         # ... and its shuffle analysis (shuffle-analysis.js) the server's sample budget.
         "shuffle_samples": int(settings.JUDGEAPP_SHUFFLE_MAX_SAMPLES),
     }
-    status = 400 if error else 200
-    return render(request, "judgeapp/guides/run.html", context, status=status)
+    if limited is not None:
+        page = render(request, "judgeapp/guides/run.html", context, status=429)
+        page["Retry-After"] = str(limited.seconds)
+        return page
+    return render(request, "judgeapp/guides/run.html", context, status=400 if error else 200)
 
 
 def _answer_groups(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
@@ -58,14 +58,19 @@ def get_guide(slug: str) -> Guide:
         raise UnknownGuide(f"no guide {slug!r}") from None
 
 
-def run_step(computation: str, request: Mapping[str, Any]) -> dict:
+def run_step(
+    computation: str, request: Mapping[str, Any], before_engine: Callable[[], None] | None = None
+) -> dict:
     """One compute node's computation, run now, with citations resolved (InvalidRequest names
-    the field)."""
+    the field). `before_engine` is called before an engine runs (not for a memoised outcome nor
+    the shuffle check): the caller's rate limit on computations, which may raise."""
     if computation == "shuffle-check":
         return services.check_shuffle(dict(request))  # cheap and pure: not memoised
     key = computation + json.dumps(request, sort_keys=True, default=str)
     if key not in _memo:
         parsed = services.validate_request(computation, dict(request))
+        if before_engine is not None:
+            before_engine()
         _memo[key] = services.outcome_dict(services.COMPUTATIONS[computation]().run(parsed))
         while len(_memo) > _MEMO_SIZE:
             _memo.popitem(last=False)
@@ -90,12 +95,28 @@ class WalkRequest(Shape):
 
     not_object: ClassVar[str] = "must be a JSON object"
     answers: Annotated[
-        list[Annotated[Any, Field(description="an answer's index or label, or an input's value")]],
+        list[
+            Annotated[
+                Any,
+                Field(
+                    description=(
+                        "an answer's index or label, or an input's value: it must answer the "
+                        "question the walk has reached by then (the guide's own, GET "
+                        "/api/v1/guides/{slug})"
+                    ),
+                    json_schema_extra={
+                        "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]
+                    },
+                ),
+            ]
+        ],
         BeforeValidator(_answers),
     ] = Field(default_factory=list, description="the answers given so far, in order")
 
 
-def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
+def replay(
+    slug: str, answers: Any, before_engine: Callable[[], None] | None = None
+) -> tuple[Guide, runner.GuideState]:
     guide = get_guide(slug)
     if not isinstance(answers, list):
         raise WalkError("answers", ANSWERS_LIST)
@@ -103,7 +124,7 @@ def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
 
     def compute(computation: str, request: Mapping[str, Any]) -> dict:
         try:
-            return run_step(computation, request)
+            return run_step(computation, request, before_engine)
         except services.InvalidRequest as exc:
             # The request was built from the answers: the last answer given is the one to look at.
             field = f"answers[{consumed - 1}]" if consumed else "answers"
@@ -122,10 +143,11 @@ def replay(slug: str, answers: Any) -> tuple[Guide, runner.GuideState]:
     return guide, state
 
 
-def walk(slug: str, answers: Any) -> dict:
+def walk(slug: str, answers: Any, before_engine: Callable[[], None] | None = None) -> dict:
     """Where the answers lead: the current node (citations resolved), the path, the facts gathered
-    and the last computed result. Raises UnknownGuide or WalkError."""
-    guide, state = replay(slug, answers)
+    and the last computed result. Raises UnknownGuide or WalkError (and what `before_engine`
+    raises: see run_step)."""
+    guide, state = replay(slug, answers, before_engine)
     node = guide.nodes[state.node_id]
     facts = {k: v for k, v in state.facts.items() if k not in ("result", "results")}
     return {

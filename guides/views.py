@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 from engines.errors import RequestError
 from engines.validation import read
 from guides import services as guide_services
+from judgeapp import api_limits
 from judgeapp.api_errors import ApiError
 
 
@@ -46,7 +47,9 @@ class GuideWalkView(APIView):
                 "invalid", f"{exc.field}: {message}", details={exc.field: exc.message}
             ) from None
         try:
-            return Response(guide_services.walk(slug, body.answers))
+            # an engine the walk runs counts against the client's computations, as a job does
+            counted = api_limits.computation_counter(request)
+            return Response(guide_services.walk(slug, body.answers, counted))
         except guide_services.WalkError as exc:
             raise ApiError(
                 "invalid", f"{exc.field}: {exc.message}", details={exc.field: exc.message}

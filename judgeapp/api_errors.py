@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -46,6 +46,18 @@ def _first_message(detail: Any) -> str:
     if isinstance(detail, list) and detail:
         return _first_message(detail[0])
     return str(detail)
+
+
+def rate_limited_response(exc: RateLimited) -> JsonResponse:
+    """The 429 of a view outside DRF (the rule lookup's fast path): the same body and header."""
+    limited = JsonResponse(
+        error_body(
+            "rate_limited", exc.message, {"limit": exc.limit, "retry_after_seconds": exc.seconds}
+        ),
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+    )
+    limited["Retry-After"] = str(exc.seconds)
+    return limited
 
 
 def handle_api_exception(exc: Exception, context: dict) -> Response | None:

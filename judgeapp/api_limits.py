@@ -2,10 +2,13 @@
 signed-in judges by account), computations a minute, and failed authentications by address.
 
 Counters live in the `limits` cache (settings: Redis on the real stack, so every gunicorn worker
-counts together), one fixed window per limit: the first request of a window adds its key, each
-request increments it (atomic on Redis). When the store does not answer, requests go through
-uncounted, and this process leaves it alone for a few seconds rather than wait on it each time:
-a limit never takes the site down with it.
+counts together), one fixed window per limit: each request increments its window's key and renews
+its expiry, one round trip to Redis (a pipeline; atomic). When the store does not answer, requests
+go through uncounted, and this process leaves it alone for a few seconds rather than wait on it
+each time: a limit never takes the site down with it.
+
+Where: every DRF view (ApiRateThrottle), the rule lookup's fast path before DRF (limit_lookup),
+job POSTs and the engines a guide walk runs (check_computation, the lower limit).
 """
 
 from __future__ import annotations
@@ -94,15 +97,29 @@ def _window(limit: Limit, who: str, now: float) -> tuple[str, int]:
     return f"rate:{limit.name}:{who}:{index}", max(1, wait)
 
 
+def _increment(store, key: str, ttl: int) -> int:
+    """The window's count after this event. On Redis one round trip (INCR and EXPIRE in a
+    pipeline: the key holds the window's index, so renewing its expiry never joins two windows);
+    elsewhere (one process's memory) add, then incr."""
+    backend = getattr(store, "_cache", None)
+    if backend is not None and hasattr(backend, "get_client"):  # django's RedisCache
+        full_key = store.make_and_validate_key(key)
+        pipe = backend.get_client(full_key, write=True).pipeline(transaction=False)
+        pipe.incr(full_key)
+        pipe.expire(full_key, ttl)
+        seen, _renewed = pipe.execute()
+        return int(seen)
+    store.add(key, 0, timeout=ttl)
+    return store.incr(key)
+
+
 def count(limit: Limit, who: str) -> int | None:
     """Count one event; the seconds to wait when this one is over the limit, else None."""
     if limit.count <= 0 or not _store_usable():
         return None
     key, wait = _window(limit, who, time.time())
-    store = caches["limits"]
     try:
-        store.add(key, 0, timeout=limit.seconds + 1)
-        seen = store.incr(key)
+        seen = _increment(caches["limits"], key, limit.seconds + 1)
     except ValueError:  # the key expired between add and incr: this is the window's first event
         return None
     except Exception as exc:  # the store is down or slow: let the request through
@@ -160,6 +177,40 @@ def check_computation(request) -> None:
     wait = count(limit, who)
     if wait is not None:
         raise refuse(limit, wait, "computations")
+
+
+def computation_counter(request):
+    """For a guide walk: a function the walk calls before it runs an engine (an answer it has not
+    memoised); the first call counts one computation against the client's limit, the others
+    nothing (one walk, one computation, however many engines it runs)."""
+    counted = False
+
+    def count_once() -> None:
+        nonlocal counted
+        if not counted:
+            counted = True
+            check_computation(request)
+
+    return count_once
+
+
+def carries_credentials(request) -> bool:
+    """A token, basic auth or the site's session: the request is counted by account, once DRF
+    has authenticated it."""
+    return "HTTP_AUTHORIZATION" in request.META or settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
+def limit_lookup(request):
+    """The rule lookup's fast path, which answers before DRF (no authentication): an anonymous
+    request counts against its address's API limit like any other; the 429 to send, else None.
+    A request with credentials is not answered there (the DRF view counts it by account)."""
+    limit = request_limit(False)
+    wait = count(limit, f"addr:{client_address(request)}")
+    if wait is None:
+        return None
+    from judgeapp.api_errors import rate_limited_response
+
+    return rate_limited_response(refuse(limit, wait, "requests"))
 
 
 def refuse_if_failing(request) -> None:

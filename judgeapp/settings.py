@@ -209,6 +209,12 @@ DATABASES = {"default": database_from_url(env_str("DATABASE_URL", ""), BASE_DIR 
 JUDGEAPP_DB_REQUEST_TIMEOUT = env_float("JUDGEAPP_DB_REQUEST_TIMEOUT", 5)
 JUDGEAPP_DB_STATEMENT_TIMEOUT = env_float("JUDGEAPP_DB_STATEMENT_TIMEOUT", 120)
 JUDGEAPP_DB_RETRY_SECONDS = env_float("JUDGEAPP_DB_RETRY_SECONDS", 1)
+# How long a web request waits for PostgreSQL's first answer (the check of a kept connection, or a
+# new connection) before it answers 503 and the process treats the database as away: the first
+# request a process sends into a stall answers within a second. The wait grows with the slowest
+# such answer the process saw lately (four times it, up to 0.9 s), so a database merely slow under
+# load is waited for, not taken for stalled.
+JUDGEAPP_DB_FIRST_WAIT = env_float("JUDGEAPP_DB_FIRST_WAIT", 0.6)
 # Seconds a client is told to wait (Retry-After) when a dependency is down and the answer is 503.
 JUDGEAPP_RETRY_AFTER = env_int("JUDGEAPP_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -321,6 +327,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "judgeapp.openapi.hooks.add_default_errors",
+        "judgeapp.openapi.hooks.json_request_bodies",
     ],
 }
 

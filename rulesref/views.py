@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from judgeapp import api_limits
 from judgeapp.api_errors import ApiError
 from rulesref import changes, serializers, services
 
@@ -46,13 +47,21 @@ def rule_key(doc: str, number: str) -> str:
 
 
 def rule_detail(request, doc: str, number: str):
-    """GET /api/v1/rules/{doc}/{number}. The hot path (the current version, a rule asked for before)
-    answers from encoded bytes after one small query; everything else goes through
-    RuleDetailView."""
-    if request.method == "GET" and not request.GET.get("version") and not request.GET.get("as_of"):
+    """GET /api/v1/rules/{doc}/{number}. The hot path (the current version, a rule asked for before,
+    no credentials) answers from encoded bytes after one small query and the address's rate count;
+    everything else goes through RuleDetailView."""
+    if (
+        request.method == "GET"
+        and not request.GET.get("version")
+        and not request.GET.get("as_of")
+        and not api_limits.carries_credentials(request)
+    ):
         encoded = _current_rule_bytes.get((services.current_version_id(doc), rule_key(doc, number)))
         if encoded is not None:
-            return HttpResponse(encoded, content_type="application/json")
+            # counted here as DRF's throttle counts the other views (it never sees this answer)
+            return api_limits.limit_lookup(request) or HttpResponse(
+                encoded, content_type="application/json"
+            )
     return _rule_detail_view(request, doc=doc, number=number)
 
 

@@ -22,7 +22,7 @@ from engines.games.records import (
     unit_of,
 )
 from engines.games.teams import share_team_counts
-from engines.validation import Check, Invalid, Shape, absent_only, read
+from engines.validation import Check, Invalid, Shape, absent_only, read, schema_is
 
 FORMATS = [f.value for f in GameFormat]
 
@@ -212,11 +212,24 @@ def _effect_type(value: Any) -> EffectType:
 
 class GameEffectEntry(Shape):
     not_object: ClassVar[str] = "must be an object with type and player"
+    # For the schema: only a draw may name nobody (the player, one still in the game, is a rule
+    # across the request the schema states in words).
+    model_config = Shape.model_config | {
+        "json_schema_extra": {
+            "anyOf": [
+                {"properties": {"type": schema_is(EffectType.DRAW.value)}},
+                {"required": ["player"], "properties": {"player": {"type": "string"}}},
+            ]
+        }
+    }
     type: Annotated[EffectType, BeforeValidator(_effect_type)]
     player: str | None = Field(
         default=None,
         validate_default=True,
-        description="whose effect it is; a draw may name nobody (CR 104.4c)",
+        description=(
+            "whose effect it is: one of the players, not one who has left the game; a draw may "
+            "name nobody (CR 104.4c)"
+        ),
     )
 
     @field_validator("player", mode="before")
@@ -236,9 +249,72 @@ class GameEffectEntry(Shape):
         return player
 
 
+def _not_format(fmt: GameFormat) -> dict[str, Any]:
+    return {"not": {"enum": [fmt.value]}}
+
+
+# A player in a two-player game names no team; in Two-Headed Giant each is on one, and leaves the
+# game only with it (CR 810.8a-b).
+_NO_TEAM: dict[str, Any] = {"properties": {"team": {"enum": [None, ""], "nullable": True}}}
+_ON_A_TEAM: dict[str, Any] = {
+    "required": ["team"],
+    "properties": {"team": {"type": "string"}, "left_game": {"enum": [False]}},
+}
+
+
 class GameOutcomeRequest(Shape):
     """POST /api/v1/jobs/game-outcome (docs/API.md). Checked in this order; the first error
     is reported."""
+
+    # For the schema, the rules across fields that it can state: commander damage only in the
+    # commander format; two players and no teams in a two-player game, three or more players in a
+    # multiplayer one; in Two-Headed Giant four or more, each on a team, and shared team counts only
+    # there. In words only (a schema cannot count): two teams of the same size, and two players or
+    # teams still in the game.
+    model_config = Shape.model_config | {
+        "json_schema_extra": {
+            "allOf": [
+                {
+                    "anyOf": [
+                        {"properties": {"format": schema_is(GameFormat.COMMANDER.value)}},
+                        {
+                            "properties": {
+                                "players": {
+                                    "items": {
+                                        "properties": {"commander_damage": {"maxProperties": 0}}
+                                    }
+                                }
+                            }
+                        },
+                    ]
+                },
+                {
+                    "anyOf": [
+                        {"properties": {"format": _not_format(GameFormat.TWO_PLAYER)}},
+                        {"properties": {"players": {"maxItems": 2, "items": _NO_TEAM}}},
+                    ]
+                },
+                {
+                    "anyOf": [
+                        {"properties": {"format": _not_format(GameFormat.TWO_HEADED_GIANT)}},
+                        {"properties": {"players": {"minItems": 4, "items": _ON_A_TEAM}}},
+                    ]
+                },
+                {
+                    "anyOf": [
+                        {"properties": {"format": _not_format(GameFormat.MULTIPLAYER)}},
+                        {"properties": {"players": {"minItems": 3}}},
+                    ]
+                },
+                {
+                    "anyOf": [
+                        {"properties": {"format": schema_is(GameFormat.TWO_HEADED_GIANT.value)}},
+                        {"not": {"required": ["teams"]}},
+                    ]
+                },
+            ]
+        }
+    }
 
     format: Annotated[GameFormat, BeforeValidator(_game_format)]
     players: Annotated[

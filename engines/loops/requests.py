@@ -50,6 +50,7 @@ from engines.validation import (
     drop_default,
     not_null,
     read,
+    schema_is,
 )
 
 MAX_TIMES = 10**6  # a "times" factor, and a "per" factor either way
@@ -237,8 +238,23 @@ def _kind(value: Any) -> ActionKind:
         raise Invalid("must be optional, mandatory or unless") from None
 
 
+_UNLESS = schema_is(ActionKind.UNLESS.value)
+
+
 class LoopAction(Shape):
     not_object: ClassVar[str] = "must be an object with player, kind and text"
+    # For the schema: an unless_player with kind "unless", and only then.
+    model_config = Shape.model_config | {
+        "json_schema_extra": {
+            "anyOf": [
+                {
+                    "properties": {"kind": _UNLESS, "unless_player": {"type": "string"}},
+                    "required": ["unless_player"],
+                },
+                {"properties": {"kind": {"not": _UNLESS}}, "not": {"required": ["unless_player"]}},
+            ]
+        }
+    }
     player: PlayerName
     kind: Annotated[ActionKind, BeforeValidator(_kind)]
     unless_player: str | None = Field(

@@ -26,7 +26,7 @@ from engines.shuffles.records import (
     ShuffleRequest,
     ShuffleStep,
 )
-from engines.validation import Check, Invalid, Shape, read, read_as
+from engines.validation import Check, Invalid, Shape, read, read_as, schema_is
 
 MAX_SEED = 2**63 - 1
 
@@ -58,6 +58,15 @@ def _method(value: Any) -> ShuffleMethod:
 
 class ShuffleProcedureStep(Shape):
     not_object: ClassVar[str] = "must be an object with 'method' and 'times'"
+    # For the schema: piles only with the pile method (a rule across two fields).
+    model_config = Shape.model_config | {
+        "json_schema_extra": {
+            "anyOf": [
+                {"properties": {"method": schema_is(ShuffleMethod.PILE.value)}},
+                {"not": {"required": ["piles"]}},
+            ]
+        }
+    }
     method: Annotated[ShuffleMethod, BeforeValidator(_method)]
     times: Annotated[int, Field(ge=0, le=MAX_TIMES), BeforeValidator(_integer(0, MAX_TIMES))] = 1
     piles: Annotated[

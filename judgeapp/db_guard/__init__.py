@@ -13,6 +13,12 @@ the server's own statement_timeout stops a slow query a second earlier, with a c
 A connection that could not be made (connect_timeout) or was cut by the watchdog makes the process
 refuse new connections for JUDGEAPP_DB_RETRY_SECONDS, at once: while the database is away, every
 request answers 503 in milliseconds instead of each waiting the connect timeout itself.
+
+The first request that meets a stall waits JUDGEAPP_DB_FIRST_WAIT (0.6 s) for the server's first
+answer, the check of its kept connection or a new connection, not the query's bound nor libpq's
+connect_timeout (at least 2 s): those first answers take milliseconds from a server that works, and
+the wait grows with the slowest of them lately (LATENCY), so a server merely slow under load is
+waited for.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from contextlib import contextmanager
 from itertools import count
 
 logger = logging.getLogger("judgeapp.db")
-_POLL = 0.1  # the watchdog looks at its deadlines ten times a second
+_POLL = 0.05  # the watchdog looks at its deadlines twenty times a second
 
 _local = threading.local()
 
@@ -185,6 +191,74 @@ class Breaker:
 
 
 BREAKER = Breaker()
+
+
+class Latency:
+    """The slowest first answer (a kept connection's check, a new connection) this process saw
+    lately: the wait for the next one is FACTOR times it, at least the setting, at most CAP."""
+
+    WINDOW = 15.0  # seconds a slow answer is remembered (a server slow under load keeps it up)
+    FACTOR = 4.0
+    # at most this: with the watchdog's poll and the answer, the first request into a stall still
+    # answers within a second (a server slower than this to answer SELECT 1 is taken for away)
+    CAP = 0.9
+
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self.at = 0.0
+
+    def record(self, seconds: float) -> None:
+        now = time.monotonic()
+        if seconds >= self.peak or now - self.at > self.WINDOW:
+            self.peak, self.at = seconds, now
+
+    def bound(self, least: float) -> float:
+        peak = self.peak if time.monotonic() - self.at <= self.WINDOW else 0.0
+        return max(least, min(self.CAP, self.FACTOR * peak))
+
+
+LATENCY = Latency()
+
+
+def connect_within(connect, seconds: float):
+    """`connect()` on a thread of its own, waited for at most `seconds`: its connection, or its
+    error. Past the wait, TimeoutError and the database is suspect (the next requests go through
+    the breaker's probe); the late connection is closed when it comes, and clears the suspicion."""
+    box: dict = {}
+    done = threading.Event()
+    lock = threading.Lock()
+    started = time.monotonic()
+
+    def run() -> None:
+        try:
+            box["connection"] = connect()
+        except Exception as exc:
+            box["error"] = exc
+        with lock:
+            done.set()
+            late = box.get("late", False)
+        if not late:
+            return
+        if "connection" in box:
+            box["connection"].close()
+            LATENCY.record(time.monotonic() - started)
+            BREAKER.reset()
+        else:
+            from django.conf import settings
+
+            BREAKER.trip(settings.JUDGEAPP_DB_RETRY_SECONDS, "connect failed")
+
+    threading.Thread(target=run, name="db-connect", daemon=True).start()
+    done.wait(seconds)
+    with lock:
+        if not done.is_set():
+            box["late"] = True
+            BREAKER.suspect, BREAKER.reason = True, f"no connection within {seconds:.1f} s"
+            raise TimeoutError(BREAKER.reason)
+    if "error" in box:
+        raise box["error"]
+    LATENCY.record(time.monotonic() - started)
+    return box["connection"]
 
 
 @contextmanager

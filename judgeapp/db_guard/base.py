@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import time
+
 from django.conf import settings
 from django.db.backends.postgresql import base as postgresql
 from django.db.utils import OperationalError
 
 from judgeapp import db_guard
 
-# Django's check of a kept connection before a request uses it is one SELECT 1: a server that has
-# not answered it in this many seconds is treated as gone (the connection is cut and replaced).
+# Django's check of a kept connection before it is used is one SELECT 1: a server that has not
+# answered it in this many seconds is treated as gone (the connection is cut and replaced). A web
+# request waits less: JUDGEAPP_DB_FIRST_WAIT, or more when the server was slow lately (LATENCY).
 HEALTH_CHECK_SECONDS = 2.0
+
+
+def _first_wait() -> float:
+    """Seconds a web request waits for the server's first answer (see judgeapp.db_guard)."""
+    return db_guard.LATENCY.bound(settings.JUDGEAPP_DB_FIRST_WAIT)
 
 
 def _deadline() -> float:
@@ -56,7 +64,17 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
                     "background"
                 )
         try:
-            connection = super().get_new_connection(conn_params)
+            if db_guard.in_request():
+                # a new connection to a stalled server would hold the request for libpq's
+                # connect_timeout (at least 2 s): it is waited for no longer than the first wait
+                connection = db_guard.connect_within(
+                    lambda: postgresql.DatabaseWrapper.get_new_connection(self, conn_params),
+                    _first_wait(),
+                )
+            else:
+                connection = super().get_new_connection(conn_params)
+        except TimeoutError as exc:
+            raise OperationalError(f"database unavailable ({exc})") from None
         except Exception as exc:
             db_guard.BREAKER.trip(
                 settings.JUDGEAPP_DB_RETRY_SECONDS, f"connect failed: {exc.__class__.__name__}"
@@ -82,8 +100,15 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
             # the database failed lately: this kept connection is not asked (a stalled server
             # would hold the request for the check's bound); it is replaced, through the probe
             return False
-        with self._guard("the health check", HEALTH_CHECK_SECONDS):
-            return super().is_usable()
+        if not db_guard.in_request():
+            with self._guard("the health check", HEALTH_CHECK_SECONDS):
+                return super().is_usable()
+        started = time.monotonic()
+        with self._guard("the health check", _first_wait()):
+            usable = super().is_usable()
+        if usable:
+            db_guard.LATENCY.record(time.monotonic() - started)
+        return usable
 
     def _commit(self):
         with self._guard("a commit"):

@@ -28,7 +28,7 @@ from floor.services import ClockRequest
 from guides.services import WalkRequest
 from judgeapp import health
 from judgeapp.openapi import shapes
-from judgeapp.openapi.models import CallRequestBody
+from judgeapp.openapi.models import CallChangeBody, CallRequestBody
 from rulesref import curation_views
 from rulesref import views as rules_views
 
@@ -187,7 +187,12 @@ describe(
                 ),
             ),
             param("doc", enum=["cr", "mtr", "ipg", "jar"]),
-            VERSION,
+            param(
+                "version",
+                OpenApiTypes.DATE,
+                description="with doc only (a version date belongs to one document): that "
+                "version's effective date (default: the current versions)",
+            ),
             param(
                 "limit",
                 {"type": "integer", "minimum": 1, "maximum": 100},
@@ -294,7 +299,8 @@ describe(
         "tags": ["floor"],
         "summary": "Start, pause, resume, add minutes to or end a round",
         "request": ClockRequest,
-        "responses": {200: shapes.ClockSerializer, **SIGNED_IN},
+        # 409: the round's clock is not in a state that allows the action (none started, ended)
+        "responses": {200: shapes.ClockSerializer, **errors(400, 403, 404, 409)},
     },
 )
 
@@ -345,7 +351,7 @@ describe(
     },
     patch={
         "tags": ["calllog"],
-        "request": OpenApiTypes.OBJECT,
+        "request": CallChangeBody,
         "responses": {200: OpenApiTypes.OBJECT, **errors(400, 403, 404, 409)},
     },
 )

@@ -34,3 +34,17 @@ def add_default_errors(result, generator, request, public):
                 },
             )
     return result
+
+
+def json_request_bodies(result, generator, request, public):
+    """A request body is described as JSON wherever JSON is one of its forms: the API's bodies are
+    JSON objects (docs/API.md); form and multipart encodings, which DRF's parsers also read, carry
+    only strings and cannot spell the numbers, booleans and lists the requests need. An upload
+    (multipart only) keeps its form."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in content:
+                for media_type in [m for m in content if m != "application/json"]:
+                    del content[media_type]
+    return result

@@ -9,11 +9,12 @@ from typing import Any, Literal
 
 from drf_spectacular.contrib.pydantic import PydanticExtension
 from drf_spectacular.plumbing import ResolvedComponent
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import model_json_schema
 
+from calllog.editing import EDITABLE
 from calllog.recording import MAX_EXTENSION
-from calllog.services import CallRequestModel
+from calllog.services import MAX_PLAYERS, CallRequestModel, PlayerName
 
 REF = "#/components/schemas/{model}"
 
@@ -66,7 +67,17 @@ class CallRequestBody(CallRequestModel):
     the IPG (infraction in place of guide). The fields after created_at are read by
     calllog.recording."""
 
-    model_config = CallRequestModel.model_config | {"title": "CallRequest"}
+    model_config = CallRequestModel.model_config | {
+        "title": "CallRequest",
+        # a call names its guide (with the answers that reach the conclusion) or an infraction
+        # or an infraction, with the players (the offender among them; default the first)
+        "json_schema_extra": {
+            "anyOf": [
+                {"required": ["guide"]},
+                {"required": ["infraction", "players"], "properties": {"players": {"minItems": 1}}},
+            ]
+        },
+    }
     infraction: str | None = Field(
         default=None,
         description='an IPG number ("3.3") or name, for a call recorded straight from the IPG',
@@ -84,3 +95,41 @@ class CallRequestBody(CallRequestModel):
         "penalty; flagged for the head judge (needs_review) when the player's earlier penalties "
         "give another",
     )
+
+
+class CallChangeBody(BaseModel):
+    """PATCH /api/v1/events/{id}/calls/{call_id}: any of the fields a judge may correct
+    (calllog.editing.EDITABLE) and a reason; any other field is refused, as is an offender who is
+    not one of the call's players (those given, else those stored): new players without an
+    offender keep the stored offender, who must be one of them."""
+
+    model_config = ConfigDict(title="CallChangeRequest", extra="forbid")
+    table: str | int | None = Field(
+        default=None,
+        json_schema_extra={"maxLength": 20, "maximum": 10**19, "minimum": -(10**18)},
+        description="a table number or name (at most 20 characters)",
+    )
+    round: int | None = Field(default=None, ge=0, le=1000)
+    day: int = Field(default=1, ge=1, le=30)
+    players: list[PlayerName] = Field(default_factory=list, max_length=MAX_PLAYERS)
+    offender: str | None = Field(
+        default=None,
+        max_length=200,
+        pattern=r"^[^/]*$",
+        description="who receives the penalty: one of the players",
+    )
+    penalty: str = Field(
+        default="",
+        min_length=1,
+        max_length=500,
+        json_schema_extra={"pattern": r"\S"},
+        description="the penalty given",
+    )
+    time_extension: int = Field(default=0, ge=0, le=MAX_EXTENSION, description="minutes given")
+    needs_review: bool = Field(
+        default=False, description="false settles a flagged call (head judges only)"
+    )
+    reason: str = Field(default="", max_length=2000, description="why the call was corrected")
+
+
+assert set(CallChangeBody.model_fields) == {*EDITABLE, "reason"}

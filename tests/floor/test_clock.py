@@ -114,7 +114,12 @@ class ClockApiTests:
         assert bad.status_code == 400 and bad.json()["error"]["details"] == {
             "minutes": ["a whole number from 1 to 240"]
         }
-        assert hj.post(url, {"action": "pause"}, format="json").json()["error"]["code"] == "invalid"
+        # well formed, but there is no clock to pause: a conflict with the event's state
+        paused = hj.post(url, {"action": "pause"}, format="json")
+        assert paused.status_code == 409 and paused.json()["error"]["code"] == "conflict"
+        assert paused.json()["error"]["details"] == {
+            "action": ["no round clock is started at this event"]
+        }
         assert hj.post(url, {"action": "explode"}, format="json").status_code == 400
         assert not RoundClock.objects.exists()
 
@@ -130,13 +135,13 @@ class ClockApiTests:
         )
         for asked in ({"action": "start"}, {"action": "start", "round": 3}):
             again = hj.post(url, asked, format="json")
-            assert again.status_code == 400
+            assert again.status_code == 409
             assert list(again.json()["error"]["details"]) == ["restart"]
             assert "round 3 is running" in again.json()["error"]["details"]["restart"][0]
         assert RoundClock.objects.count() == 1
         assert 1700 < fj.get(url).json()["seconds_left"] <= 1800  # still 30 minutes, not 50
         hj.post(url, {"action": "pause"}, format="json")
-        assert hj.post(url, {"action": "start"}, format="json").status_code == 400
+        assert hj.post(url, {"action": "start"}, format="json").status_code == 409
         bad = hj.post(url, {"action": "start", "restart": "yes"}, format="json")
         assert bad.json()["error"]["details"] == {"restart": ["true or false"]}
         assert RoundClock.objects.count() == 1

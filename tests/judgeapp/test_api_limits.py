@@ -144,6 +144,79 @@ class ComputationLimitTests:
         assert post_json(Client(), "/api/v1/jobs/shuffle-analysis", body).status_code == 202
 
 
+class LookupLimitTests:
+    def test_the_lookups_fast_path_counts_an_anonymous_address(self, limits, judge_key):
+        """The rule lookup answers a rule asked for before from its cache, before DRF: it counts
+        against the address's API limit all the same, and answers 429 past it."""
+        limits.JUDGEAPP_RATE_ANONYMOUS = 3
+        here = {"REMOTE_ADDR": "10.1.5.1"}
+        first = Client().get("/api/v1/rules/cr/100.1", **here)  # fills the cache
+        assert first.status_code == 200, first.content
+        again = [Client().get("/api/v1/rules/cr/100.1", **here) for _ in range(3)]
+        assert [a.status_code for a in again[:2]] == [200, 200]
+        assert again[0].json() == first.json()
+        assert_limited(again[2], "api-anonymous")
+        # another address is untouched; a judge's token is counted on the account (the DRF view)
+        assert Client().get("/api/v1/rules/cr/100.1", REMOTE_ADDR="10.1.5.2").status_code == 200
+        judged = Client().get("/api/v1/rules/cr/100.1", **here, **judge_key)
+        assert judged.status_code == 200 and judged.json()["number"] == "100.1"
+
+    def test_credentials_are_checked_not_skipped_by_the_fast_path(self, limits):
+        Client().get("/api/v1/rules/cr/100.1")  # cached
+        wrong = Client().get("/api/v1/rules/cr/100.1", HTTP_AUTHORIZATION="Token not-a-key")
+        assert wrong.status_code in (401, 403), wrong.content
+
+
+WALK_TO_A_LOOP = [
+    "Yes, every iteration is the same (any choice that keeps it going is the same choice each "
+    "time)",
+    "Yes, they can name a number and the resulting state",
+    "No, it happens within one turn",
+    "Only the active player",
+    "Yes, the non-active player",
+]
+
+
+class GuideComputationLimitTests:
+    def test_a_walk_that_runs_an_engine_counts_as_a_computation(self, limits):
+        """A guide walk that runs a loop's outcome costs what a job does: it counts against the
+        computation limit; a walk answered from the memo, or one that computes nothing, does
+        not."""
+        limits.JUDGEAPP_JOB_RATE_ANONYMOUS = 1
+        here = {"REMOTE_ADDR": "10.1.6.1"}
+        url = "/api/v1/guides/loop-resolution/walk"
+
+        def walk(life: int):
+            answers = [*WALK_TO_A_LOOP, life, -3, 10, "Names a lower number", 4, "No"]
+            return post_json(Client(), url, {"answers": answers}, **here)
+
+        assert walk(20).json()["result"]["iterations"] == 4
+        assert walk(20).status_code == 200  # the same facts: memoised, nothing run
+        assert post_json(Client(), url, {"answers": WALK_TO_A_LOOP[:2]}, **here).status_code == 200
+        assert_limited(walk(19), "jobs-anonymous")  # new facts: an engine would run
+        elsewhere = {"REMOTE_ADDR": "10.1.6.2"}
+        assert walk(19).status_code == 429
+        assert post_json(Client(), url, {"answers": WALK_TO_A_LOOP}, **elsewhere).status_code == 200
+
+    def test_the_guide_page_answers_429_past_the_limit(self, limits):
+        """The page walks the guide on the server for readers without JavaScript: the same
+        count; past it, the guide's first step with the limit's message, 429 and Retry-After."""
+        from urllib.parse import urlencode
+
+        limits.JUDGEAPP_JOB_RATE_ANONYMOUS = 1
+        here = {"REMOTE_ADDR": "10.1.7.1"}
+
+        def page(life: int):
+            answers = [*WALK_TO_A_LOOP, life, -3, 10, "Names a lower number", 4, "No"]
+            query = urlencode([("a", str(a)) for a in answers])
+            return Client().get(f"/guides/loop-resolution/?{query}", **here)
+
+        assert page(17).status_code == 200
+        limited = page(16)
+        assert limited.status_code == 429 and 1 <= int(limited["Retry-After"]) <= 60
+        assert "jobs-anonymous" in limited.content.decode()
+
+
 class SharedCounterTests:
     def test_the_counters_live_in_the_brokers_redis_when_there_is_one(self):
         """Every gunicorn worker counts in one store: Redis on the real stack."""

@@ -233,3 +233,126 @@ def walk(node):
     elif isinstance(node, list):
         for value in node:
             yield from walk(value)
+
+
+def _valid(schema: dict, ref_name: str, body) -> bool:
+    """Whether `body` is valid for the component `ref_name` (its $refs resolved in the schema)."""
+    import jsonschema
+
+    root = {"components": schema["components"], "$ref": f"#/components/schemas/{ref_name}"}
+    return jsonschema.Draft7Validator(root).is_valid(body)
+
+
+class CrossFieldRuleTests:
+    """Rules across fields that the server enforces and the schema states (issue 29 item 10): a
+    body the server refuses for one of them is not valid by the schema, the same body with the
+    rule kept is, and the server takes it."""
+
+    PLAYERS = [{"name": "A"}, {"name": "B"}]
+    CASES = [
+        # (operation, component, refused by the server, the same with the rule kept)
+        (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {"format": "two_player", "players": [*PLAYERS, {"name": "C"}]},
+            {"format": "multiplayer", "players": [*PLAYERS, {"name": "C"}]},
+        ),
+        (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {
+                "format": "two_player",
+                "players": [{"name": "A", "commander_damage": {"X": 3}}, {"name": "B"}],
+            },  # noqa: E501
+            {
+                "format": "commander",
+                "players": [{"name": "A", "commander_damage": {"X": 3}}, {"name": "B"}],
+            },  # noqa: E501
+        ),
+        (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {"format": "two_player", "players": PLAYERS, "effects": [{"type": "lose"}]},
+            {"format": "two_player", "players": PLAYERS, "effects": [{"type": "draw"}]},
+        ),
+        (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {"format": "two_headed_giant", "players": [{"name": n} for n in "ABCD"]},
+            {
+                "format": "two_headed_giant",
+                "players": [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY", strict=True)],
+            },
+        ),
+        (
+            "/api/v1/jobs/game-outcome",
+            "GameOutcomeRequest",
+            {"format": "commander", "players": PLAYERS, "teams": {"X": {"life": 30}}},
+            {
+                "format": "two_headed_giant",
+                "players": [{"name": n, "team": t} for n, t in zip("ABCD", "XXYY", strict=True)],
+                "teams": {"X": {"life": 30}},
+            },
+        ),
+        (
+            "/api/v1/jobs/loop-outcome",
+            "LoopOutcomeRequest",
+            {"players": ["A", "B"], "iteration": [{"player": "A", "kind": "unless"}]},
+            {
+                "players": ["A", "B"],
+                "iteration": [{"player": "A", "kind": "unless", "unless_player": "B"}],
+            },
+        ),
+        (
+            "/api/v1/jobs/shuffle-analysis",
+            "ShuffleAnalysisRequest",
+            {"deck_size": 60, "procedure": [{"method": "riffle", "times": 7, "piles": 3}]},
+            {"deck_size": 60, "procedure": [{"method": "pile", "times": 1, "piles": 3}]},
+        ),
+    ]
+
+    @pytest.mark.parametrize(("path", "component", "refused", "kept"), CASES)
+    def test_a_rule_across_fields_is_in_the_schema(self, schema, path, component, refused, kept):
+        from rest_framework.test import APIClient
+
+        assert not _valid(schema, component, refused)
+        assert _valid(schema, component, kept)
+        api = APIClient()
+        assert api.post(path, refused, format="json").status_code == 400
+        # accepted (the job runs at the commit, which this test's transaction never makes)
+        assert api.post(path, kept, format="json").status_code == 202
+
+    def test_a_call_names_a_guide_or_an_infraction_with_its_players(self, schema):
+        call = {"client_id": "e3e70682-c209-4cac-a29f-6fbed82c07cd"}
+        assert not _valid(schema, "CallRequest", call)
+        assert not _valid(schema, "CallRequest", {**call, "infraction": "2.2"})
+        assert _valid(schema, "CallRequest", {**call, "infraction": "2.2", "players": ["Alice"]})
+        assert _valid(schema, "CallRequest", {**call, "guide": "loop-resolution"})
+
+    def test_a_call_correction_takes_only_the_editable_fields(self, schema):
+        from calllog.editing import EDITABLE
+
+        component = "PatchedCallChangeRequest"
+        assert set(schema["components"]["schemas"][component]["properties"]) == {
+            *EDITABLE,
+            "reason",
+        }
+        assert _valid(schema, component, {"table": "12", "reason": "typo"})
+        assert not _valid(schema, component, {"judge": "someone else"})
+
+    def test_request_bodies_are_json_but_an_upload(self, schema):
+        kinds = {
+            (path, method): sorted(operation["requestBody"]["content"])
+            for path, operations in schema["paths"].items()
+            for method, operation in operations.items()
+            if "requestBody" in operation
+        }
+        uploads = {key for key, media in kinds.items() if media == ["multipart/form-data"]}
+        assert uploads == {("/api/v1/admin/versions", "post")}
+        assert all(
+            media == ["application/json"] for key, media in kinds.items() if key not in uploads
+        )
+
+    def test_a_clock_action_the_rounds_state_refuses_is_a_documented_conflict(self, schema):
+        responses = schema["paths"]["/api/v1/events/{event_id}/clock"]["post"]["responses"]
+        assert "409" in responses
