@@ -182,7 +182,9 @@ class ClockRequest(Shape):
         description="start: when it was started on a tablet that was offline then, with its zone, "
         "within the last four hours (default: now)",
     )
-    client_id: Annotated[str | None, BeforeValidator(_client_id)] = Field(
+    client_id: Annotated[
+        Annotated[str, Field(pattern=r"^[0-9A-Za-z-]{8,64}$")] | None, BeforeValidator(_client_id)
+    ] = Field(
         default=None,
         description="add: the id a tablet gave the extension it queued while offline; the same id "
         "sent again adds nothing",
