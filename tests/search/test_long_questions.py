@@ -138,6 +138,35 @@ class WeightTests:
         mixed = ranking._with_asking([0.0, 1.0], [1.0, 1.0])
         assert mixed == pytest.approx([ranking._ASKING, 1.0])
 
+    def test_a_story_that_quotes_is_still_read_by_the_sentence_model(self, policy_index):
+        # A judge's story quotes what a player said or what a card says; the quote is no search
+        # operator there, and the sentence model still reads the whole question.
+        quoting = (
+            'Player A says "Move to my end step" and Player B answers "in response, I draw". '
+            "Player A then untaps and draws a card as if it were his turn. Is that a game rule "
+            "violation?"
+        )
+        read: list[str] = []
+
+        def semantic(text: str) -> list[float]:
+            read.append(text)
+            return [0.0] * len(policy_index.entries)
+
+        assert len(quoting) > ranking.second_look.STORY
+        search(policy_index, quoting, semantic=semantic)
+        assert read and read[0] == query.parse_query(policy_index, quoting).semantic_text
+
+    def test_a_short_quoted_phrase_is_searched_lexically(self, policy_index):
+        read: list[str] = []
+
+        def semantic(text: str) -> list[float]:
+            read.append(text)
+            return [0.0] * len(policy_index.entries)
+
+        hits = search(policy_index, '"hidden card error"', semantic=semantic)
+        assert hits and read == []
+        assert hits == search(policy_index, '"hidden card error"')
+
 
 @pytest.mark.django_db
 class LengthTests:
