@@ -133,10 +133,39 @@ class WeightTests:
             return [1.0 if text.startswith("Is that") else 0.0] * len(policy_index.entries)
 
         assert search(policy_index, STORY, semantic=semantic)
-        assert asked == [query.parse_query(policy_index, STORY).semantic_text, asked[1]]
+        assert asked[:2] == [query.parse_query(policy_index, STORY).semantic_text, asked[1]]
         assert asked[1] == "Is that a game rule violation?"
         mixed = ranking._with_asking([0.0, 1.0], [1.0, 1.0])
         assert mixed == pytest.approx([ranking._ASKING, 1.0])
+
+    def test_a_story_that_quotes_is_still_read_by_the_sentence_model(self, policy_index):
+        # A judge's story quotes what a player said or what a card says; the quote is no search
+        # operator there, and the sentence model still reads the whole question.
+        quoting = (
+            'Player A says "Move to my end step" and Player B answers "in response, I draw". '
+            "Player A then untaps and draws a card as if it were his turn. Is that a game rule "
+            "violation?"
+        )
+        read: list[str] = []
+
+        def semantic(text: str) -> list[float]:
+            read.append(text)
+            return [0.0] * len(policy_index.entries)
+
+        assert len(quoting) > ranking.second_look.STORY
+        search(policy_index, quoting, semantic=semantic)
+        assert read and read[0] == query.parse_query(policy_index, quoting).semantic_text
+
+    def test_a_short_quoted_phrase_is_searched_lexically(self, policy_index):
+        read: list[str] = []
+
+        def semantic(text: str) -> list[float]:
+            read.append(text)
+            return [0.0] * len(policy_index.entries)
+
+        hits = search(policy_index, '"hidden card error"', semantic=semantic)
+        assert hits and read == []
+        assert hits == search(policy_index, '"hidden card error"')
 
 
 @pytest.mark.django_db
@@ -154,3 +183,43 @@ class LengthTests:
         assert response.status_code == 400
         body = response.json()
         assert body["error"]["details"] == {"q": "too long"} and "1000" in body["error"]["message"]
+
+
+class SentenceTests:
+    def test_the_two_longest_sentences_of_a_story_are_read_alone_in_order(self):
+        text = (
+            "I attack. My opponent blocks my attacking creature with his first striker creature. "
+            "Then he casts a spell that gives it plus two plus two until end of turn. "
+            "What happens?"
+        )
+        assert ranking.story_sentences(text) == [
+            "My opponent blocks my attacking creature with his first striker creature.",
+            "Then he casts a spell that gives it plus two plus two until end of turn.",
+        ]
+        assert ranking.story_sentences("What happens now? It dies.") == []
+
+    def test_the_best_sentence_weighs_a_share_of_the_similarity(self):
+        mixed = ranking._with_sentences([0.5, 0.5], [[1.0, 0.0], [0.0, 0.5]])
+        share = ranking._SENTENCE
+        assert mixed == pytest.approx([0.5 * (1 - share) + share, 0.5])
+        np = pytest.importorskip("numpy")
+        as_arrays = ranking._with_sentences(
+            np.array([0.5, 0.5]), [np.array([1.0, 0.0]), np.array([0.0, 0.5])]
+        )
+        assert as_arrays.tolist() == pytest.approx(mixed)
+
+    def test_a_story_is_read_by_its_sentences_and_a_short_question_is_not(self, policy_index):
+        read: list[str] = []
+
+        def semantic(text: str) -> list[float]:
+            read.append(text)
+            return [0.0] * len(policy_index.entries)
+
+        search(policy_index, "player shuffles his library by accident", semantic=semantic)
+        assert len(read) == 1
+        read.clear()
+        story = STORY + " His opponent called a judge after the game had ended for that turn."
+        search(policy_index, story, semantic=semantic)
+        parsed = query.parse_query(policy_index, story)
+        assert read[2:] == ranking.story_sentences(parsed.semantic_text)
+        assert len(read) == 4
