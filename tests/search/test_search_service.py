@@ -259,6 +259,10 @@ class CurrentVersionsTests:
     def test_a_repeated_search_asks_one_light_query(self, django_assert_num_queries):
         first = search_service.search_answer("forgot his upkeep trigger")
         assert first["results"]
+        # The card table's stamp is read again every few seconds (card_source.RECHECK_SECONDS): a
+        # first search that took longer (the index built on a loaded machine) leaves it due, and
+        # the next search reads it. Asked once more, the stamp is fresh for the one measured.
+        search_service.search_answer("forgot his upkeep trigger")
         with django_assert_num_queries(1):
             again = search_service.search_answer("forgot his upkeep trigger")
         assert again["results"] == first["results"]
