@@ -91,6 +91,11 @@ def _store_failed(exc: Exception) -> None:
     )
 
 
+def _now() -> float:
+    """The wall clock the windows are counted on (one place, so a test can hold it still)."""
+    return time.time()
+
+
 def _window(limit: Limit, who: str, now: float) -> tuple[str, int]:
     index = int(now // limit.seconds)
     wait = math.ceil((index + 1) * limit.seconds - now)
@@ -117,7 +122,7 @@ def count(limit: Limit, who: str) -> int | None:
     """Count one event; the seconds to wait when this one is over the limit, else None."""
     if limit.count <= 0 or not _store_usable():
         return None
-    key, wait = _window(limit, who, time.time())
+    key, wait = _window(limit, who, _now())
     try:
         seen = _increment(caches["limits"], key, limit.seconds + 1)
     except ValueError:  # the key expired between add and incr: this is the window's first event
@@ -132,7 +137,7 @@ def over(limit: Limit, who: str) -> int | None:
     """Without counting: the seconds to wait when the limit is already reached, else None."""
     if limit.count <= 0 or not _store_usable():
         return None
-    key, wait = _window(limit, who, time.time())
+    key, wait = _window(limit, who, _now())
     try:
         seen = caches["limits"].get(key, 0)
     except Exception as exc:

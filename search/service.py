@@ -294,17 +294,23 @@ def preload() -> str | None:
 def warm() -> str | None:
     """Make a new web process ready before its first request: build its encoder's ONNX Runtime
     session (search.embedder; else built by its first question), load the current
-    versions' index and vectors (already there when the master preloaded them), and answer one
-    question. Returns the ranking it found ("hybrid" or "lexical"), or None when there was nothing
-    to load or it failed: the process then loads on its first search, as without it; it never stops
-    a process from starting. docker/gunicorn.conf.py calls it as each worker starts."""
+    versions' index and vectors (already there when the master preloaded them), answer one
+    question and read the current IPG's calls. Returns the ranking it found ("hybrid" or
+    "lexical"), or None when there was nothing to load or it failed: the process then loads on its
+    first search, as without it; it never stops a process from starting. docker/gunicorn.conf.py
+    calls it as each worker starts."""
     try:
         if not current_versions(None):
             return None
         encoder = embedder.load_encoder()
         if encoder is not None:
             encoder.warm()
-        return search_answer("opponent forgot his upkeep trigger")["ranking"]
+        ranking = search_answer("opponent forgot his upkeep trigger")["ranking"]
+        # the IPG's calls too, whichever documents the question above found
+        ipg = next((v for v in current_versions(None) if v.document.slug == "ipg"), None)
+        if ipg is not None:
+            search_calls.calls_for(ipg.pk, ipg.content_hash)
+        return ranking
     except Exception:  # a database not migrated yet, a broken cache file: the first search loads
         log.warning("search not warmed up; the first search loads the index", exc_info=True)
         return None
