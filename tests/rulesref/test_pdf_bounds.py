@@ -168,6 +168,7 @@ def test_a_bomb_past_the_first_pages_fails_the_job_naming_file_and_page_and_dele
 # ------------------------------------------------------------------ rule size and re-encoded text
 
 
+@pytest.mark.history  # a CR the session has not stored (2021, 2022): the history
 def test_a_rule_longer_than_the_cap_is_refused_naming_it(settings):
     cr = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"
     parsed = parse_document(cr.read_bytes(), cr.name)
@@ -188,6 +189,7 @@ def test_a_rule_longer_than_the_cap_is_refused_naming_it(settings):
     assert created and version.rule_count == len(parsed.counted_rules)
 
 
+@pytest.mark.history  # a CR the session has not stored (2021, 2022): the history
 def test_a_padded_rule_of_two_million_characters_is_refused():
     cr = RULES_DIR / "cr" / "MagicCompRules-20220218.txt"
     text = cr.read_bytes().decode("utf-8-sig")
@@ -204,6 +206,7 @@ def test_a_padded_rule_of_two_million_characters_is_refused():
         )
 
 
+@pytest.mark.history  # a CR the session has not stored (2021, 2022): the history
 def test_the_same_cr_in_windows_1252_is_the_same_version_not_different_content():
     # its text is all in Windows-1252's repertoire
     cr = RULES_DIR / "cr" / "MagicCompRules-20210422.txt"

@@ -20,9 +20,10 @@ from rulesref.parsing.common import decode_document
 from rulesref.parsing.cr import parse_cr
 from rulesref.parsing.documents import parse_document
 from search import asked, embedder, entries_from_document, model, onnx_encoder, shipped, vectors
+from tests.conftest import SHIPPED_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT.parent / "shared" / "rules"
+RULES = SHIPPED_DIR  # the newest documents, shipped in rules/
 
 
 @pytest.fixture(scope="module")
