@@ -21,31 +21,6 @@
   function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
   function isWhole(v) { return typeof v === "number" && Number.isInteger(v); }
 
-  /* Python's format(x, ".<digits>g") for a finite x >= 0: the double's exact decimal value rounded half to
-     even at `digits` significant digits, in fixed or exponent notation. */
-  function formatG(x, digits) {
-    if (x === 0) return "0";
-    var view = new DataView(new ArrayBuffer(8));
-    view.setFloat64(0, x);
-    var hi = view.getUint32(0), lo = view.getUint32(4), bits = (hi >>> 20) & 0x7ff;
-    var mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo), e2;
-    if (bits === 0) e2 = -1074; else { mant |= 1n << 52n; e2 = bits - 1075; }
-    var text, e10;
-    if (e2 >= 0) { text = (mant << BigInt(e2)).toString(); e10 = 0; } else { text = (mant * 5n ** BigInt(-e2)).toString(); e10 = e2; }
-    var exp = text.length - 1 + e10, head = BigInt(text.slice(0, digits).padEnd(digits, "0")), rest = text.slice(digits);
-    var half = rest.length ? rest.charAt(0) : "0", beyond = /[1-9]/.test(rest.slice(1));
-    if (half > "5" || (half === "5" && (beyond || head % 2n === 1n))) head += 1n;
-    if (head === 10n ** BigInt(digits)) { head = 10n ** BigInt(digits - 1); exp += 1; }
-    var sig = head.toString();
-    if (exp >= -4 && exp < digits) {
-      var fixed = exp >= 0 ? sig.slice(0, exp + 1) + "." + sig.slice(exp + 1) : "0." + "0".repeat(-exp - 1) + sig;
-      return fixed.replace(/\.?0+$/, "").replace(/\.$/, "");
-    }
-    var mantissa = (sig.charAt(0) + "." + sig.slice(1)).replace(/\.?0+$/, "");
-    var size = String(Math.abs(exp));
-    return mantissa + "e" + (exp < 0 ? "-" : "+") + (size.length < 2 ? "0" + size : size);
-  }
-
   /* ShuffleAnalysisRequest: {deck_size, procedure, observed, seed}, or {refused: field}. */
   function validate(data) {
     if (!isObject(data)) return { refused: "body" };
@@ -112,7 +87,7 @@
     if (verdict === "suspicious_pattern") {
       var kind = pattern.direction === "too_even" ? "spread more evenly (as mana weaving leaves them)" : "clumped together more";
       said = "The cards seen are " + kind + " than a shuffled deck would show in " + Math.round(PATTERN_ALPHA * 100) +
-        "% of cases (p = " + formatG(pattern.p_value_exact, 2) + "). That is not proof of anything; a judge should find out " +
+        "% of cases (p = " + Check.formatG(pattern.p_value_exact, 2) + "). That is not proof of anything; a judge should find out " +
         "how the deck was shuffled, and investigate whether it was stacked on purpose. " + said;
     }
     var unique = [];
@@ -146,7 +121,7 @@
     return { result: analyse(valid.request, maxSamples, threshold) };
   }
 
-  var api = { run: run, formatG: formatG };
+  var api = { run: run, formatG: Check.formatG };
   if (node) module.exports = api;
   else root.JudgeShuffleAnalysis = api;
 })(this);

@@ -4,7 +4,7 @@
    tests/engines/test_shuffle_check_js.py runs this file under node against the Python engine on generated
    facts: the same result, field for field, or the same refusal.
    window.JudgeShuffleCheck (node: module.exports) = { run(request, threshold) -> {result} | {refused: field} |
-   {unsupported: true} (riffles.js missing), formatG3(x), formatF3(x), PATTERN_ALPHA, MAX_DECK_SIZE }. */
+   {unsupported: true} (riffles.js missing), formatG(x, digits), formatG3(x), formatF3(x), PATTERN_ALPHA, MAX_DECK_SIZE }. */
 (function (root) {
   "use strict";
 
@@ -41,35 +41,31 @@
   function has(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
   function get(o, k) { return has(o, k) && o[k] !== undefined ? o[k] : null; }
 
-  /* Python's format(x, ".3g") for a finite x >= 0, digit for digit: the exact decimal value of the double
-     (BigInt), rounded half to even at three significant digits, then fixed or exponent notation. */
-  function formatG3(x) {
+  /* Python's format(x, ".<digits>g") for a finite x >= 0: the double's exact decimal value rounded half to
+     even at `digits` significant digits, in fixed or exponent notation. */
+  function formatG(x, digits) {
     if (x === 0) return "0";
     var view = new DataView(new ArrayBuffer(8));
     view.setFloat64(0, x);
     var hi = view.getUint32(0), lo = view.getUint32(4), bits = (hi >>> 20) & 0x7ff;
     var mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo), e2;
     if (bits === 0) e2 = -1074; else { mant |= 1n << 52n; e2 = bits - 1075; }
-    var digits, e10;   // x = digits * 10^e10, exactly
-    if (e2 >= 0) { digits = (mant << BigInt(e2)).toString(); e10 = 0; }
-    else { digits = (mant * 5n ** BigInt(-e2)).toString(); e10 = e2; }
-    var exp = digits.length - 1 + e10;   // x = d.ddd... * 10^exp
-    var head = BigInt(digits.slice(0, 3).padEnd(3, "0")), rest = digits.slice(3);
-    var half = rest.length ? rest.charAt(0) : "0";
-    var beyond = /[1-9]/.test(rest.slice(1));
+    var text, e10;
+    if (e2 >= 0) { text = (mant << BigInt(e2)).toString(); e10 = 0; } else { text = (mant * 5n ** BigInt(-e2)).toString(); e10 = e2; }
+    var exp = text.length - 1 + e10, head = BigInt(text.slice(0, digits).padEnd(digits, "0")), rest = text.slice(digits);
+    var half = rest.length ? rest.charAt(0) : "0", beyond = /[1-9]/.test(rest.slice(1));
     if (half > "5" || (half === "5" && (beyond || head % 2n === 1n))) head += 1n;
-    if (head === 1000n) { head = 100n; exp += 1; }
+    if (head === 10n ** BigInt(digits)) { head = 10n ** BigInt(digits - 1); exp += 1; }
     var sig = head.toString();
-    if (exp >= -4 && exp < 3) {
-      var text;
-      if (exp >= 0) text = sig.slice(0, exp + 1) + "." + sig.slice(exp + 1);
-      else text = "0." + "0".repeat(-exp - 1) + sig;
-      return text.replace(/\.?0+$/, "").replace(/\.$/, "");
+    if (exp >= -4 && exp < digits) {
+      var fixed = exp >= 0 ? sig.slice(0, exp + 1) + "." + sig.slice(exp + 1) : "0." + "0".repeat(-exp - 1) + sig;
+      return fixed.replace(/\.?0+$/, "").replace(/\.$/, "");
     }
     var mantissa = (sig.charAt(0) + "." + sig.slice(1)).replace(/\.?0+$/, "");
-    var sign = exp < 0 ? "-" : "+", size = String(Math.abs(exp));
-    return mantissa + "e" + sign + (size.length < 2 ? "0" + size : size);
+    var size = String(Math.abs(exp));
+    return mantissa + "e" + (exp < 0 ? "-" : "+") + (size.length < 2 ? "0" + size : size);
   }
+  function formatG3(x) { return formatG(x, 3); }
 
   /* Python's format(x, ".3f") for 0 <= x <= 1: toFixed, except at an exact tie (x = odd/16, e.g. 0.0625),
      which Python rounds to even and toFixed up. */
@@ -356,7 +352,7 @@
     return { result: check(valid.facts, threshold) };
   }
 
-  var api = { run: run, formatG3: formatG3, formatF3: formatF3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE,
+  var api = { run: run, formatG: formatG, formatG3: formatG3, formatF3: formatF3, PATTERN_ALPHA: PATTERN_ALPHA, MAX_DECK_SIZE: MAX_DECK_SIZE,
               // shared with shuffle-analysis.js
               validateProcedure: validateProcedure, modelNotes: modelNotes, describeDistance: describeDistance };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
