@@ -108,6 +108,11 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
     node = step["node"]
     rel = step["facts"].get("rel") if step["facts"].get("rel") in dict(RELS) else _rel(request)
     trail = _trail(guide, step["path"], step["answers"])
+    choices = node.get("answers", [])
+    links = [
+        (answer["label"], _query([*answers, str(index)], rel))
+        for index, answer in enumerate(choices)
+    ]
     context: dict[str, Any] = {
         "guide": guide,
         "events": _judge_events(request),
@@ -125,11 +130,8 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
             for answer in n.get("answers", [])
         ),
         "back_query": _query(answers[:-1], rel) if answers else "",
-        "answer_links": [
-            (answer["label"], _query([*answers, str(index)], rel))
-            for index, answer in enumerate(node.get("answers", []))
-        ],
-        "answer_groups": _answer_groups(node.get("answers", []), answers, rel),
+        "answer_links": links,
+        "answer_groups": _answer_groups(choices, links),
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
         "result_lines": _result_lines(node, step["result"]),
@@ -147,16 +149,15 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _answer_groups(
-    choices: list[dict], answers: list[str], rel: str
+    choices: list[dict], links: list[tuple[str, str]]
 ) -> list[tuple[str, list[tuple[str, str]]]]:
-    """A question's answers under their headings (the answers' `group`), as guides.js shows them:
-    the headings in the order they first appear, each answer keeping its index in its link; empty
-    when the answers are not grouped."""
+    """A question's answer links (`links`, one per answer of `choices`, in order) under their
+    headings (the answers' `group`), as guides.js shows them: the headings in the order they first
+    appear; empty when the answers are not grouped."""
+    if not all(answer.get("group") for answer in choices):
+        return []
     groups: dict[str, list[tuple[str, str]]] = {}
-    for index, answer in enumerate(choices):
-        if not answer.get("group"):
-            return []
-        link = (answer["label"], _query([*answers, str(index)], rel))
+    for answer, link in zip(choices, links, strict=True):
         groups.setdefault(answer["group"], []).append(link)
     return list(groups.items())
 
