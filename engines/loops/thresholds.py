@@ -4,7 +4,7 @@ playing out (others)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines.loops.records import Action, LoopRequest, Loss
 
@@ -276,29 +276,37 @@ def play_out(
             if steps >= max_steps:
                 return Playout(None, done, state, gave_up=True, cycle=cycle)
             steps += 1
-            before = {p: dict(c) for p, c in state.items()}
-            _apply(state, action)
-            short = _short_of(state, request.players)
-            if short[0]:
-                return Playout(None, done, before, cycle=cycle, shortage=Shortage(done, j, *short))
-            losses = _sba_losses(state, request.players, request.poison_threshold)
-            if losses:
-                for counters in state.values():
-                    _clamp_library(counters)
-                return Playout(Loss(done + 1, j, losses), done + 1, state)
+            stopped = _step(request, state, action, done, j)
+            if stopped is not None:
+                return stopped
         done += 1
     for j, action in enumerate(request.iteration[:extra_actions]):
-        before = {p: dict(c) for p, c in state.items()}
-        _apply(state, action)
-        short = _short_of(state, request.players)
-        if short[0]:
-            return Playout(None, done, before, cycle=cycle, shortage=Shortage(done, j, *short))
-        losses = _sba_losses(state, request.players, request.poison_threshold)
-        if losses:
-            for counters in state.values():
-                _clamp_library(counters)
-            return Playout(Loss(done + 1, j, losses), done + 1, state, cycle=cycle)
+        stopped = _step(request, state, action, done, j)
+        if stopped is not None:
+            return replace(stopped, cycle=cycle)
     return Playout(None, done, state, cycle=cycle)
+
+
+def _step(
+    request: LoopRequest, state: dict[str, dict[str, int]], action: Action, done: int, j: int
+) -> Playout | None:
+    """Action `j` of the iteration after `done` whole ones, applied to `state`, then state-based
+    actions: where the loop stops (an action it can't take, `state` left as it was before it; a
+    loss), else None. Only an action that changes a spent counter (SPENT) can be one it can't
+    take (a request's counters start at 0 or more): only then is the state kept and checked."""
+    spends = any(ch.counter in SPENT for ch in action.changes)
+    before = {p: dict(c) for p, c in state.items()} if spends else None
+    _apply(state, action)
+    if before is not None:
+        player, counter = _short_of(state, request.players)
+        if player:
+            return Playout(None, done, before, shortage=Shortage(done, j, player, counter))
+    losses = _sba_losses(state, request.players, request.poison_threshold)
+    if not losses:
+        return None
+    for counters in state.values():
+        _clamp_library(counters)
+    return Playout(Loss(done + 1, j, losses), done + 1, state)
 
 
 def _clamp_library(counters: dict[str, int]) -> None:
