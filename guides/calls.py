@@ -1,7 +1,8 @@
 """The infraction finder as the call beside a search hit (search/calls.py): for each infraction of
 an IPG version (a section whose Penalty line the IPG parser stored), its penalty at Competitive and
 Professional as that line gives it, at Regular as the finder's conclusion for the infraction gives
-it (the JAR's handling), and the address that opens the finder at that conclusion."""
+it (the JAR's handling), the section's Upgrade when it has one, and the address that opens the
+finder at that conclusion."""
 
 from __future__ import annotations
 
@@ -49,6 +50,11 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
             },
             "finder": reverse("page-guide", args=[FINDER]) + "?" + query,
         }
+        # the section's own Upgrade ("If the triggered ability is usually considered detrimental
+        # ... the penalty is a Warning"): the Penalty line alone is not always the penalty to give
+        upgrade = " ".join(((rule.fields or {}).get("upgrade") or "").split())
+        if upgrade:
+            out[rule.number]["upgrade"] = upgrade
     return out
 
 

@@ -5,7 +5,8 @@ The guides own the infraction finder and search sits below them, so the guides a
 provider here at start-up (guides/apps.py), as the cards app registers its card source
 (search/card_source.py). A provider maps an IPG version (its id and content hash: a rolled-back
 test gives an id out again) to {section number: call},
-where a call is {"infraction", "penalty": {"regular", "competitive", "professional"}, "finder"}.
+where a call is {"infraction", "penalty": {"regular", "competitive", "professional"}, "finder"},
+and "upgrade" when the section has one.
 Standard library only: importing this starts no Django.
 """
 

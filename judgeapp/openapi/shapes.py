@@ -78,6 +78,9 @@ class SearchCallSerializer(s.Serializer):
 
     infraction = s.CharField()
     penalty = RelPenaltySerializer()
+    upgrade = s.CharField(
+        required=False, help_text="the section's Upgrade, when it has one (Competitive and up)"
+    )
     finder = s.CharField()
 
 

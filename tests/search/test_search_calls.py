@@ -84,3 +84,23 @@ def test_the_results_page_shows_the_call():
     html = Client().get("/search/", {"q": QUESTION}).content.decode()
     assert 'class="call-finder" href="' + call["finder"].replace("&", "&amp;") + '"' in html
     assert "Competitive" in html and call["penalty"]["regular"] in html
+
+
+def test_a_section_with_an_upgrade_says_it_beside_its_penalty():
+    """IPG 2.1 Missed Trigger's Penalty line is "None", and its Upgrade makes a detrimental trigger
+    a Warning: a missed Dark Confidant trigger shown as "No penalty" alone would be announced
+    wrong. The call carries the section's Upgrade, on the results page too."""
+    rules = _ipg_rules()
+    question = "my opponent missed his dark confidant trigger, what is the penalty"
+    body = APIClient().get("/api/v1/search", {"q": question}).json()
+    (hit,) = [r for r in body["results"] if r["doc"] == "ipg" and r["number"] == "2.1"]
+    upgrade = " ".join(rules["2.1"].fields["upgrade"].split())
+    assert "detrimental" in upgrade and "Warning" in upgrade
+    assert hit["call"]["penalty"]["competitive"] == "No penalty"
+    assert hit["call"]["upgrade"] == upgrade
+    page = Client().get("/search/", {"q": question}).content.decode()
+    assert "call-upgrade" in page and "usually considered detrimental" in page
+    # a section with no Upgrade carries none
+    version = Version.objects.get(document__slug="ipg", is_current=True)
+    for number, call in guide_calls.infraction_calls(version.pk, version.content_hash).items():
+        assert ("upgrade" in call) == bool((rules[number].fields or {}).get("upgrade")), number
