@@ -63,11 +63,13 @@ test: install browser-deps
 	@$(call TIMED,$(PYTEST),make test)
 
 # The suite on the real stack: PostgreSQL, Redis, and a real Celery worker for the worker tests. The
-# tests marked `worker` share the broker's queue, so they run one after another in one xdist worker.
+# tests marked `worker` share the run's queue (named after this run, so that another run on the same
+# broker never takes its jobs), so they run one after another (tests/conftest.py holds a lock).
 test-stack: install browser-deps
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/judgeapp} \
 	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/15} \
-	JUDGEAPP_REAL_WORKER=1 $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadgroup
+	JUDGEAPP_QUEUE=$${JUDGEAPP_QUEUE:-judgeapp-test-$$$$} \
+	JUDGEAPP_REAL_WORKER=1 $(PYTEST)
 
 # The API against its OpenAPI schema on the real stack (PostgreSQL, Redis, gunicorn, a Celery worker):
 # schemathesis with a fixed seed, CONTRACT_EXAMPLES examples an operation; fails on any server error,

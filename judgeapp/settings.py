@@ -334,6 +334,9 @@ SPECTACULAR_SETTINGS = {
 # Celery: memory:// (the default) runs every task in-process, eagerly.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://localhost/")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL.startswith("memory://")
+# The queue jobs are sent to and workers take them from: two deployments (or two test runs) that
+# share one broker keep their jobs apart by naming different queues.
+CELERY_TASK_DEFAULT_QUEUE = env_str("JUDGEAPP_QUEUE", "celery")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -58,6 +62,15 @@ def pytest_runtest_setup(item):
         pytest.skip(HISTORY_REASON)
 
 
+def pytest_sessionfinish(session):
+    """The run's queue is removed from the broker at the end of a run on the real stack, by the
+    process that started the run (xdist's workers may still be sending to it until then)."""
+    if os.environ.get("JUDGEAPP_REAL_WORKER") == "1" and not hasattr(session.config, "workerinput"):
+        from tests.jobs.worker import forget_queue
+
+        forget_queue()
+
+
 # after pytest-django's order: tests in a transaction, those that flush, the rest
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
@@ -65,11 +78,6 @@ def pytest_collection_modifyitems(config, items):
     share one Chromium for the session (tests/browser/conftest.py), and while Playwright's sync API
     is open the thread has a running asyncio loop, which no other test should meet."""
     items.sort(key=lambda item: Path(str(item.path)).is_relative_to(REPO / "tests" / "browser"))
-    # The tests that start a real Celery worker share the broker's queue: one xdist worker runs them
-    # all, one after another (`make test-stack` distributes with --dist loadgroup).
-    for item in items:
-        if item.get_closest_marker("worker"):
-            item.add_marker(pytest.mark.xdist_group("real-worker"))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -277,6 +285,19 @@ def forget_process_caches():
     changes._records.clear()  # keyed by version id, which a rolled-back test gives out again
 
 
+@contextlib.contextmanager
+def real_worker_lock():
+    from django.conf import settings
+
+    name = re.sub(r"[^\w.-]", "_", settings.CELERY_TASK_DEFAULT_QUEUE)
+    with open(Path(tempfile.gettempdir()) / f"judgeapp-worker-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(autouse=True)
 def celery_mode(request):
     """Tasks run eagerly in every test but those marked `worker`, which use a real worker process on
@@ -284,7 +305,12 @@ def celery_mode(request):
     from judgeapp.celery import app
 
     if request.node.get_closest_marker("worker"):
-        yield
+        # The run's worker tests share its queue (JUDGEAPP_QUEUE), and a worker process started by
+        # one takes any job on it: one at a time across the run's xdist workers, whatever the
+        # scheduling (xdist's --dist loadgroup stopped grouping with pytest 9.2, pytest-xdist
+        # issue 1386).
+        with real_worker_lock():
+            yield
         return
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True

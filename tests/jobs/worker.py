@@ -109,3 +109,16 @@ def purge_queue() -> None:
     from judgeapp.celery import app
 
     app.control.purge()
+
+
+def forget_queue() -> None:
+    """Remove what the run's queue left on the broker: Redis keeps each queue's bindings (kombu's
+    `_kombu.binding*` keys) after its last message, and `make test-stack` names a queue a run."""
+    from judgeapp.celery import app
+
+    queue = app.conf.task_default_queue
+    if queue == "celery" or not app.conf.broker_url.startswith(("redis://", "rediss://")):
+        return  # a deployment's queue, or a broker without such keys
+    with app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        client.delete(f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}", queue)
