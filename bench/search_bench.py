@@ -369,9 +369,7 @@ def table(
     misses of the one tuning part named by `list_misses` (never a blind one)."""
     import search_sets
 
-    sets = search_sets.load_sets(
-        real_blind="real-blind" in parts, real_blind2="real-blind2" in parts
-    )
+    sets = search_sets.load_sets(blind=[part for part in parts if part in search_sets.BLIND])
     mode = "hybrid" if hybrid else "lexical"
     print(
         f"\n== {mode}: set | n | no filter R@5 / MRR | filtered R@5 / MRR | per document (no "
@@ -406,7 +404,7 @@ def table(
             ],
             hybrid=hybrid,
         )
-        if part == list_misses and "blind" not in part:
+        if part == list_misses and part not in search_sets.BLIND:
             for o in free:
                 if o.rank is None or o.rank > 5:
                     rank = f"rank {o.rank}" if o.rank else "not in top 10"
@@ -469,13 +467,14 @@ def main() -> None:
         default="",
         help="comma-separated parts (e.g. final5,final6,asked-heldout, or all): "
         "each with no document filter and with the right document, aggregates only, no misses "
-        "(real-blind and real-blind2, the blind sets of real questions, are measured only "
-        "when named)",
+        "(the blind sets of real questions not yet read, bench/search_sets.BLIND, are measured "
+        "only when named)",
     )
     parser.add_argument(
         "--table-misses",
         default="",
-        help="with --table: list the no-filter misses of this one tuning part (e.g. real-tune)",
+        help="with --table: list the no-filter misses of this one tuning part (e.g. real-tune; "
+        "never a blind set)",
     )
     parser.add_argument(
         "--no-rerank",
@@ -491,7 +490,7 @@ def main() -> None:
         import search_sets
 
         parts = (
-            [*search_sets.load_sets(), "asked-heldout"]  # real-blind(2) only by name
+            [*search_sets.load_sets(), "asked-heldout"]  # a blind set only by name
             if args.table == "all"
             else args.table.split(",")
         )

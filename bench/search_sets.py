@@ -17,6 +17,7 @@ lists the questions or misses of a set, so a blind set can be measured without b
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,21 +47,25 @@ def _read(path: Path) -> list[SetQuestion]:
 
 
 REAL = BENCH / "real_questions"
+# Real questions measured blind and read since: tuning data (bench/real_questions/README.md).
+READ = [REAL / "real_tune.toml", REAL / "real_blind.toml", REAL / "real_blind2.toml"]
+# The blind sets not yet read: loaded only when named, so that nothing measures them by accident.
+BLIND = {"real-blind3": REAL / "real_blind3.toml"}
 
 
-def load_sets(
-    *, real_blind: bool = False, real_blind2: bool = False
-) -> dict[str, list[SetQuestion]]:
-    """Every question set, by part, in file order; the real questions' tuning half as "real-tune",
-    and their blind sets ("real-blind", "real-blind2") only when asked for by name, so that
-    nothing measures them by accident (bench/real_questions/README.md)."""
+def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
+    """Every question set, by part, in file order: the written sets, the real questions measured
+    and read ("real-tune", "real-blind", "real-blind2"), and the blind sets of BLIND only when
+    named in `blind`."""
+    unknown = sorted(set(blind) - set(BLIND))
+    if unknown:
+        raise ValueError(f"not a blind set: {', '.join(unknown)} (blind sets: {', '.join(BLIND)})")
     parts: dict[str, list[SetQuestion]] = {}
     for path in [
         BENCH / "search_questions.toml",
         *sorted(BENCH.glob("search_questions_final*.toml"), key=lambda p: (len(p.stem), p.stem)),
-        REAL / "real_tune.toml",
-        *([REAL / "real_blind.toml"] if real_blind else []),
-        *([REAL / "real_blind2.toml"] if real_blind2 else []),
+        *READ,
+        *(BLIND[part] for part in blind if BLIND[part].is_file()),
     ]:
         for q in _read(path):
             parts.setdefault(q.part, []).append(q)

@@ -8,6 +8,7 @@ import os
 import socket
 
 import pytest
+from django.conf import settings
 
 # The Redis the tests that need one send to: JUDGEAPP_TEST_REDIS_URL, else database 9 on the local
 # server. Whatever else uses that database, a test's keys are its own: every key this process's
@@ -15,7 +16,8 @@ import pytest
 # (xdist worker) and run, so the queue a test counts is its own queue.
 REDIS_URL = os.environ.get("JUDGEAPP_TEST_REDIS_URL", "redis://127.0.0.1:6379/9")
 KEY_PREFIX = f"judgeapp-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}:"
-QUEUE_KEY = KEY_PREFIX + "celery"  # the default queue's list, as the prefixed transport names it
+# The queue's list, as the prefixed transport names it (JUDGEAPP_QUEUE: make test-stack names one).
+QUEUE_KEY = KEY_PREFIX + settings.CELERY_TASK_DEFAULT_QUEUE
 
 
 def forget_keys(client) -> None:
