@@ -41,13 +41,15 @@ import search_sets  # noqa: E402
 
 from search import rerank as second_look  # noqa: E402
 
-TRAIN_PARTS = ("dev", "heldout", "blind", "blind2", "docs", "real-tune")
+REAL_PARTS = ("real-tune", "real-blind", "real-blind2")  # real questions, all read: tuning data
+TRAIN_PARTS = ("dev", "heldout", "blind", "blind2", "docs", *REAL_PARTS)
 L2S = (0.001, 0.01, 0.1, 1.0)
 MARGINS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1.01)
 
 
 def held_out(text: str) -> bool:
-    """A fixed third of real-tune, kept out of training (a digest of the question's text)."""
+    """A fixed third of the real questions, kept out of training (a digest of the question's
+    text)."""
     return hashlib.sha256(text.encode()).digest()[0] % 3 == 0
 
 
@@ -223,9 +225,9 @@ def main() -> None:
     if not search_bench.add_semantic(corpus):
         raise SystemExit("the reranker reads a hybrid search: the model package is needed")
     questions = _questions()
-    train = [q for q in questions if not (q.part == "real-tune" and held_out(q.text))]
-    held = [q for q in questions if q.part == "real-tune" and held_out(q.text)]
-    real_train = [q for q in train if q.part == "real-tune"]
+    train = [q for q in questions if not (q.part in REAL_PARTS and held_out(q.text))]
+    held = [q for q in questions if q.part in REAL_PARTS and held_out(q.text)]
+    real_train = [q for q in train if q.part in REAL_PARTS]
     print(f"questions: {len(train)} to train on ({len(real_train)} real), {len(held)} held out")
     # Only stories are read again (second_look.STORY): they are what it learns from.
     train = [q for q in train if len(q.text.strip()) > second_look.STORY]
@@ -242,14 +244,14 @@ def main() -> None:
     assert best is not None
     print(f"cross-validated on train: MRR@10 {best[0]:.3f} at l2 {best[1]}, margin {best[2]}")
     model = dataclasses.replace(fit(examples, l2=best[1]), margin=best[2])
-    for name, group in (("train", examples), ("real-tune held", held_examples)):
+    for name, group in (("train", examples), ("real held", held_examples)):
         r0, m0 = simulate(group, None)
         r1, m1 = simulate(group, model)
         print(f"simulated {name:15} R@5 {r0:.3f} -> {r1:.3f}   MRR@10 {m0:.3f} -> {m1:.3f}")
     write(args.out, model)
     second_look.MODEL_FILE = args.out  # what measure's searches read
-    for name, asked in (("real-tune train", real_train), ("real-tune held", held)):
-        # every question of real-tune, short ones too (kept as the first ranking had them)
+    for name, asked in (("real train", real_train), ("real held", held)):
+        # every real question, short ones too (kept as the first ranking had them)
         r0, m0 = measure(corpus, asked, rerank=False)
         r1, m1 = measure(corpus, asked, rerank=True)
         print(f"measured  {name:15} R@5 {r0:.3f} -> {r1:.3f}   MRR@10 {m0:.3f} -> {m1:.3f}")
