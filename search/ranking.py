@@ -169,13 +169,16 @@ def search(
     # as a story it is the asker quoting a card, a rule or a player, and the sentence model still
     # reads the whole question (real-tune: 28 of 168 questions quote).
     if semantic is not None and (not parsed.phrases or len(query) > second_look.STORY):
+        told = story_sentences(parsed.semantic_text) if len(query) > second_look.STORY else []
+        prepare = getattr(semantic, "prepare", None)
+        if prepare is not None:  # the scorer may encode them side by side first
+            prepare([parsed.semantic_text, *filter(None, [parsed.asking_text]), *told])
         similarity = semantic(parsed.semantic_text)
         if parsed.asking_text:
             similarity = _with_asking(similarity, semantic(parsed.asking_text))
-        if len(query) > second_look.STORY:
-            each = [semantic(s) for s in story_sentences(parsed.semantic_text)]
-            if len(each) > 1:
-                similarity = _with_sentences(similarity, each)
+        each = [semantic(s) for s in told]
+        if len(each) > 1:
+            similarity = _with_sentences(similarity, each)
         scores = _blend(index, scores, similarity, doc)
     if doc is None and (parsed.intent or parsed.regular):
         remedy = parsed.regular or any(word in index.remedy for word in parsed.intent)

@@ -12,7 +12,9 @@ rule with one matrix-vector product, caching question vectors (LRU), since encod
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -139,5 +141,31 @@ def semantic_scorer(
             similarity[asked_by] = np.maximum(similarity[asked_by], best)
         return similarity  # a numpy array: ranking._blend partial-sorts it
 
+    def prepare(texts: Sequence[str]) -> None:
+        """Encode the texts one question will be scored with (a story: the whole question, its
+        asking sentences, its longest sentences) two at a time, into the cache that `score`
+        reads: the first on the calling thread, the others beside it on one more thread (ONNX
+        Runtime and numpy let go of the interpreter while they compute), so a long question
+        waits for its longest text rather than for all of them in turn."""
+        todo = list(dict.fromkeys(texts))
+        if len(todo) < 2:
+            return
+        beside = _encoding_thread().submit(lambda: [encode(t) for t in todo[1:]])
+        encode(todo[0])
+        beside.result()
+
     score.cache_clear = encode.cache_clear  # type: ignore[attr-defined]
+    score.prepare = prepare  # type: ignore[attr-defined]
     return score
+
+
+_thread: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _encoding_thread() -> ThreadPoolExecutor:
+    """This process's one thread that encodes beside a request's own (made again after a fork:
+    a forked web worker does not inherit its parent's threads)."""
+    global _thread
+    if _thread is None or _thread[0] != os.getpid():
+        _thread = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="encode"))
+    return _thread[1]

@@ -12,6 +12,7 @@ import pickle
 import re
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -506,6 +507,49 @@ class SemanticTests:
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries))
         hits = search.search(index, "I have nothing left to pull from my pile", semantic=scorer)
         assert hits and hits[0].number == "1.1"
+
+    def test_a_story_is_encoded_side_by_side_once_each_and_ranks_as_in_turn(self):
+        """The texts a story is scored with (whole, asking sentence, longest sentences) are encoded
+        before it is scored, two at a time (vectors.semantic_scorer's prepare), each once, on two
+        threads; the ranking is the one encoding them in turn gives."""
+        entries = [
+            _entry(
+                "1.1",
+                "If a player attempted to draw a card from a library with no cards in it, that "
+                "player loses the game.",
+            ),
+            _entry("1.2", "Each deck must contain at least sixty cards."),
+            _entry("1.3", "A creature with trample assigns excess damage to the player."),
+        ]
+        index = build_index(entries, vocabulary={})
+        encoder = embedder.load_encoder()
+        seen: list[tuple[str, str]] = []
+
+        class Counting:
+            def encode(self, texts):
+                return encoder.encode(texts)
+
+            def encode_question(self, text):
+                seen.append((threading.current_thread().name, text))
+                return encoder.encode_question(text)
+
+        story = (
+            "We were playing the last game of the match at the store and my opponent had been "
+            "milling me for many turns with his whole deck built around it. At the start of my "
+            "turn I had nothing left in my library at all. Do I lose the game right away?"
+        )
+        rows = semantic.embed_entries(entries)
+        scorer = semantic.semantic_scorer(index, rows, Counting())
+        hits = search.search(index, story, semantic=scorer)
+        texts = [text for _, text in seen]
+        assert len(texts) == len(set(texts)) >= 3  # each text once
+        assert {name.startswith("encode") for name, _ in seen} == {True, False}  # two threads
+        in_turn = semantic.semantic_scorer(index, rows, encoder)
+        del in_turn.prepare
+        assert [(h.number, h.score) for h in hits] == [
+            (h.number, h.score) for h in search.search(index, story, semantic=in_turn)
+        ]
+        assert hits[0].number == "1.1"
 
     def test_fingerprint_changes_with_the_text_embedded(self):
         changed = [*TINY[:-1], _entry("4.1", "A player may concede a game at any time.", doc="mtr")]
