@@ -66,6 +66,19 @@ def _entry(number: str, text: str, **more) -> SearchEntry:
     return SearchEntry(doc=more.pop("doc", "cr"), number=number, text=text, **more)
 
 
+def _three_rules() -> list[SearchEntry]:
+    """Three short rules: drawing from an empty library, deck size, trample."""
+    return [
+        _entry(
+            "1.1",
+            "If a player attempted to draw a card from a library with no cards in it, that "
+            "player loses the game.",
+        ),
+        _entry("1.2", "Each deck must contain at least sixty cards."),
+        _entry("1.3", "A creature with trample assigns excess damage to the player."),
+    ]
+
+
 TINY = [
     _entry("100.1", "A player who concedes leaves the game.", section_title="General"),
     _entry(
@@ -494,15 +507,7 @@ class SemanticTests:
         assert float(tuned[0] @ tuned[1]) > 0.6 > float(tuned[0] @ tuned[2])
 
     def test_hybrid_finds_a_paraphrase_lexical_search_misses(self):
-        entries = [
-            _entry(
-                "1.1",
-                "If a player attempted to draw a card from a library with no cards in it, that "
-                "player loses the game.",
-            ),
-            _entry("1.2", "Each deck must contain at least sixty cards."),
-            _entry("1.3", "A creature with trample assigns excess damage to the player."),
-        ]
+        entries = _three_rules()
         index = build_index(entries, vocabulary={})
         scorer = semantic.semantic_scorer(index, semantic.embed_entries(entries))
         hits = search.search(index, "I have nothing left to pull from my pile", semantic=scorer)
@@ -512,15 +517,7 @@ class SemanticTests:
         """The texts a story is scored with (whole, asking sentence, longest sentences) are encoded
         before it is scored, two at a time (vectors.semantic_scorer's prepare), each once, on two
         threads; the ranking is the one encoding them in turn gives."""
-        entries = [
-            _entry(
-                "1.1",
-                "If a player attempted to draw a card from a library with no cards in it, that "
-                "player loses the game.",
-            ),
-            _entry("1.2", "Each deck must contain at least sixty cards."),
-            _entry("1.3", "A creature with trample assigns excess damage to the player."),
-        ]
+        entries = _three_rules()
         index = build_index(entries, vocabulary={})
         encoder = embedder.load_encoder()
         seen: list[tuple[str, str]] = []
