@@ -116,6 +116,36 @@ def pairs(
     return out, pool, held
 
 
+def real_pairs(pool: dict[tuple[str, str], str], *, repeat: int) -> tuple[list[Pair], int]:
+    """Pairs from the real questions already read (bench/real_questions: real-tune, real-blind,
+    real-blind2), each `repeat` times: the question as a judge's question is read, and its asking
+    sentences alone when it tells a scene first, each paired with every section that answers it.
+    The same fixed third the second look holds out (a digest of the question's text,
+    tools/train_rerank.py) is left out, and so is every blind set not yet read."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import search_sets
+
+    from search.asking import asking_text
+
+    spoken, cards = shipped_words()
+    out: list[Pair] = []
+    held = 0
+    for path in search_sets.READ:
+        for q in search_sets._read(path):
+            if search_sets.held_out_real(q.text):
+                held += 1
+                continue
+            anchors = [q.text, *filter(None, [asking_text(q.text)])]
+            for answer in q.answers:
+                key = tuple(answer.split(":", 1))
+                if key not in pool:
+                    continue
+                for anchor in anchors:
+                    pair = Pair(spoken_rewrite(spoken, anchor, cards), pool[key], key)  # type: ignore[arg-type]
+                    out.extend([pair] * repeat)
+    return out, held
+
+
 def _enclosing(number: str) -> set[str]:
     """The number and every number enclosing it: "702.19b" -> {702.19b, 702.19, 702}."""
     out = {number}
@@ -278,6 +308,13 @@ def main() -> None:
     )
     parser.add_argument("--policy-repeat", type=int, default=3)
     parser.add_argument(
+        "--real-repeat",
+        type=int,
+        default=0,
+        help="also train on the real questions read (bench/real_questions, their held-out third "
+        "left out), each pair this many times (0: none)",
+    )
+    parser.add_argument(
         "--hard-negatives",
         type=int,
         default=5,
@@ -327,6 +364,12 @@ def main() -> None:
     set_seed(SEED)
     base = base_model(args)
     found, pool, held = pairs(args.rules_dir, policy_repeat=args.policy_repeat)
+    if args.real_repeat:
+        real, real_held = real_pairs(pool, repeat=args.real_repeat)
+        logging.info(
+            "real questions: %d pairs (%d held-out questions left out)", len(real), real_held
+        )
+        found += real
     random.Random(SEED).shuffle(found)
     if args.limit:
         found = found[: args.limit]
@@ -422,6 +465,7 @@ def main() -> None:
             "learning_rate": args.lr,
             "max_tokens": args.max_tokens,
             "policy_repeat": args.policy_repeat,
+            "real_repeat": args.real_repeat,
             "loss": "MultipleNegativesRankingLoss",
             "hard_negatives": args.hard_negatives,
             "seconds": round(seconds),

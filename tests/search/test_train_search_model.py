@@ -193,3 +193,39 @@ class ModelNameTests:
         ]
         assert names[0] != names[1] and names[0] == names[2]
         assert names[0].startswith("judge-minilm-l6/2026-11-26/seed13-422steps/numpy-int8-")
+
+
+class RealPairTests:
+    def test_the_real_questions_read_train_it_but_their_held_out_third_and_the_blind_sets(
+        self, train, training_pairs
+    ):
+        """--real-repeat: each real question read (bench/real_questions) outside the held-out third
+        the second look also leaves out is paired, as itself and as its asking sentences, with every
+        section that answers it; no blind set not yet read, and never the held-out third."""
+        sys.path.insert(0, str(TOOL.parents[1] / "bench"))
+        import search_sets
+
+        _, pool, _ = training_pairs
+        found, held = train.real_pairs(pool, repeat=2)
+        read = [q for path in search_sets.READ for q in search_sets._read(path)]
+        kept = [q for q in read if not search_sets.held_out_real(q.text)]
+        assert held == len(read) - len(kept) and 0.2 < held / len(read) < 0.45
+        assert found and len(found) % 2 == 0
+        keys = {p.key for p in found}
+        wanted = {tuple(a.split(":", 1)) for q in kept for a in q.answers} & set(pool)
+        assert keys == wanted
+        for p in found:
+            assert pool[p.key] == p.text
+        blind = [
+            q
+            for path in search_sets.BLIND.values()
+            if path.is_file()
+            for q in search_sets._read(path)
+        ]
+        spoken, cards = train.shipped_words()
+        never = {
+            train.spoken_rewrite(spoken, q.text, cards)
+            for q in [*read, *blind]
+            if q in blind or search_sets.held_out_real(q.text)
+        }
+        assert never and not never & {p.question for p in found}
