@@ -46,11 +46,6 @@ L2S = (0.001, 0.01, 0.1, 1.0)
 MARGINS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1.01)
 
 
-def held_out(text: str) -> bool:
-    """A fixed third of the real questions, kept out of training (search_sets.held_out_real)."""
-    return search_sets.held_out_real(text)
-
-
 def _questions() -> list[search_sets.SetQuestion]:
     sets = search_sets.load_sets()  # never the blind half
     return [q for part in TRAIN_PARTS for q in sets.get(part, [])]
@@ -223,8 +218,10 @@ def main() -> None:
     if not search_bench.add_semantic(corpus):
         raise SystemExit("the reranker reads a hybrid search: the model package is needed")
     questions = _questions()
-    train = [q for q in questions if not (q.part in REAL_PARTS and held_out(q.text))]
-    held = [q for q in questions if q.part in REAL_PARTS and held_out(q.text)]
+    train = [
+        q for q in questions if not (q.part in REAL_PARTS and search_sets.held_out_real(q.text))
+    ]
+    held = [q for q in questions if q.part in REAL_PARTS and search_sets.held_out_real(q.text)]
     real_train = [q for q in train if q.part in REAL_PARTS]
     print(f"questions: {len(train)} to train on ({len(real_train)} real), {len(held)} held out")
     # Only stories are read again (second_look.STORY): they are what it learns from.

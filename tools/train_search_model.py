@@ -137,11 +137,12 @@ def real_pairs(pool: dict[tuple[str, str], str], *, repeat: int) -> tuple[list[P
                 continue
             anchors = [q.text, *filter(None, [asking_text(q.text)])]
             for answer in q.answers:
-                key = tuple(answer.split(":", 1))
+                doc, number = answer.split(":", 1)
+                key = (doc, number)
                 if key not in pool:
                     continue
                 for anchor in anchors:
-                    pair = Pair(spoken_rewrite(spoken, anchor, cards), pool[key], key)  # type: ignore[arg-type]
+                    pair = Pair(spoken_rewrite(spoken, anchor, cards), pool[key], key)
                     out.extend([pair] * repeat)
     return out, held
 
