@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
-import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -285,19 +281,6 @@ def forget_process_caches():
     changes._records.clear()  # keyed by version id, which a rolled-back test gives out again
 
 
-@contextlib.contextmanager
-def real_worker_lock():
-    from django.conf import settings
-
-    name = re.sub(r"[^\w.-]", "_", settings.CELERY_TASK_DEFAULT_QUEUE)
-    with open(Path(tempfile.gettempdir()) / f"judgeapp-worker-{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 @pytest.fixture(autouse=True)
 def celery_mode(request):
     """Tasks run eagerly in every test but those marked `worker`, which use a real worker process on
@@ -309,7 +292,9 @@ def celery_mode(request):
         # one takes any job on it: one at a time across the run's xdist workers, whatever the
         # scheduling (xdist's --dist loadgroup stopped grouping with pytest 9.2, pytest-xdist
         # issue 1386).
-        with real_worker_lock():
+        from tests.jobs.worker import one_at_a_time
+
+        with one_at_a_time():
             yield
         return
     previous = app.conf.task_always_eager

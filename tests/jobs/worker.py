@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -103,6 +108,19 @@ class WorkerProcess:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def one_at_a_time() -> Iterator[None]:
+    """Held by a worker test for its whole run: a lock file per queue that every xdist process of
+    the run shares, so that no two worker tests send to the run's queue at once."""
+    name = re.sub(r"[^\w.-]", "_", settings.CELERY_TASK_DEFAULT_QUEUE)
+    with open(Path(tempfile.gettempdir()) / f"judgeapp-worker-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def purge_queue() -> None:

@@ -14,6 +14,7 @@ from django.test import Client
 
 from jobs.models import Job
 from judgeapp import api_limits, api_tokens
+from tests.guides.test_guide_api import LOOP_TO_PROPOSAL
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]
@@ -171,16 +172,6 @@ class LookupLimitTests:
         assert wrong.status_code in (401, 403), wrong.content
 
 
-WALK_TO_A_LOOP = [
-    "Yes, every iteration is the same (any choice that keeps it going is the same choice each "
-    "time)",
-    "Yes, they can name a number and the resulting state",
-    "No, it happens within one turn",
-    "Only the active player",
-    "Yes, the non-active player",
-]
-
-
 class GuideComputationLimitTests:
     def test_a_walk_that_runs_an_engine_counts_as_a_computation(self, limits):
         """A guide walk that runs a loop's outcome costs what a job does: it counts against the
@@ -191,16 +182,20 @@ class GuideComputationLimitTests:
         url = "/api/v1/guides/loop-resolution/walk"
 
         def walk(life: int):
-            answers = [*WALK_TO_A_LOOP, life, -3, 10, "Names a lower number", 4, "No"]
+            answers = [*LOOP_TO_PROPOSAL, life, -3, 10, "Names a lower number", 4, "No"]
             return post_json(Client(), url, {"answers": answers}, **here)
 
         assert walk(20).json()["result"]["iterations"] == 4
         assert walk(20).status_code == 200  # the same facts: memoised, nothing run
-        assert post_json(Client(), url, {"answers": WALK_TO_A_LOOP[:2]}, **here).status_code == 200
+        assert (
+            post_json(Client(), url, {"answers": LOOP_TO_PROPOSAL[:2]}, **here).status_code == 200
+        )
         assert_limited(walk(19), "jobs-anonymous")  # new facts: an engine would run
         elsewhere = {"REMOTE_ADDR": "10.1.6.2"}
         assert walk(19).status_code == 429
-        assert post_json(Client(), url, {"answers": WALK_TO_A_LOOP}, **elsewhere).status_code == 200
+        assert (
+            post_json(Client(), url, {"answers": LOOP_TO_PROPOSAL}, **elsewhere).status_code == 200
+        )
 
     def test_the_guide_page_answers_429_past_the_limit(self, limits):
         """The page walks the guide on the server for readers without JavaScript: the same
@@ -211,7 +206,7 @@ class GuideComputationLimitTests:
         here = {"REMOTE_ADDR": "10.1.7.1"}
 
         def page(life: int):
-            answers = [*WALK_TO_A_LOOP, life, -3, 10, "Names a lower number", 4, "No"]
+            answers = [*LOOP_TO_PROPOSAL, life, -3, 10, "Names a lower number", 4, "No"]
             query = urlencode([("a", str(a)) for a in answers])
             return Client().get(f"/guides/loop-resolution/?{query}", **here)
 

@@ -21,8 +21,11 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TypeVar
 
 import pytest
 
@@ -315,18 +318,19 @@ def test_database_that_never_answers_gives_503_within_seconds(stack, clean_log):
         stack.pg_relay.stall = False
 
 
+T = TypeVar("T")
+
+
+def at_once(count: int, call: Callable[[], T]) -> list[T]:
+    """`call` made by `count` threads at the same time; their answers."""
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return [f.result() for f in [pool.submit(call) for _ in range(count)]]
+
+
 def _never_answers(app: App) -> None:
     timings = {}
     # Health, concurrently from more clients than threads: none waits past the bound.
-    results = []
-    threads = [
-        threading.Thread(target=lambda: results.append(app.timed("GET", "/api/v1/health")))
-        for _ in range(8)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = at_once(8, lambda: app.timed("GET", "/api/v1/health"))
     assert len(results) == 8
     for status, headers, content, took in results:
         body = _is_json_503(status, headers, content)
@@ -446,18 +450,10 @@ def test_health_asks_the_broker_on_one_kept_connection(stack, clean_log):
     for round_ in range(3):
         if round_:
             time.sleep(1.05)
-        threads = [
-            threading.Thread(
-                target=lambda: results.extend(
-                    app.request("GET", "/api/v1/health")[2] for _ in range(5)
-                )
-            )
-            for _ in range(4)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        for bodies in at_once(
+            4, lambda: [app.request("GET", "/api/v1/health")[2] for _ in range(5)]
+        ):
+            results.extend(bodies)
     assert len(results) == 60
     assert all(json.loads(body)["broker"] == "ok" for body in results), results[:3]
     assert relay.connections == 1, relay.connections
