@@ -324,8 +324,8 @@ def name_spans(query: str, people: People | None = None) -> list[tuple[int, int,
         elif len(plain_cased) == 1 and plain_cased in "ABCDEFGH" and (possessive or nxt in acts):
             found[k] = said(k, "player")
         elif _NAME.fullmatch(plain_cased) and plain not in STOPWORDS and plain not in _NOT_NAMES:
-            if plain in people.words:
-                continue
+            if plain in people.words or _folded(prev) in people.owners:
+                continue  # "my Bob", "opponent's Kiki": a creature or card of someone's
             after_noun = bare(prev)[0] in _PLAYER_NOUNS
             in_name = (
                 bool(_NAME.match(prev))

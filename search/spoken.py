@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from search.card_names import find_cards, name_words, names_of
-from search.people import bare, person_spans
+from search.people import bare, name_spans, person_spans
 from search.records import SearchIndex
 
 _TOKEN = re.compile(r"[0-9A-Za-z]+")
@@ -112,7 +112,14 @@ def read_question(index: SearchIndex, query: str) -> tuple[list[dict[str, str]],
     """understood(index, query), and the keys of the cards `query` names (in
     search.vocabulary.card_descriptions), each once, in the order named: by their name, a face,
     a leading part or a misspelling."""
-    found = _readings(index.spoken, index.card_text, query, as_typed=True)
+    # a name that stands for a player is read as a player ("Bob calls me over"), as the question
+    # the model embeds reads it (search.query), never as the card it also names
+    players = [(begin, end) for begin, end, _ in name_spans(query)]
+    found = [
+        reading
+        for reading in _readings(index.spoken, index.card_text, query, as_typed=True)
+        if not any(begin < reading[1] and reading[0] < end for begin, end in players)
+    ]
     read = [
         {
             "words": query[begin:end],

@@ -247,7 +247,7 @@
         else if (people.turn_players[plainCased] !== undefined) found[k] = said(k, people.turn_players[plainCased]);
         else if (plainCased.length === 1 && "ABCDEFGH".indexOf(plainCased) >= 0 && (possessive || acts(nxt))) found[k] = said(k, "player");
         else if (isName(plainCased) && !stop[plain] && !peopleSets.notNames[plain]) {
-          if (people.words[plain] !== undefined) return;
+          if (people.words[plain] !== undefined || peopleSets.owners[folded(prev)]) return;  /* "my Bob": a card of someone's */
           var prevBare = bare(folded(prev))[0], afterNoun = !!peopleSets.playerNouns[prevBare];
           var inName = NAME.test(prev) && !stop[prevBare] && !peopleSets.notNames[prevBare] && !afterNoun && !clauseBreak(k);
           if (afterNoun) { names[plainCased] = true; found[k] = said(k, ""); }

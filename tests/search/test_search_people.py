@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import search
 from search import build_index, query
-from search.people import load_people, person_spans, read_people
+from search.people import load_people, person_spans, read_names, read_people
 from search.records import SearchEntry
 from tests.search.test_search_policy import _newest
 
@@ -106,6 +106,23 @@ class OnTheDocumentsTests:
         assert not any(s["means"] == "creature" for s in seen)
         mine = search.understood(policy_index, "my guy got bolted")
         assert {"words": "guy", "means": search.load_spoken()["guy"], "kind": "spoken"} in mine
+
+    def test_a_player_named_as_a_card_is_read_as_a_player_on_the_read_as_line(self, policy_index):
+        """ "Bob" is Dark Confidant's nickname and, in a story, often a player: where the question
+        the model embeds reads the name as a player (read_names), "Read as" and the cards shown
+        do not read it as the card; a card of someone's ("my Bob") is still the card."""
+        story = (
+            "Alice controls Dark Confidant and forgot the trigger. Bob calls me over and says he "
+            "noticed it. What is the fix?"
+        )
+        read, named = search.spoken.read_question(policy_index, story)
+        cards = [r["words"] for r in read if r["kind"] == "card"]
+        assert cards == ["Dark Confidant"] and named == ["dark confidant"]
+        assert "Bob" not in read_names(story)
+        mine = "my Bob revealed a land, do I lose life?"
+        assert [r["words"] for r in search.understood(policy_index, mine)] == ["Bob"]
+        assert "Bob" in read_names(mine)
+        assert "Bob" in read_names("my opponent's Bob revealed a land")
 
     def test_a_conduct_question_about_a_guy_finds_the_conduct_rules(self, policy_index):
         hits = search.search(policy_index, "guy keeps dropping f-bombs at the table", limit=5)
