@@ -52,9 +52,11 @@ browser-deps:
 	  else echo "chromium is not installed and cannot be installed here: browser tests will be skipped"; fi; }
 
 # The whole suite in TEST_WORKERS processes (pytest-xdist; each builds its own test database), a file
-# to a worker at a time; -rs lists what was skipped and why. Prints the time it took.
+# to a worker at a time; -rs lists what was skipped and why. Prints the time it took. A run the test
+# harness itself stops (pytest's exit status 3, never a failed test) is run once more, saying so
+# (scripts/run-suite).
 TEST_WORKERS ?= 2
-PYTEST := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
+PYTEST := scripts/run-suite $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile
 TIMED = start=$$(date +%s); $(1); status=$$?; \
 	echo "$(2) took $$(( $$(date +%s) - start )) s (wall clock); CPU time (user, system) of the shell, then of the tests:"; \
 	times; exit $$status
