@@ -57,11 +57,29 @@ def env_float(name: str, default: float) -> float:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
 
 
+def _sqlite(name: str) -> dict:
+    """The embedded SQLite file, set for a service with several threads: readers never wait for a
+    writer (the write-ahead log), and a write waits its turn behind another (an import or a publish
+    holds the write lock for seconds) instead of failing at once with "database is locked": with
+    SQLite's default deferred transactions, a transaction that read first cannot wait for the lock
+    and fails at once. JUDGEAPP_SQLITE_BUSY_TIMEOUT (seconds) bounds the wait; past it the request
+    answers 503 (judgeapp.api_guard)."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": name,
+        "OPTIONS": {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env_float("JUDGEAPP_SQLITE_BUSY_TIMEOUT", 10),
+        },
+    }
+
+
 def database_from_url(url: str, sqlite_path: Path) -> dict:
     """Django DATABASES entry from a postgres:// or sqlite:// URL; empty means the embedded
     SQLite file."""
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+        return _sqlite(str(sqlite_path))
     parts = urlparse(url)
     if parts.scheme in ("postgres", "postgresql", "pgsql"):
         # Every wait on PostgreSQL is bounded (issue 29): connecting (libpq's connect_timeout, at
@@ -98,10 +116,7 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
             "TEST": {"NAME": env_str("DATABASE_TEST_NAME", "") or None},
         }
     if parts.scheme == "sqlite":
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": unquote(parts.path) or str(sqlite_path),
-        }
+        return _sqlite(unquote(parts.path) or str(sqlite_path))
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)"
     )
