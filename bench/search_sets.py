@@ -49,9 +49,14 @@ def _read(path: Path) -> list[SetQuestion]:
 
 REAL = BENCH / "real_questions"
 # Real questions measured blind and read since: tuning data (bench/real_questions/README.md).
-READ = [REAL / "real_tune.toml", REAL / "real_blind.toml", REAL / "real_blind2.toml"]
+READ = [
+    REAL / "real_tune.toml",
+    REAL / "real_blind.toml",
+    REAL / "real_blind2.toml",
+    REAL / "real_blind3.toml",
+]
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident.
-BLIND = {"real-blind3": REAL / "real_blind3.toml"}
+BLIND = {"real-blind4": REAL / "real_blind4.toml"}
 
 
 def held_out_real(text: str) -> bool:
@@ -62,8 +67,8 @@ def held_out_real(text: str) -> bool:
 
 def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
     """Every question set, by part, in file order: the written sets, the real questions measured
-    and read ("real-tune", "real-blind", "real-blind2"), and the blind sets of BLIND only when
-    named in `blind`."""
+    and read (READ: "real-tune", "real-blind", "real-blind2", "real-blind3"), and the blind sets of
+    BLIND only when named in `blind`."""
     unknown = sorted(set(blind) - set(BLIND))
     if unknown:
         raise ValueError(f"not a blind set: {', '.join(unknown)} (blind sets: {', '.join(BLIND)})")

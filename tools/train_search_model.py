@@ -117,8 +117,8 @@ def pairs(
 
 
 def real_pairs(pool: dict[tuple[str, str], str], *, repeat: int) -> tuple[list[Pair], int]:
-    """Pairs from the real questions already read (bench/real_questions: real-tune, real-blind,
-    real-blind2), each `repeat` times: the question as a judge's question is read, and its asking
+    """Pairs from the real questions already read (bench/real_questions, search_sets.READ), each
+    `repeat` times: the question as a judge's question is read, and its asking
     sentences alone when it tells a scene first, each paired with every section that answers it.
     The same fixed third the second look holds out (a digest of the question's text,
     tools/train_rerank.py) is left out, and so is every blind set not yet read."""
