@@ -5,7 +5,7 @@
 Reads the tuning questions with the bench's corpus (bench/search_bench.py: the newest CR, MTR,
 IPG and JAR of JUDGEAPP_RULES_DIR with the shipped asked-as questions and vectors), each asked with
 no document filter as the box asks: the real questions measured and read (search_sets.READ:
-real-tune, real-blind, real-blind2, real-blind3) and the first question set's parts
+real-tune, real-blind, real-blind2, real-blind3, real-blind4) and the first question set's parts
 (bench/search_questions.toml: dev, heldout, blind, blind2, docs; all read long ago, now tuning
 data). Never the final* sets, the asked-as held-out slice or a blind set of real questions not yet
 read (search_sets.BLIND): they measure it. A fixed third of the real questions (by a digest of each
@@ -42,7 +42,7 @@ import search_sets  # noqa: E402
 
 from search import rerank as second_look  # noqa: E402
 
-REAL_PARTS = ("real-tune", "real-blind", "real-blind2", "real-blind3")  # read: tuning data
+REAL_PARTS = ("real-tune", "real-blind", "real-blind2", "real-blind3", "real-blind4")  # read
 TRAIN_PARTS = ("dev", "heldout", "blind", "blind2", "docs", *REAL_PARTS)
 L2S = (0.001, 0.01, 0.1, 1.0)
 MARGINS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1.01)
