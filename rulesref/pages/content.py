@@ -8,6 +8,7 @@ glossary terms come from per-version caches (outline.py, markup.py).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import logging
@@ -43,9 +44,13 @@ FIELD_ORDER = (
 def guarded(produce: Callable[[], T]) -> tuple[T | None, bool]:
     """(answer, missing) from a change service. The rule text is what the page is for: when the
     history beside it is not built yet (NotImplementedError) or fails, the page still shows the
-    rule. A savepoint keeps a failed query from spoiling the request's transaction on PostgreSQL."""
+    rule. Inside a transaction, a savepoint keeps a failed query from spoiling it (PostgreSQL);
+    outside one (a request: autocommit) no transaction is opened, so a history diffed for the first
+    time (seconds) never holds SQLite's write lock while it diffs (judgeapp.settings: SQLite's
+    transactions take that lock when they begin); the service stores what it computed on its own."""
+    in_transaction = transaction.get_connection().in_atomic_block
     try:
-        with transaction.atomic():
+        with transaction.atomic() if in_transaction else contextlib.nullcontext():
             return produce(), False
     except NotImplementedError:
         return None, True
