@@ -48,14 +48,15 @@ def _read(path: Path) -> list[SetQuestion]:
 
 
 REAL = BENCH / "real_questions"
-# Real questions measured blind and read since: tuning data (bench/real_questions/README.md).
-READ = [
-    REAL / "real_tune.toml",
-    REAL / "real_blind.toml",
-    REAL / "real_blind2.toml",
-    REAL / "real_blind3.toml",
-    REAL / "real_blind4.toml",
-]
+# Real questions measured blind and read since, by part: tuning data
+# (bench/real_questions/README.md).
+READ = {
+    "real-tune": REAL / "real_tune.toml",
+    "real-blind": REAL / "real_blind.toml",
+    "real-blind2": REAL / "real_blind2.toml",
+    "real-blind3": REAL / "real_blind3.toml",
+    "real-blind4": REAL / "real_blind4.toml",
+}
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident
 # (none at present: the next set gathered waits here, {"real-blind5": REAL / "real_blind5.toml"},
 # until it is measured once).
@@ -70,8 +71,7 @@ def held_out_real(text: str) -> bool:
 
 def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
     """Every question set, by part, in file order: the written sets, the real questions measured
-    and read (READ: "real-tune", "real-blind", "real-blind2" to "real-blind4"), and the blind sets
-    of BLIND only when named in `blind`."""
+    and read (READ), and the blind sets of BLIND only when named in `blind`."""
     unknown = sorted(set(blind) - set(BLIND))
     if unknown:
         raise ValueError(f"not a blind set: {', '.join(unknown)} (blind sets: {', '.join(BLIND)})")
@@ -79,7 +79,7 @@ def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
     for path in [
         BENCH / "search_questions.toml",
         *sorted(BENCH.glob("search_questions_final*.toml"), key=lambda p: (len(p.stem), p.stem)),
-        *READ,
+        *READ.values(),
         *(BLIND[part] for part in blind if BLIND[part].is_file()),
     ]:
         for q in _read(path):

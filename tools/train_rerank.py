@@ -4,13 +4,12 @@
 
 Reads the tuning questions with the bench's corpus (bench/search_bench.py: the newest CR, MTR,
 IPG and JAR of JUDGEAPP_RULES_DIR with the shipped asked-as questions and vectors), each asked with
-no document filter as the box asks: the real questions measured and read (search_sets.READ:
-real-tune, real-blind, real-blind2, real-blind3, real-blind4) and the first question set's parts
-(bench/search_questions.toml: dev, heldout, blind, blind2, docs; all read long ago, now tuning
-data). Never the final* sets, the asked-as held-out slice or a blind set of real questions not yet
-read (search_sets.BLIND): they measure it. A fixed third of the real questions (by a digest of each
-question's text: search_sets.held_out_real) is kept out of training and its figures are printed
-apart.
+no document filter as the box asks: the real questions measured and read (search_sets.READ) and
+the first question set's parts (bench/search_questions.toml: dev, heldout, blind, blind2, docs; all
+read long ago, now tuning data). Never the final* sets, the asked-as held-out slice or a blind set
+of real questions not yet read (search_sets.BLIND): they measure it. A fixed third of the real
+questions (by a digest of each question's text: search_sets.held_out_real) is kept out of training
+and its figures are printed apart.
 
 For every question the first ranking's first RERANK_DEPTH candidates are the examples: the ones
 that answer it are positives, the others hard negatives (what the first ranking put near the top).
@@ -42,7 +41,7 @@ import search_sets  # noqa: E402
 
 from search import rerank as second_look  # noqa: E402
 
-REAL_PARTS = ("real-tune", "real-blind", "real-blind2", "real-blind3", "real-blind4")  # read
+REAL_PARTS = tuple(search_sets.READ)  # the real questions measured and read: tuning data
 TRAIN_PARTS = ("dev", "heldout", "blind", "blind2", "docs", *REAL_PARTS)
 L2S = (0.001, 0.01, 0.1, 1.0)
 MARGINS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.6, 1.01)

@@ -120,8 +120,8 @@ def real_pairs(pool: dict[tuple[str, str], str], *, repeat: int) -> tuple[list[P
     """Pairs from the real questions already read (bench/real_questions, search_sets.READ), each
     `repeat` times: the question as a judge's question is read, and its asking
     sentences alone when it tells a scene first, each paired with every section that answers it.
-    The same fixed third the second look holds out (a digest of the question's text,
-    tools/train_rerank.py) is left out, and so is every blind set not yet read."""
+    The same fixed third the second look holds out (search_sets.held_out_real) is left out, and so
+    is every blind set not yet read."""
     sys.path.insert(0, str(ROOT / "bench"))
     import search_sets
 
@@ -130,7 +130,7 @@ def real_pairs(pool: dict[tuple[str, str], str], *, repeat: int) -> tuple[list[P
     spoken, cards = shipped_words()
     out: list[Pair] = []
     held = 0
-    for path in search_sets.READ:
+    for path in search_sets.READ.values():
         for q in search_sets._read(path):
             if search_sets.held_out_real(q.text):
                 held += 1

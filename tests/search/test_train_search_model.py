@@ -207,7 +207,7 @@ class RealPairTests:
 
         _, pool, _ = training_pairs
         found, held = train.real_pairs(pool, repeat=2)
-        read = [q for path in search_sets.READ for q in search_sets._read(path)]
+        read = [q for path in search_sets.READ.values() for q in search_sets._read(path)]
         kept = [q for q in read if not search_sets.held_out_real(q.text)]
         assert held == len(read) - len(kept) and 0.2 < held / len(read) < 0.45
         assert found and len(found) % 2 == 0
