@@ -17,7 +17,7 @@ export OPENBLAS_NUM_THREADS := 1
 # (a DJANGO_DEBUG of the environment wins).
 DEV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
-.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors search-rerank stack stack-stop fault-test
+.PHONY: install browser-deps run serve setup test test-stack contract bench lint search-model search-encoder search-vectors search-rerank search-real-asked stack stack-stop fault-test
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -134,6 +134,12 @@ search-encoder: install
 # scratch database (after a new model, new questions or new documents in RULES_DIR).
 SHIP_DB := $(abspath $(or $(TMPDIR),/tmp))/judgeapp-search-vectors.sqlite3
 NEWEST := $(foreach kind,cr mtr ipg jar,$(lastword $(sort $(wildcard $(SHIPPED_RULES)/$(kind)/*.*))))
+# The real questions read (bench/real_questions, search_sets.READ) as asked-as questions
+# (search/questions/real/); then the shipped vectors again for their texts.
+search-real-asked: install
+	$(PY) tools/real_asked.py
+	$(MAKE) search-vectors
+
 search-vectors: install
 	rm -f $(SHIP_DB)
 	$(DEV) DATABASE_URL=sqlite:///$(SHIP_DB) JUDGEAPP_SEARCH_VECTORS=0 $(PY) manage.py migrate --noinput -v0

@@ -23,6 +23,7 @@ import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -54,6 +55,8 @@ PARTS = (
     *(p.stem.removeprefix("search_questions_") for p in BLIND_SETS),
 )
 OTHER_DOCS = ("mtr", "ipg", "jar")
+# Which real questions read the bench's index holds as asked-as questions (asked_sets).
+RealAsked = Literal["all", "seen", "none"]
 # The second look at a hybrid search's first results (search.rerank); --no-rerank leaves it out.
 RERANK = True  # the newest stored version of each is searched beside the CR
 
@@ -85,10 +88,25 @@ def load_questions(path: Path = QUESTIONS) -> tuple[str, list[Question]]:
     return data["version"], questions
 
 
+def asked_sets(real: RealAsked = "seen") -> dict:
+    """The shipped asked-as questions with the real questions read (search.asked, kind "real"): all
+    of them as the service has them, those less their held-out third (search_sets.held_out_texts,
+    part "real-heldout" asks them), or none."""
+    if real == "none":
+        return asked.load_asked()
+    if real == "all":
+        return asked.load_asked(real=True)
+    import search_sets
+
+    unseen = search_sets.held_out_texts()
+    return asked.load_asked(real=lambda text: text not in unseen)
+
+
 def cr_index(rules_dir: Path, version: str) -> search.SearchIndex:
+    """The CR's index as the service builds it (every real question read among the asked-as)."""
     path = rules_dir / "cr" / f"MagicCompRules-{version.replace('-', '')}.txt"
     document = parse_cr(decode_document(path.read_bytes(), str(path)), str(path))
-    entries = with_asked(search.entries_from_document(document), document, asked.load_asked())
+    entries = with_asked(search.entries_from_document(document), document, asked_sets("all"))
     return search.build_index(entries, glossary=document.glossary)
 
 
@@ -120,9 +138,17 @@ def with_asked(entries: list[search.SearchEntry], parsed, sets) -> list[search.S
 
 
 def load_corpus(
-    rules_dir: Path, version: str, *, use_asked: bool = True, drop_held_out: bool = False
+    rules_dir: Path,
+    version: str,
+    *,
+    use_asked: bool = True,
+    drop_held_out: bool = False,
+    real_asked: RealAsked = "seen",
 ) -> Corpus:
-    sets = asked.load_asked() if use_asked else None
+    """The indexes of the newest CR, MTR, IPG and JAR with the shipped asked-as questions (none
+    without `use_asked`) and the real questions read among them as `real_asked` says (asked_sets:
+    by default less the held-out third that part "real-heldout" asks)."""
+    sets = asked_sets(real_asked) if use_asked else None
     if drop_held_out and sets is not None:
         import search_sets
 
@@ -377,7 +403,7 @@ def table(
     )
     for part in parts:
         if part == "asked-heldout":
-            held = load_corpus(rules_dir, version, drop_held_out=True)
+            held = load_corpus(rules_dir, version, drop_held_out=True, real_asked="none")
             if hybrid and not add_semantic(held):
                 continue
             versions = {
@@ -481,6 +507,14 @@ def main() -> None:
         action="store_true",
         help="leave out the second look at the hybrid ranking's first results (search.rerank)",
     )
+    parser.add_argument(
+        "--real-asked",
+        choices=("all", "seen", "none"),
+        default="seen",
+        help="with --table: which real questions read the index holds as asked-as questions: all "
+        "(as the service: for a blind set), seen (less the held-out third that part real-heldout "
+        "asks; the default) or none (the search as it was before they were)",
+    )
     args = parser.parse_args()
     global RERANK
     RERANK = not args.no_rerank
@@ -494,7 +528,7 @@ def main() -> None:
             if args.table == "all"
             else args.table.split(",")
         )
-        corpus = load_corpus(args.rules_dir, version)
+        corpus = load_corpus(args.rules_dir, version, real_asked=args.real_asked)
         shown = args.table_misses
         table(
             corpus,

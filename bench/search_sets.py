@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from search import asked
@@ -68,9 +68,23 @@ def held_out_real(text: str) -> bool:
     return hashlib.sha256(text.encode()).digest()[0] % 3 == 0
 
 
+def held_out_texts() -> frozenset[str]:
+    """The held-out third of the real questions read, as the asked-as files hold them (whitespace
+    collapsed): the bench's index leaves them out of the real asked-as questions (search.asked) so
+    that part "real-heldout" measures questions the search has not seen."""
+    return frozenset(
+        " ".join(q.text.split())
+        for path in READ.values()
+        for q in _read(path)
+        if held_out_real(q.text)
+    )
+
+
 def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
     """Every question set, by part, in file order: the written sets, the real questions measured
-    and read (READ), and the blind sets of BLIND only when named in `blind`."""
+    and read (READ), "real-heldout" (the held-out third of those, the one part of them the bench's
+    index has not seen as asked-as questions), and the blind sets of BLIND only when named in
+    `blind`."""
     unknown = sorted(set(blind) - set(BLIND))
     if unknown:
         raise ValueError(f"not a blind set: {', '.join(unknown)} (blind sets: {', '.join(BLIND)})")
@@ -83,6 +97,12 @@ def load_sets(*, blind: Collection[str] = ()) -> dict[str, list[SetQuestion]]:
     ]:
         for q in _read(path):
             parts.setdefault(q.part, []).append(q)
+    parts["real-heldout"] = [
+        replace(q, part="real-heldout")
+        for part in READ
+        for q in parts.get(part, [])
+        if held_out_real(q.text)
+    ]
     return parts
 
 

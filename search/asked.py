@@ -14,6 +14,14 @@ Each file names the document and the version its numbers are written in:
 
 The numbers are pinned to that version; the service follows them through renumbering into the
 version it searches (search.entries). Pure: reads the shipped files, nothing else.
+
+`search/questions/real/*.toml` (`kind = "real"`) hold, in the same shape, the real questions people
+posted on public pages that the search bench has measured and read (bench/real_questions: the source
+address, the asker's words and the section of the current documents that decides each, checked
+against its text), written there by tools/real_asked.py and never by hand: a question a judge asks
+again in other words meets the one already answered. They are up to 1,000 characters (a question's
+limit) and as many per rule as were asked; `load_asked(real=...)` says whether they are read (the
+service reads them; what trains or measures on questions chooses).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,6 +40,11 @@ QUESTIONS_DIR = Path(__file__).with_name("questions")
 DOCS = ("cr", "mtr", "ipg", "jar")
 MAX_PER_RULE = 8
 MAX_CHARS = 300
+# The real questions (kind = "real"): as long as a question may be, and as many as were asked.
+MAX_PER_RULE_REAL = 60
+MAX_CHARS_REAL = 1000
+REAL_DIR = QUESTIONS_DIR / "real"
+KINDS = ("written", "real")
 
 
 class AskedError(ValueError):
@@ -77,11 +90,18 @@ def parse_asked(raw: str, source: str) -> AskedSet:
         raise AskedError(
             f"{source}:{_line_of(raw, 'version')}: version must be a date like 2025-02-07"
         ) from None
-    unknown = set(data) - {"doc", "version", "questions"}
+    unknown = set(data) - {"doc", "version", "kind", "questions"}
     if unknown:
         raise AskedError(
-            f"{source}: unknown keys {', '.join(sorted(unknown))} (doc, version, questions)"
+            f"{source}: unknown keys {', '.join(sorted(unknown))} (doc, version, kind, questions)"
         )
+    kind = data.get("kind", "written")
+    if kind not in KINDS:
+        at = f"{source}:{_line_of(raw, 'kind')}"
+        raise AskedError(f"{at}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    most, longest = (
+        (MAX_PER_RULE_REAL, MAX_CHARS_REAL) if kind == "real" else (MAX_PER_RULE, MAX_CHARS)
+    )
     table = data.get("questions")
     if not isinstance(table, dict) or not table:
         raise AskedError(f"{source}: a [questions] table of rule number = [questions] is required")
@@ -94,10 +114,10 @@ def parse_asked(raw: str, source: str) -> AskedSet:
 
         if not re.fullmatch(r"[0-9A-Z][0-9a-z.]*", number):
             raise AskedError(f"{where()}: {number!r} is not a rule number")
-        if not isinstance(listed, list) or not listed or len(listed) > MAX_PER_RULE:
-            raise AskedError(f"{where()}: {number} needs a list of 1 to {MAX_PER_RULE} questions")
+        if not isinstance(listed, list) or not listed or len(listed) > most:
+            raise AskedError(f"{where()}: {number} needs a list of 1 to {most} questions")
         for question in listed:
-            if not isinstance(question, str) or not question.strip() or len(question) > MAX_CHARS:
+            if not isinstance(question, str) or not question.strip() or len(question) > longest:
                 raise AskedError(
                     f"{where()}: {number} has an empty or over-long question: {question!r}"
                 )
@@ -121,10 +141,22 @@ def merge(sets: Iterable[AskedSet]) -> dict[tuple[str, dt.date], AskedSet]:
     return merged
 
 
-def load_asked(directory: Path = QUESTIONS_DIR) -> dict[tuple[str, dt.date], AskedSet]:
-    """Every questions file shipped in `directory`, joined per document version."""
+def load_asked(
+    directory: Path = QUESTIONS_DIR, *, real: bool | Callable[[str], bool] = False
+) -> dict[tuple[str, dt.date], AskedSet]:
+    """Every questions file shipped in `directory`, joined per document version; with `real`, the
+    real questions of its `real/` folder too (a callable keeps only the real questions it is true
+    of: a bench leaves out the ones it measures)."""
     files = sorted(directory.glob("*.toml")) if directory.is_dir() else []
-    return merge(parse_asked(path.read_text(encoding="utf-8"), str(path)) for path in files)
+    sets = [parse_asked(path.read_text(encoding="utf-8"), str(path)) for path in files]
+    if real is not False and (directory / "real").is_dir():
+        for path in sorted((directory / "real").glob("*.toml")):
+            found = parse_asked(path.read_text(encoding="utf-8"), str(path))
+            if callable(real):
+                kept = {n: tuple(q for q in qs if real(q)) for n, qs in found.questions.items()}
+                found = replace(found, questions={n: qs for n, qs in kept.items() if qs})
+            sets.append(found)
+    return merge(sets)
 
 
 def newest_for(doc: str, sets: Mapping[tuple[str, dt.date], AskedSet]) -> list[AskedSet]:

@@ -70,7 +70,7 @@ def entries_for(version: Version) -> tuple[list[SearchEntry], list[GlossaryEntry
 @cache
 def _shipped_asked() -> dict:
     """The shipped questions files, read once per process."""
-    return asked.load_asked()
+    return asked.load_asked(real=True)
 
 
 def asked_questions(version: Version) -> dict[str, tuple[str, ...]]:

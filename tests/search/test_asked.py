@@ -1,12 +1,18 @@
 """Tests for the asked-as questions (search/asked.py and search/questions/*.toml): the loader
 refuses broken files naming the file and line, and every shipped question belongs to a real rule of
-the real document version its file names, in judges' words rather than the rule's."""
+the real document version its file names, in judges' words rather than the rule's. The real
+questions read (search/questions/real/, kind "real") are what tools/real_asked.py writes from the
+bench's sets read, never a blind set's."""
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
+import json
 import re
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -91,8 +97,69 @@ def _real_document(doc: str, version: dt.date):
     return None
 
 
-def _shipped() -> list[asked.AskedSet]:
-    return list(asked.load_asked().values())
+def _shipped(*, real: bool = False) -> list[asked.AskedSet]:
+    return list(asked.load_asked(real=real).values())
+
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL_HEAD = 'doc = "cr"\nversion = "2025-02-07"\nkind = "real"\n\n[questions]\n'
+
+
+def _module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class RealQuestionsTests:
+    def test_a_real_file_takes_questions_as_long_as_a_search_and_as_many_as_were_asked(self):
+        story = ("I attack with my 3/3 and my opponent blocks with two creatures. " * 16)[:990]
+        listed = [f"{story} {k}" for k in range(20)]
+        found = asked.parse_asked(f'{REAL_HEAD}"510.1c" = {json.dumps(listed)}\n', "r.toml")
+        assert found.count == 20 and max(map(len, found.questions["510.1c"])) > asked.MAX_CHARS
+        written = REAL_HEAD.replace('kind = "real"\n', "")
+        with pytest.raises(asked.AskedError, match=re.escape("510.1c needs a list of 1 to 8")):
+            asked.parse_asked(f'{written}"510.1c" = {json.dumps(listed)}\n', "w.toml")
+        with pytest.raises(asked.AskedError, match="510.1c has an empty or over-long question"):
+            asked.parse_asked(f'{REAL_HEAD}"510.1c" = {json.dumps(["x" * 1001])}\n', "r.toml")
+
+    def test_an_unknown_kind_is_refused_naming_the_line(self):
+        text = REAL_HEAD.replace('"real"', '"forum"') + '"510.1c" = ["who blocks"]\n'
+        with pytest.raises(asked.AskedError, match=re.escape("r.toml:3: kind must be one of")):
+            asked.parse_asked(text, "r.toml")
+
+    def test_real_questions_are_read_only_when_asked_for_and_filtered_as_asked(self, tmp_path):
+        (tmp_path / "cr.toml").write_text(GOOD, encoding="utf-8")
+        (tmp_path / "real").mkdir()
+        (tmp_path / "real" / "cr.toml").write_text(
+            REAL_HEAD + '"729.4" = ["We  looped forever, who wins?", "a judge said draw"]\n',
+            encoding="utf-8",
+        )
+        key = ("cr", dt.date(2025, 2, 7))
+        assert asked.load_asked(tmp_path)[key].questions["729.4"] == (
+            "nobody can stop the combo, what now",
+        )
+        assert asked.load_asked(tmp_path, real=True)[key].questions["729.4"] == (
+            "nobody can stop the combo, what now",
+            "We looped forever, who wins?",
+            "a judge said draw",
+        )
+        kept = asked.load_asked(tmp_path, real=lambda text: "draw" not in text)
+        assert kept[key].questions["729.4"][1:] == ("We looped forever, who wins?",)
+
+    def test_the_shipped_real_questions_are_what_the_tool_writes_from_the_sets_read(self):
+        sets = _module("search_sets", ROOT / "bench" / "search_sets.py")
+        tool = _module("real_asked", ROOT / "tools" / "real_asked.py")
+        wanted = tool.files(sets.READ, tool.versions())
+        shipped = {p.name: p.read_text(encoding="utf-8") for p in asked.REAL_DIR.glob("*.toml")}
+        assert set(shipped) == {"cr.toml", "mtr.toml", "ipg.toml", "jar.toml"}
+        assert shipped == wanted, "run make search-real-asked"
+        texts = {q for s in _shipped(real=True) for qs in s.questions.values() for q in qs}
+        for path in sets.BLIND.values():
+            blind = {" ".join(q.text.split()) for q in sets._read(path)}
+            assert blind and not blind & texts, f"a blind question of {path.name} is shipped"
 
 
 @pytest.mark.corpus
@@ -102,7 +169,7 @@ class ShippedQuestionsTests:
         assert {s.doc for s in sets} == set(asked.DOCS)
         assert sum(s.count for s in sets if s.doc == "cr") >= 3000
 
-    @pytest.mark.parametrize("found", _shipped(), ids=lambda s: f"{s.doc}@{s.version}")
+    @pytest.mark.parametrize("found", _shipped(real=True), ids=lambda s: f"{s.doc}@{s.version}")
     def test_every_number_is_a_rule_of_the_real_version_named(self, found):
         document = _real_document(found.doc, found.version)
         assert document is not None, (
