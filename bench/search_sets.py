@@ -56,10 +56,12 @@ READ = {
     "real-blind2": REAL / "real_blind2.toml",
     "real-blind3": REAL / "real_blind3.toml",
     "real-blind4": REAL / "real_blind4.toml",
+    "real-blind5": REAL / "real_blind5.toml",
 }
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident,
-# each until it is measured once.
-BLIND: dict[str, Path] = {"real-blind5": REAL / "real_blind5.toml"}
+# each until it is measured once (none at present: the next set gathered waits here,
+# {"real-blind6": REAL / "real_blind6.toml"}, until it is measured once).
+BLIND: dict[str, Path] = {}
 
 
 def held_out_real(text: str) -> bool:
