@@ -1,0 +1,263 @@
+"""The guide fixes of the audit of guided calls (items 1, 2, 3, 8, 9 and 10): each walk is made
+through the API by the answers' labels, as a judge picks them, and checks the penalty at every REL,
+the key sentence of the fix, and that a cited section of the document as imported says it. Every
+test here failed before the fixes (the answers, conclusions or sentences did not exist)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from guides import loader
+
+pytestmark = pytest.mark.django_db
+
+FINDER = "infraction-finder"
+RELS = ("regular", "competitive", "professional")
+TE = "A tournament rule"
+DECK = "The deck or sideboard does not match a correct decklist"
+COMPANION = "A card in the deck violates the restriction of the player's companion"
+KEEPS_DECKLIST = "No: they keep the decklist they registered"
+COMPANION_REMEDY = (
+    "locate all cards violating the restriction. Then, choose that number of cards at random "
+    "from unrevealed cards in the sideboard that meet the companion restriction. The opponent "
+    "decides which chosen card replaces each illegal card."
+)
+COMPANION_UPGRADE = (
+    "If making the deck match the companion condition is impossible, upgrade the penalty to a "
+    "Game Loss."
+)
+COMPANION_DECKLIST = (
+    "If the decklist is being adjusted to allow for an intended companion, the player exchanges "
+    "cards between the deck and sideboard until the restriction is met."
+)
+
+
+def squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def walk(slug: str, steps: list[Any]) -> dict:
+    """The API's body where the steps lead. A text step is the opening of the one label of the
+    question reached that starts with it; any other step is an input's value."""
+    guide = loader.load_all()[slug]
+    api = APIClient()
+    answers: list[Any] = []
+
+    def post() -> dict:
+        body = api.post(f"/api/v1/guides/{slug}/walk", {"answers": answers}, format="json").json()
+        assert "error" not in body, body
+        return body
+
+    for step in steps:
+        if isinstance(step, str):
+            node = guide.nodes[post()["node_id"]]
+            found = [a.label for a in node.answers if a.label.startswith(step)]
+            assert len(found) == 1, f"{slug}:{node.id}: {len(found)} answers start {step!r}"
+            step = found[0]
+        answers.append(step)
+    return post()
+
+
+def cited_text(node: dict, doc: str, number: str | None = None) -> str:
+    texts = [
+        squeeze(str(c.get("text") or ""))
+        for c in node["citations"]
+        if c["doc"] == doc
+        and (number is None or c["number"] == number)
+        and c.get("status") != "unresolved"
+    ]
+    assert texts, f"{node['id']} cites no {doc.upper()} {number or ''}"
+    return "\n".join(texts)
+
+
+def assert_cites(node: dict, doc: str, sentence: str, number: str | None = None) -> None:
+    assert squeeze(sentence) in cited_text(node, doc, number), (
+        f"{node['id']}: no cited {doc.upper()} {number or ''} says {sentence!r}"
+    )
+
+
+def assert_penalties(node: dict, regular_start: str, ipg: str) -> None:
+    assert node["penalty"]["regular"].startswith(regular_start), node["penalty"]
+    assert node["penalty"]["competitive"] == node["penalty"]["professional"] == ipg, node["penalty"]
+
+
+class CompanionDeckProblemTests:
+    """IPG 3.5: "The discovery of a card that violates a companion restriction is a Deck Problem if
+    the player does not wish to modify their decklist to accommodate the companion restriction."
+    Before the audit the only answer was "Another mismatch": a Warning with no companion remedy,
+    also where the IPG upgrades it to a Game Loss."""
+
+    def test_a_companion_violation_the_deck_can_meet_is_a_warning_with_the_companion_remedy(self):
+        body = walk(FINDER, [TE, DECK, COMPANION, KEEPS_DECKLIST, "Yes"])
+        node = body["node"]
+        assert body["finished"] and body["node_id"] == "dp-companion"
+        assert node["infraction"] == "DP" and node["category"] == "tournament_error"
+        assert_penalties(node, "No penalty", "Warning")
+        assert COMPANION_REMEDY in squeeze(node["fix"])
+        assert "post-sideboard game" in node["fix"]
+        assert_cites(node, "ipg", COMPANION_REMEDY, "3.5")
+        assert_cites(
+            node,
+            "ipg",
+            "The discovery of a card that violates a companion restriction is a Deck Problem if "
+            "the player does not wish to modify their decklist to accommodate the companion "
+            "restriction.",
+            "3.5",
+        )
+        assert any(
+            "companion condition is impossible" in u and "Game Loss" in u for u in node["upgrades"]
+        ), node["upgrades"]
+        assert any("second Warning for Deck Problem" in u for u in node["upgrades"])
+        assert "JAR" in node["fix"] and cited_text(node, "jar")
+
+    def test_when_the_companion_condition_cannot_be_met_the_penalty_is_a_game_loss(self):
+        body = walk(
+            FINDER,
+            [TE, DECK, COMPANION, KEEPS_DECKLIST, "No, making the deck match the companion"],
+        )
+        node = body["node"]
+        assert body["finished"] and body["node_id"] == "dp-companion-game-loss"
+        assert node["infraction"] == "DP"
+        assert_penalties(node, "No penalty", "Game Loss")
+        assert "upgraded" in node["ruling"]
+        assert COMPANION_UPGRADE in squeeze(node["fix"])
+        assert_cites(node, "ipg", COMPANION_UPGRADE, "3.5")
+        assert cited_text(node, "jar")
+
+    def test_a_player_who_modifies_the_decklist_for_the_companion_has_a_decklist_problem(self):
+        body = walk(FINDER, [TE, DECK, COMPANION, "Yes: they modify the decklist"])
+        node = body["node"]
+        assert body["finished"] and body["node_id"] == "dlp"
+        assert node["infraction"] == "DLP"
+        assert_penalties(node, "No penalty", "Game Loss")
+        assert COMPANION_DECKLIST[3:-1] in squeeze(node["fix"])
+        assert_cites(node, "ipg", COMPANION_DECKLIST, "3.4")
+        assert_cites(
+            node,
+            "ipg",
+            "it is acceptable to alter the deck and sideboard configuration to meet the "
+            "restriction",
+            "3.4",
+        )
+
+    def test_the_deck_problem_conclusion_lists_the_companion_upgrade(self):
+        node = walk(FINDER, [TE, DECK, "Another mismatch"])["node"]
+        assert any("companion condition is impossible" in u for u in node["upgrades"])
+
+
+class DecklistProblemTests:
+    def test_the_decklist_problem_fix_has_the_companion_sentence(self):
+        """IPG 3.4, Additional Remedy: "If the decklist is being adjusted to allow for an intended
+        companion, the player exchanges cards between the deck and sideboard until the
+        restriction is met." """
+        node = walk(FINDER, [TE, "The decklist is wrong"])["node"]
+        assert node["id"] == "dlp"
+        assert_penalties(node, "No penalty", "Game Loss")
+        assert COMPANION_DECKLIST[3:-1] in squeeze(node["fix"])
+        assert_cites(node, "ipg", COMPANION_DECKLIST, "3.4")
+
+
+class MarkedSideboardTests:
+    def test_marked_cards_only_in_the_sideboard_are_not_an_infraction(self):
+        """IPG 3.8: "This infraction applies only to cards in a player's deck. Differently-marked
+        sleeves in the sideboard are not illegal unless they are put into the deck without being
+        changed. Unless investigating, judges are encouraged to alert players about concerns with
+        marked sideboard cards." Before the audit every answer ended in a penalty."""
+        body = walk(
+            FINDER, [TE, "Marked cards or sleeves", "Only cards or sleeves in the sideboard"]
+        )
+        node = body["node"]
+        assert body["finished"] and body["node_id"] == "mc-sideboard"
+        for rel in RELS:
+            assert node["penalty"][rel].startswith("No penalty"), (rel, node["penalty"])
+        assert not node.get("infraction") and not node.get("category")
+        alert = (
+            "Unless investigating, judges are encouraged to alert players about concerns with "
+            "marked sideboard cards."
+        )
+        assert alert in node["fix"]
+        assert_cites(node, "ipg", alert, "3.8")
+        not_illegal = (
+            "Differently-marked sleeves in the sideboard are not illegal unless they are put into "
+            "the deck without being changed."
+        )
+        assert not_illegal in node["ruling"]
+        assert_cites(node, "ipg", not_illegal, "3.8")
+        assert_cites(node, "ipg", "This infraction applies only to cards in a player's deck.")
+
+    def test_marks_on_deck_cards_are_still_a_warning(self):
+        node = walk(FINDER, [TE, "Marked cards or sleeves", "Ordinary wear or marks"])["node"]
+        assert node["id"] == "mc-warning"
+        assert_penalties(node, "No penalty", "Warning")
+
+
+class MissedTriggerRegularTests:
+    def test_the_detrimental_missed_trigger_fix_at_regular_has_the_jars_may_rule(self):
+        """JAR (a player forgets a triggered ability): "If the ability includes the word "may,"
+        assume the player chose not to perform it." """
+        body = walk(FINDER, ["A game action went wrong", "A triggered ability", "Yes", "Yes, both"])
+        node = body["node"]
+        assert body["node_id"] == "mt-warning"
+        assert_penalties(node, "No penalty", "Warning")
+        may = 'If the ability includes the word "may," assume the player chose not to perform it.'
+        assert may in node["fix"]
+        assert_cites(node, "jar", may)
+        assert "too disruptive" in node["fix"]
+        assert cited_text(node, "ipg", "2.1")
+
+
+class StallingTests:
+    def test_the_stalling_fix_says_what_ipg_1_2_says_and_nothing_it_does_not(self):
+        """IPG 1.2: "any penalty of Game Loss or higher should be reported to the Head Judge, and
+        it is recommended that only the Head Judge issue penalties of this nature". It says
+        nothing of the player staying in the event meanwhile."""
+        body = walk(
+            "loop-resolution",
+            [
+                "Yes, every iteration is the same",
+                "Yes, they can name a number",
+                "No, it happens within one turn",
+                "Both players",
+                "No, each needs the other",
+                "No, nothing in it ends the game",
+                5,
+                3,
+                "Yes, it is being started again",
+                "Yes, it looks deliberate",
+            ],
+        )
+        node = body["node"]
+        assert body["node_id"] == "stalling"
+        said = (
+            "any penalty of Game Loss or higher should be reported to the Head Judge, and it is "
+            "recommended that only the Head Judge issue penalties of this nature"
+        )
+        assert said in node["fix"] and "IPG 1.2" in node["fix"]
+        assert_cites(node, "ipg", said, "1.2")
+        assert "stays in the event" not in node["fix"]
+        assert "Only the head judge issues" not in node["fix"]
+        for rel in ("competitive", "professional"):
+            assert node["penalty"][rel].startswith("Disqualification")
+            assert "if the head judge confirms it" in node["penalty"][rel]
+
+
+class UnsportingMinorRegularTests:
+    def test_at_regular_a_game_loss_may_reinforce_it_as_the_jar_says(self):
+        """JAR Introduction: "If they make no attempt to correct their behaviour, applying a Game
+        Loss may reinforce the seriousness of the issue." """
+        body = walk(FINDER, ["Behaviour", "Disruptive", "No, this is the first"])
+        node = body["node"]
+        assert body["node_id"] == "usc-minor"
+        assert_penalties(node, "No penalty", "Warning")
+        regular = node["penalty"]["regular"]
+        assert "a Game Loss may reinforce the seriousness of the issue" in regular
+        assert "a Game Loss if" not in regular
+        assert_cites(
+            node,
+            "jar",
+            "If they make no attempt to correct their behaviour, applying a Game Loss may "
+            "reinforce the seriousness of the issue.",
+        )
