@@ -20,7 +20,12 @@ exist; head-judge-only actions on your own event answer 403. Errors: judgeapp.ap
     GET  events/{id}/players/{name}[?guide=slug&conclusion=node&day=1 | ?infraction=3.3&day=1]
                                         -> {"name", "penalties": [PENALTY], "calls": [CALL],
                                             "next": UPGRADE}  ("next": what that conclusion's
-                                            penalty would be for this player now, upgrades applied)
+                                            penalty would be for this player now, upgrades applied;
+                                            optional "round=3": a second Game Loss in that round
+                                            says the player receives only one of those given at
+                                            the same time (IPG 1.1), as the saved call does;
+                                            with "infraction", optional "downgrade=true": the
+                                            section's Downgrade applies, as in a direct call)
     GET  events/{id}/export.csv | export.json   (head judge) -> every call with its notes
 
 CALL_REQUEST, what the guide page posts (possibly queued offline and replayed later):
@@ -46,7 +51,8 @@ CALL_REQUEST, what the guide page posts (possibly queued offline and replayed la
 A call for any infraction of the current IPG, without a guide: the same body with "infraction" (the
 section, "3.3", or the name, "Slow Play") in place of "guide", "answers" and "conclusion"; its
 penalty is the IPG's at Competitive and Professional and the JAR's handling at Regular (see
-calllog.recording). Players are stored as the event's player list spells them, and names not
+calllog.recording), and with "downgrade": true (optional, Competitive and Professional only, for a
+section whose Downgrade names a penalty: Tardiness, Outside Assistance) the Downgrade's penalty. Players are stored as the event's player list spells them, and names not
 on the list are added to it. The player list, call edits and revisions: calllog.api_more.
 
 The server replays the guide from slug + answers, takes the conclusion's ruling, fix, penalty at the
@@ -261,7 +267,9 @@ class PlayerView(CallLogView):
         if "guide" in request.query_params:
             data["next"] = self._next(request, event, name)
         elif "infraction" in request.query_params:
-            data["next"] = api_more.infraction_preview(request, event, name, self._day(request))
+            data["next"] = api_more.infraction_preview(
+                request, event, name, self._day(request), self._round(request)
+            )
         return Response(data)
 
     def patch(self, request: Request, event_id: int, name: str) -> Response:
@@ -277,6 +285,15 @@ class PlayerView(CallLogView):
                     request.query_params.get("day"), "day", minimum=1, maximum=30, default=1
                 )
                 or 1
+            )
+        except services.InvalidCall as exc:
+            raise _invalid(exc) from None
+
+    def _round(self, request: Request) -> int | None:
+        """The round the call is in (?round=3): a second Game Loss in it carries IPG 1.1's note."""
+        try:
+            return services.whole_number(
+                request.query_params.get("round"), "round", minimum=0, maximum=1000, default=None
             )
         except services.InvalidCall as exc:
             raise _invalid(exc) from None
@@ -309,6 +326,7 @@ class PlayerView(CallLogView):
             category=node.category,
             penalty=getattr(node.penalty, event.rel),
             day=day,
+            round=self._round(request),
         )
         return api_more.preview_record(result, getattr(node.penalty, event.rel), event.rel)
 

@@ -14,7 +14,13 @@ infraction chosen directly. Mounted by api_urls; errors in judgeapp.api_errors' 
     GET    events/{id}/calls/{call_id}/revisions -> {"revisions": [REVISION]}
 
 INFRACTION is {"number", "name", "title", "category", "penalty": {"regular", "competitive",
-"professional"}, "regular_ref", "upgrade", "count_upgrade", "ref"}; PLAYER {"name", "calls": n};
+"professional"}, "regular_ref", "upgrade", "count_upgrade", "ref", "penalty_line", "downgrade",
+"downgrade_penalty", "regular_note"}: "penalty" is the penalty to give ("Warning" where the IPG's
+Penalty line reads "Warning with potential upgrade"), "penalty_line" the line as printed, "upgrade"
+and "count_upgrade" the IPG's upgrades (Competitive and Professional), "downgrade" the section's
+Downgrade text ("" when none) and "downgrade_penalty" the penalty it gives ("" when it names no one
+penalty; a direct call sends "downgrade": true to give it), "regular_note" what Regular REL says in
+place of the IPG's upgrades and downgrades (the JAR); PLAYER {"name", "calls": n};
 REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason"}.
 """  # noqa: E501
 
@@ -138,9 +144,11 @@ class CallRevisionsView(CallLogView):
         )
 
 
-def infraction_preview(request: Request, event, name: str, day: int) -> dict:
-    """PlayerView's "next" for ?infraction=: what that infraction's penalty would be for this
-    player now."""
+def infraction_preview(
+    request: Request, event, name: str, day: int, round: int | None = None
+) -> dict:
+    """PlayerView's "next" for ?infraction= (and &downgrade=true): what that infraction's penalty
+    would be for this player now."""
     wanted = request.query_params.get("infraction", "")
     infraction = infractions.find(wanted)
     if infraction is None:
@@ -149,10 +157,27 @@ def infraction_preview(request: Request, event, name: str, day: int) -> dict:
             f"infraction: {wanted!r} is not an infraction of the current IPG",
             details={"infraction": ["unknown infraction"]},
         )
+    flag = request.query_params.get("downgrade", "false")
+    if flag not in ("true", "false"):
+        raise ApiError(
+            "invalid", "downgrade: true or false", details={"downgrade": ["true or false"]}
+        )
+    try:
+        downgraded = recording.read_downgrade(flag == "true" or None, infraction, event.rel)
+    except services.InvalidCall as exc:
+        raise _invalid(exc) from None
     result = recording.preview_infraction(
-        request.user, event, player=name, infraction=infraction, day=day
+        request.user,
+        event,
+        player=name,
+        infraction=infraction,
+        day=day,
+        round=round,
+        downgraded=downgraded,
     )
-    return preview_record(result, infraction.penalty_at(event.rel), event.rel)
+    return preview_record(
+        result, infraction.penalty_at(event.rel, downgraded=downgraded), event.rel
+    )
 
 
 def preview_record(result, base_penalty: str, rel: str) -> dict:

@@ -10,13 +10,13 @@ class CallLogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from calllog import penalties, services
+        from calllog import infractions, penalties, services
         from guides import pages
         from rulesref import citing
 
         # The upgrade rules pin IPG and JAR references: registered, as the guides' and the engines'
         # are, so that a new IPG or JAR flags them in the curation review.
-        citing.register_references("calllog", penalties.PINNED_REFS)
+        citing.register_references("calllog", (*penalties.PINNED_REFS, *infractions.PINNED_REFS))
         # The guide page offers the judge's events to save a call to: listed here, never imported
         # by guides.
         pages.register_event_source(services.my_events)

@@ -36,6 +36,9 @@ def record_infraction(request: HttpRequest, event_id: int) -> HttpResponse:
         "players": [n for n in names if n.strip()],
         "time_extension": request.POST.get("time_extension", ""),
         "rel": event.rel,
+        # the section's Downgrade applies (the box calllog.js shows for Tardiness, Outside
+        # Assistance)
+        **({"downgrade": True} if request.POST.get("downgrade") == "yes" else {}),
     }
     try:
         call, _ = recording.record_call(request.user, event, body)

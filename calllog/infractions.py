@@ -1,6 +1,7 @@
 """Every infraction of the current IPG, read from the imported document, for recording a call
 directly (without a guide): its section, name, category, the IPG's own Penalty line (the penalty at
-Competitive and Professional), its Upgrade text, and how Judging at Regular REL handles it.
+Competitive and Professional), its Upgrade and Downgrade texts, and how Judging at Regular REL
+handles it.
 
 Nothing here is a hard-coded list of infractions: a new IPG adds, renames or renumbers sections and
 the catalogue follows (the sections of chapters 2-4 that the parser gave a Penalty). What the JAR
@@ -9,21 +10,39 @@ says at Regular is by category and behaviour, since the JAR has no per-infractio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from calllog import penalties
 
 # The JAR's own headings, pinned (rulesref resolves a JAR heading as the reference's "number").
 JAR_INTRO = "jar@2019-01-21:Introduction"
-JAR_IN_GAME = "jar@2019-01-21:Common Issues"
 JAR_UNWANTED = "jar@2019-01-21:General Unwanted Behaviors"
 JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
+# The situations under the JAR's "Common Issues" (a heading without text of its own), pinned by the
+# number the JAR parser gives them (rulesref/parsing/jar.py), as the guides cite them.
+JAR_TRIGGER = "jar@2019-01-21:1.1"  # "A player forgets a triggered ability ..."
+JAR_CARD_SEEN = "jar@2019-01-21:1.2"  # "A player sees a card in a library that they shouldn't ..."
+JAR_EXTRA_CARDS = "jar@2019-01-21:1.3"  # "A player accidentally draws or has more cards than ..."
+JAR_GAME_ERROR = "jar@2019-01-21:1.4"  # "A player makes an in-game error not mentioned above"
+JAR_ILLEGAL_DECK = "jar@2019-01-21:1.5"  # "A player has illegal, insufficient, or another ..."
+# registered with rulesref.citing (calllog/apps.py), so a new JAR flags them in the curation review
+PINNED_REFS = (
+    JAR_INTRO,
+    JAR_UNWANTED,
+    JAR_SERIOUS,
+    JAR_TRIGGER,
+    JAR_CARD_SEEN,
+    JAR_EXTRA_CARDS,
+    JAR_GAME_ERROR,
+    JAR_ILLEGAL_DECK,
+)
 
 # Regular REL (JAR 2019-01-21), by the IPG infraction's name: what the JAR prescribes instead.
-# Game Play Errors are in-game mistakes (JAR "Common Issues": fix and educate); the JAR's "General
-# Unwanted Behaviors" lists inadequate shuffling, unreasonable time, strategic advice, tardiness and
-# improper ways of determining a result; "Serious Problems" are aggression, knowingly breaking rules
-# (cheating) and theft.
+# Game Play Errors are in-game mistakes (JAR "Common Issues": fix and educate, each cited by its
+# situation, _JAR_SITUATION); the JAR's "General Unwanted Behaviors" lists inadequate shuffling,
+# unreasonable time, strategic advice, tardiness and improper ways of determining a result; "Serious
+# Problems" are aggression, knowingly breaking rules (cheating) and theft.
 _UNWANTED = (
     "None: educate the player (a General Unwanted Behavior); a Game Loss may reinforce the "
     "education if it continues"
@@ -58,12 +77,29 @@ _REGULAR: dict[str, tuple[str, str]] = {
     "Cheating": (_SERIOUS, JAR_SERIOUS),
     penalties.USC_MAJOR: (_HARASSING, JAR_SERIOUS),
     "Stalling": (_KNOWINGLY_SLOW, JAR_SERIOUS),
-    "Deck Problem": ("None: fix the deck as the JAR describes and educate the player", JAR_IN_GAME),
+    "Deck Problem": (
+        "None: fix the deck as the JAR describes and educate the player",
+        JAR_ILLEGAL_DECK,
+    ),
+}
+# The JAR situation a Game Play Error is handled by at Regular, as the infraction finder cites it; a
+# Game Play Error not listed is "an in-game error not mentioned above" (JAR 1.4).
+_JAR_SITUATION = {
+    "Missed Trigger": JAR_TRIGGER,
+    "Looking at Extra Cards": JAR_CARD_SEEN,
+    "Hidden Card Error": JAR_EXTRA_CARDS,
+    # the usual Mulligan Procedure Error: extra cards in an opening hand (JAR 1.3's last sentence)
+    "Mulligan Procedure Error": JAR_EXTRA_CARDS,
+    "Game Rule Violation": JAR_GAME_ERROR,
+    # JAR 1.1: "Unlike other illegal actions (which must be pointed out), players may choose whether
+    # or not to point out their opponent's missed triggers": what Failure to Maintain Game State is
+    # (and is not) at Regular.
+    penalties.FTMGS: JAR_TRIGGER,
 }
 _REGULAR_DEFAULT = {
     penalties.GAME_PLAY_ERROR: (
         "None: fix the error as the JAR describes and educate the player",
-        JAR_IN_GAME,
+        JAR_GAME_ERROR,
     ),
     penalties.TOURNAMENT_ERROR: (
         "None: the IPG does not apply at Regular REL; educate the player (a Game Loss only after "
@@ -78,23 +114,81 @@ _REGULAR_DEFAULT = {
 }
 
 
+# JAR introduction: "The fixes found in the Infraction Procedure Guide, are designed for a stricter
+# environment and don't apply at Regular REL" and "If a player continues to repeat a mistake despite
+# multiple reminders, you may warn them that the next occurrence will result in a Game Loss."
+_REGULAR_NO_IPG = "Regular REL: the IPG's upgrades and downgrades do not apply (JAR)."
+_REGULAR_REPEAT = (
+    " A player who keeps repeating a mistake despite multiple reminders may be warned that the "
+    "next occurrence will be a Game Loss."
+)
+# A Penalty line that qualifies its penalty ("Warning with potential upgrade", IPG 3.5): the penalty
+# to give is the one named; the upgrades are the section's Upgrade paragraphs.
+_QUALIFIED = re.compile(
+    r"(?P<penalty>" + "|".join(penalties.PENALTY_NAMES) + r")\s+with\s+(?:a\s+)?potential\s+"
+    r"upgrades?\.?",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(
+    r"\b(?:" + "|".join(re.escape(n) for n in penalties.PENALTY_NAMES) + r")\b", re.IGNORECASE
+)
+
+
+def penalty_to_give(line: str) -> str:
+    """The penalty a Penalty line gives, as the call log writes it: "Warning" for "Warning with
+    potential upgrade" (the section's Upgrade says when it is more); any other line as
+    penalties.penalty_label writes it."""
+    cleaned = " ".join(str(line).split())
+    match = _QUALIFIED.fullmatch(cleaned)
+    return penalties.penalty_label(match["penalty"] if match else cleaned)
+
+
+def named_penalty(text: str) -> str:
+    """The one penalty a Downgrade text names ("... receives a warning" -> "Warning"); "" when it
+    names none or more than one (then the judge reads the text and no choice is offered)."""
+    found = {penalties.penalty_label(m.group(0)) for m in _NAMED.finditer(text or "")}
+    return found.pop() if len(found) == 1 else ""
+
+
 @dataclass(frozen=True)
 class Infraction:
     number: str  # the IPG section, "3.3"
     name: str  # "Slow Play"
     title: str  # "Tournament Error - Slow Play"
     category: str  # penalties.GAME_PLAY_ERROR ...
-    penalty: str  # the IPG's Penalty line: Competitive and Professional
+    penalty: str  # the penalty the Penalty line gives at Competitive and Professional ("Warning")
     regular: str  # the JAR's handling at Regular REL
     regular_ref: str
     upgrade: str  # the section's own Upgrade text ("" when none)
     ref: str  # pinned reference to the section, "ipg@2021-01-06:3.3"
+    downgrade: str = ""  # the section's own Downgrade text ("" when none)
+    penalty_line: str = ""  # the IPG's Penalty line as printed ("Warning with potential upgrade")
 
-    def penalty_at(self, rel: str) -> str:
-        return self.regular if rel == "regular" else self.penalty
+    def penalty_at(self, rel: str, *, downgraded: bool = False) -> str:
+        """The penalty at `rel`; with `downgraded`, the one the section's Downgrade gives
+        (Competitive and Professional only: check can_downgrade first)."""
+        if rel == "regular":
+            return self.regular
+        return self.downgrade_penalty() if downgraded else self.penalty
 
     def by_rel(self) -> dict[str, str]:
         return {"regular": self.regular, "competitive": self.penalty, "professional": self.penalty}
+
+    def downgrade_penalty(self) -> str:
+        """The penalty the section's Downgrade gives ("" when it has none or names no one
+        penalty)."""
+        return named_penalty(self.downgrade)
+
+    def can_downgrade(self, rel: str) -> bool:
+        """Whether a judge can record the Downgrade's penalty: the section names one, and the IPG
+        applies (not at Regular REL: JAR introduction)."""
+        return rel != "regular" and bool(self.downgrade_penalty())
+
+    def regular_note(self) -> str:
+        """What Regular REL says in place of the IPG's upgrades (JAR introduction)."""
+        if self.category in (penalties.GAME_PLAY_ERROR, penalties.TOURNAMENT_ERROR):
+            return _REGULAR_NO_IPG + _REGULAR_REPEAT
+        return _REGULAR_NO_IPG
 
     def count_upgrade(self) -> str:
         """The upgrade by count the IPG gives this infraction's category (chapter 2 and
@@ -128,6 +222,10 @@ class Infraction:
             "upgrade": self.upgrade,
             "count_upgrade": self.count_upgrade(),
             "ref": self.ref,
+            "penalty_line": self.penalty_line or self.penalty,
+            "downgrade": self.downgrade,
+            "downgrade_penalty": self.downgrade_penalty(),
+            "regular_note": self.regular_note(),
         }
 
 
@@ -153,17 +251,22 @@ def catalogue() -> list[Infraction]:
         regular, regular_ref = _REGULAR.get(name) or _REGULAR_DEFAULT.get(
             category, _REGULAR_DEFAULT[penalties.TOURNAMENT_ERROR]
         )
+        if category == penalties.GAME_PLAY_ERROR:
+            regular_ref = _JAR_SITUATION.get(name, regular_ref)
+        line = " ".join(str(fields["penalty"]).split())
         out.append(
             Infraction(
                 number=rule.number,
                 name=name,
                 title=rule.title,
                 category=category,
-                penalty=" ".join(str(fields["penalty"]).split()),
+                penalty=penalty_to_give(line),
                 regular=regular,
                 regular_ref=regular_ref,
                 upgrade=str(fields.get("upgrade") or ""),
                 ref=f"ipg@{pinned}:{rule.number}",
+                downgrade=" ".join(str(fields.get("downgrade") or "").split()),
+                penalty_line=line,
             )
         )
     return out

@@ -5,7 +5,8 @@ without the judge being told). The request is read and checked by services (read
 module is above services, players and penalties, and none of them imports it.
 
 A direct call's body is CALL_REQUEST (calllog.api) with "infraction" (the IPG section, "3.3",
-or its name, "Slow Play") in place of "guide" and "answers".
+or its name, "Slow Play") in place of "guide" and "answers", and optionally "downgrade": true when
+the section's Downgrade applies (Competitive and Professional only).
 """
 
 from __future__ import annotations
@@ -198,11 +199,15 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
     if existing is not None:
         return _same(existing, infraction), False
     check_rel(event, extras.rel)
+    downgraded = read_downgrade(body.get("downgrade"), infraction, event.rel)
     name = (
         infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
     )
-    base = penalties.penalty_label(infraction.penalty_at(event.rel))
+    base = penalties.penalty_label(infraction.penalty_at(event.rel, downgraded=downgraded))
     refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
+    ruling = f"IPG {infraction.number} {infraction.title}"
+    if downgraded:
+        ruling += f". Downgrade (IPG {infraction.number}): {infraction.downgrade}"
     return _store(
         user,
         event,
@@ -218,9 +223,29 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
         answers=[],
         conclusion="",
         ipg_section=infraction.number,
-        ruling=f"IPG {infraction.number} {infraction.title}",
+        ruling=ruling,
         fix="",
     )
+
+
+def read_downgrade(value: Any, infraction: infractions.Infraction, rel: str) -> bool:
+    """A direct call's "downgrade" (true: the section's Downgrade applies and its penalty is the one
+    given), refused where there is no Downgrade to apply: a section without one (or whose
+    Downgrade names no one penalty), and Regular REL, where the IPG does not apply (JAR)."""
+    if value is None or value is False:
+        return False
+    if value is not True:
+        raise InvalidCall("downgrade", "true or false")
+    if rel == "regular":
+        raise InvalidCall(
+            "downgrade",
+            "the IPG's Downgrade does not apply at Regular REL (the JAR's handling is the penalty)",
+        )
+    if not infraction.can_downgrade(rel):
+        raise InvalidCall(
+            "downgrade", f"IPG {infraction.number} {infraction.title} has no Downgrade to apply"
+        )
+    return True
 
 
 def _store(
@@ -315,9 +340,17 @@ def _same(existing: Call, infraction: infractions.Infraction) -> Call:
 
 
 def preview_infraction(
-    user, event: Event, *, player: str, infraction: infractions.Infraction, day: int = 1
+    user,
+    event: Event,
+    *,
+    player: str,
+    infraction: infractions.Infraction,
+    day: int = 1,
+    round: int | None = None,
+    downgraded: bool = False,
 ):
-    """What this infraction's penalty would be for this player now, upgrades applied."""
+    """What this infraction's penalty would be for this player now, upgrades applied (and the
+    section's Downgrade, when `downgraded`: read_downgrade checks it applies)."""
     name = (
         infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
     )
@@ -327,6 +360,7 @@ def preview_infraction(
         player=player,
         infraction=name,
         category=infraction.category,
-        penalty=infraction.penalty_at(event.rel),
+        penalty=infraction.penalty_at(event.rel, downgraded=downgraded),
         day=day,
+        round=round,
     )

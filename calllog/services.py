@@ -432,12 +432,15 @@ def preview_penalty(
     category: str = "",
     penalty: str,
     day: int = 1,
+    round: int | None = None,
 ) -> penalties.UpgradeResult:
     """What the penalty would be for this player now (the guide page says so before the call
-    is saved)."""
+    is saved); with the round, the saved call's note too when it is a second Game Loss in that
+    round (IPG 1.1: only one of several given at the same time is received)."""
     event_for(user, event.pk)
     return penalties.apply_upgrades(
-        _offenses(event, player), penalties.Offense(infraction, category, penalty, event.rel, day)
+        _offenses(event, player),
+        penalties.Offense(infraction, category, penalty, event.rel, day, round=round),
     )
 
 

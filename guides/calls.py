@@ -1,8 +1,8 @@
 """The infraction finder as the call beside a search hit (search/calls.py): for each infraction of
 an IPG version (a section whose Penalty line the IPG parser stored), its penalty at Competitive and
 Professional as that line gives it, at Regular as the finder's conclusion for the infraction gives
-it (the JAR's handling), the section's Upgrade when it has one, and the address that opens the
-finder at that conclusion."""
+it (the JAR's handling), the section's Upgrade and Downgrade when it has them, and the address that
+opens the finder at that conclusion."""
 
 from __future__ import annotations
 
@@ -55,6 +55,11 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
         upgrade = " ".join(((rule.fields or {}).get("upgrade") or "").split())
         if upgrade:
             out[rule.number]["upgrade"] = upgrade
+        # and its Downgrade (Tardiness: "... before 1 minute has elapsed ... receives a warning";
+        # Outside Assistance: "... the penalty is a Game Loss"): the penalty can also be lower
+        downgrade = " ".join(((rule.fields or {}).get("downgrade") or "").split())
+        if downgrade:
+            out[rule.number]["downgrade"] = downgrade
     return out
 
 

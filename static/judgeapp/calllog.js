@@ -2,7 +2,9 @@
    current IPG (#infraction-data), players picked from the event's list (players.js), the penalty with the
    player's history applied in the highlighted row and beside the player and Save before saving (penalty.js),
    and the call sent through offline.js's queue (kept on the tablet while offline) with the penalty shown
-   as "announced_penalty". Without this script the form posts to the page. */
+   as "announced_penalty". The IPG's upgrades and the section's Downgrade (with a box to give its penalty)
+   are shown at Competitive and Professional only; at Regular REL the JAR applies instead (its note).
+   Without this script the form posts to the page. */
 (function () {
   "use strict";
   // offline.js is loaded after this script: start once every deferred script has run.
@@ -35,6 +37,11 @@
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
+  var downgradeBox = document.getElementById("record-downgrade");
+  var downgradeText = document.getElementById("record-downgrade-text");
+  var downgradeLabel = document.getElementById("record-downgrade-label");
+  var downgradeApply = document.getElementById("record-downgrade-apply");
+  var downgradeChoice = document.getElementById("record-downgrade-choice");
   var box = document.getElementById("record-save-penalty");
   var status = form.querySelector(".save-status");
   var slot = document.getElementById("record-players");
@@ -54,27 +61,60 @@
     return catalogue.filter(function (i) { return i.number === select.value; })[0] || null;
   }
   function currentRow() { return table.querySelector('tr[data-rel="' + eventRel + '"]'); }
+  /* Whether the judge gives the section's Downgrade penalty: offered at Competitive and Professional
+     only (the JAR: the IPG does not apply at Regular), for a Downgrade that names one penalty. */
+  function downgraded(infraction) {
+    return !!(infraction && eventRel !== "regular" && infraction.downgrade_penalty && downgradeApply && downgradeApply.checked);
+  }
+  function showRules(infraction) {
+    if (eventRel === "regular") {
+      upgradeNote.textContent = infraction.regular_note || "";
+    } else {
+      upgradeNote.textContent = [infraction.count_upgrade, infraction.upgrade ? "IPG upgrade: " + infraction.upgrade : ""].filter(Boolean).join(" ");
+    }
+    upgradeNote.hidden = !upgradeNote.textContent;
+    if (!downgradeBox) return;
+    var offered = eventRel !== "regular" && !!infraction.downgrade;
+    downgradeBox.hidden = !offered;
+    downgradeText.textContent = offered ? "IPG downgrade (" + infraction.number + "): " + infraction.downgrade : "";
+    var choice = offered && !!infraction.downgrade_penalty;
+    downgradeLabel.hidden = !choice;
+    downgradeChoice.textContent = choice ? "The downgrade applies: give " + infraction.downgrade_penalty : "";
+    if (!choice) downgradeApply.checked = false;
+  }
 
-  function refresh() {
+  /* keepShown: only the round changed, which adds IPG 1.1's note but never changes the penalty: the
+     penalty shown stays (and is what Save announces) until the new preview replaces it. */
+  function refresh(keepShown) {
     var infraction = chosen();
     table.hidden = !infraction;
     upgradeNote.hidden = !infraction;
+    if (downgradeBox) downgradeBox.hidden = !infraction;
     if (box) box.hidden = !infraction;
     if (!infraction) return;
-    table.querySelectorAll("tr").forEach(function (row) {
-      row.querySelector("td").textContent = infraction.penalty[row.dataset.rel] || "";
-    });
-    upgradeNote.textContent = [infraction.count_upgrade, infraction.upgrade ? "IPG: " + infraction.upgrade : ""].filter(Boolean).join(" ");
     var player = offender.value();
-    var base = infraction.penalty[eventRel];
     var row = currentRow();
+    var keep = keepShown === true && !!player && /^(checked|upgraded|unchecked)$/.test(row.dataset.preview || "");
+    table.querySelectorAll("tr").forEach(function (each) {
+      if (keep && each === row) return;   // nothing moves under the judge's finger
+      each.querySelector("td").textContent = infraction.penalty[each.dataset.rel] || "";
+    });
+    showRules(infraction);
+    var lower = downgraded(infraction);
+    var base = lower ? infraction.downgrade_penalty : infraction.penalty[eventRel];
     var both = function (next, state) { JudgePenalty.show(row, base, next, state); JudgePenalty.summary(box, base, next, state); };
     var mine = ++serial;
-    both(null, "");
+    if (!keep) both(null, "");
     if (!player) return;
-    row.dataset.preview = "loading";
-    JudgePenalty.summary(box, base, null, "loading");
-    JudgePenalty.fetchNext(eventId, player, { infraction: infraction.number }).then(function (next) {
+    if (!keep) {
+      row.dataset.preview = "loading";
+      JudgePenalty.summary(box, base, null, "loading");
+    }
+    var params = { infraction: infraction.number };
+    // the round: a second Game Loss in it says the player receives only one given at the same time (IPG 1.1)
+    if (/^\d+$/.test(String(form.elements.round.value).trim())) params.round = String(form.elements.round.value).trim();
+    if (lower) params.downgrade = "true";
+    JudgePenalty.fetchNext(eventId, player, params).then(function (next) {
       if (mine === serial) both(next, "checked");
     }, function (error) {
       if (mine !== serial) return;
@@ -110,8 +150,13 @@
     heading.textContent = "Calls (" + list.querySelectorAll("li").length + ")";
   }
 
-  select.addEventListener("change", refresh);
-  offender.onChange(refresh);
+  select.addEventListener("change", function () {
+    if (downgradeApply) downgradeApply.checked = false;   // another infraction: its own Downgrade, unticked
+    refresh();
+  });
+  offender.onChange(function () { refresh(); });
+  if (downgradeApply) downgradeApply.addEventListener("change", function () { refresh(); });
+  form.elements.round.addEventListener("change", function () { refresh(true); });
 
   form.addEventListener("submit", function (submitEvent) {
     submitEvent.preventDefault();
@@ -128,9 +173,11 @@
       players: players,
       offender: players[0],
       // What the judge was shown, and so gave (the server flags the call when the history gives another).
-      announced_penalty: (box && box.dataset.penalty) || JudgePenalty.label(infraction.penalty[eventRel] || ""),
+      announced_penalty: (box && box.dataset.penalty) ||
+        JudgePenalty.label((downgraded(infraction) ? infraction.downgrade_penalty : infraction.penalty[eventRel]) || ""),
       created_at: new Date().toISOString()
     };
+    if (downgraded(infraction)) body.downgrade = true;   // the section's Downgrade: its penalty, not a deviation
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
     status.className = "save-status";

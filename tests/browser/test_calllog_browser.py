@@ -367,3 +367,56 @@ class OfflineRecordTests:
         call = Call.objects.get()
         assert (call.ipg_section, call.offender, call.time_extension) == ("3.3", "Ana Costa", 1)
         assert list(Player.objects.values_list("name", flat=True)) == ["Ana Costa"]
+
+
+class DirectCallRulesTests:
+    """The direct-call form against the documents: the section's Downgrade stated and given at
+    Competitive (IPG 3.1 Tardiness), Deck Problem as the Warning it is (IPG 3.5), and at Regular
+    REL nothing of the IPG's upgrades presented as applying (JAR introduction)."""
+
+    def test_a_tardiness_downgrade_is_shown_and_recorded_as_a_warning(self, page, judge):
+        from calllog.models import Call
+
+        page.goto(f"/events/{judge['event'].pk}/")
+        page.select_option("#record-infraction", "3.5")
+        assert (
+            page.inner_text('#record-penalties tr[data-rel="professional"] td').strip() == "Warning"
+        )
+        assert page.locator("#record-downgrade").is_hidden()  # Deck Problem has no Downgrade
+        record(page, "3.1", "Ana Costa")
+        assert "IPG 3" in page.inner_text("#record-upgrade")
+        assert page.locator("#record-downgrade").is_visible()
+        said = page.inner_text("#record-downgrade")
+        assert "before 1 minute has elapsed" in said and "give Warning" in said, said
+        assert current_row(page, "#record-penalties").startswith("Game Loss")
+        page.check("#record-downgrade-apply")
+        page.wait_for_function(
+            "() => document.querySelector('#record-save-penalty').dataset.penalty === 'Warning'"
+            " && document.querySelector('#record-save-penalty').dataset.preview === 'checked'"
+        )
+        assert current_row(page, "#record-penalties").startswith("Warning")
+        assert "Penalty to give: Warning" in page.inner_text("#record-save-penalty")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok")
+        assert "Tardiness — Warning for Ana Costa" in page.inner_text("#record-form .save-status")
+        call = Call.objects.get()
+        assert (call.penalty, call.base_penalty, call.needs_review) == ("Warning", "Warning", False)
+        assert not page.is_checked("#record-downgrade-apply")  # the form starts afresh
+
+    def test_at_regular_the_ipgs_upgrades_and_downgrades_are_not_presented(self, page, judge):
+        from calllog import services
+
+        regular = services.open_event(
+            judge["user"], name="FNM", date=dt.date(2026, 11, 20), rel="regular"
+        )
+        page.goto(f"/events/{regular.pk}/")
+        assert "upgraded by the player" not in page.inner_text("#record-rule")
+        assert "do not apply" in page.inner_text("#record-rule")
+        record(page, "3.3", "Ana Costa")
+        note = page.inner_text("#record-upgrade")
+        assert "do not apply" in note and "JAR" in note, note
+        assert "IPG 3" not in note and "IPG upgrade" not in note, note
+        page.select_option("#record-infraction", "3.1")
+        assert page.locator("#record-downgrade").is_hidden()
+        assert "IPG upgrade" not in page.inner_text("#record-upgrade")
+        assert no_horizontal_scroll(page)

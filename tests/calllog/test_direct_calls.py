@@ -55,13 +55,15 @@ class CatalogueTests:
         for rule in sections:
             item = listed[rule.number]
             assert item["title"] == rule.title
-            assert (
-                item["penalty"]["competitive"]
-                == item["penalty"]["professional"]
-                == " ".join(rule.fields["penalty"].split())
-            )
+            line = " ".join(rule.fields["penalty"].split())
+            assert item["penalty_line"] == line
+            # the penalty to give: the line itself, or the penalty it names ("Warning with
+            # potential upgrade" -> "Warning", IPG 3.5)
+            assert item["penalty"]["competitive"] == item["penalty"]["professional"]
+            assert line.startswith(item["penalty"]["competitive"]), (line, item)
             assert item["penalty"]["regular"] and item["regular_ref"].startswith("jar@")
             assert item["upgrade"] == (rule.fields.get("upgrade") or "")
+            assert item["downgrade"] == " ".join((rule.fields.get("downgrade") or "").split())
 
     def test_at_regular_harassment_and_stalling_are_the_jars_serious_problems(self, cast):
         """JAR: "if a player is being threatening, aggressive or harassing other players, these

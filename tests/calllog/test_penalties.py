@@ -356,12 +356,17 @@ class WarningWordingTests:
 
 class PinnedReferenceTests:
     def test_every_reference_the_upgrade_rules_pin_is_registered_with_the_rules_reference(self):
-        from calllog import penalties
+        from calllog import infractions, penalties
         from rulesref import citing
 
-        pinned = {
-            v for k, v in vars(penalties).items() if k.isupper() and isinstance(v, str) and "@" in v
-        }
+        def pinned_in(module) -> set[str]:
+            return {
+                v
+                for k, v in vars(module).items()
+                if k.isupper() and isinstance(v, str) and "@" in v
+            }
+
+        pinned = pinned_in(penalties)
         assert {
             "ipg@2021-01-06:2",
             "ipg@2021-01-06:3",
@@ -370,9 +375,13 @@ class PinnedReferenceTests:
             "ipg@2021-01-06:4.2",
         } <= pinned
         assert set(penalties.PINNED_REFS) == pinned
-        assert set(citing.cited_by("calllog")) == pinned and pinned <= set(
-            citing.known_references()
-        )
+        # the direct-call catalogue's JAR references (its Regular REL handling) too
+        situations = pinned_in(infractions)
+        assert {f"jar@2019-01-21:1.{n}" for n in range(1, 6)} <= situations
+        assert set(infractions.PINNED_REFS) == situations
+        assert set(
+            citing.cited_by("calllog")
+        ) == pinned | situations and pinned | situations <= set(citing.known_references())
 
 
 class GameLossesAtOnceTests(unittest.TestCase):

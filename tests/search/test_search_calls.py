@@ -104,3 +104,17 @@ def test_a_section_with_an_upgrade_says_it_beside_its_penalty():
     version = Version.objects.get(document__slug="ipg", is_current=True)
     for number, call in guide_calls.infraction_calls(version.pk, version.content_hash).items():
         assert ("upgrade" in call) == bool((rules[number].fields or {}).get("upgrade")), number
+
+
+def test_a_section_with_a_downgrade_says_it_beside_its_penalty():
+    """IPG 3.1 Tardiness is a Game Loss, and its Downgrade makes a player seated within the first
+    minute a Warning: the results page shows it beside the penalty, as the API carries it."""
+    rules = _ipg_rules()
+    question = "player arrived late to his seat after the round started, what is the penalty"
+    body = APIClient().get("/api/v1/search", {"q": question}).json()
+    hits = [r for r in body["results"] if r["doc"] == "ipg" and r["number"] == "3.1"]
+    assert hits, [(r["doc"], r["number"]) for r in body["results"]]
+    downgrade = " ".join(rules["3.1"].fields["downgrade"].split())
+    assert "1 minute" in downgrade and hits[0]["call"]["downgrade"] == downgrade
+    page = Client().get("/search/", {"q": question}).content.decode()
+    assert 'class="call-downgrade"' in page and "before 1 minute has elapsed" in page
