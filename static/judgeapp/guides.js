@@ -640,18 +640,27 @@
   /* The penalty with the event's history applied, in the highlighted row, once the event and the player
      penalised are known (the server answers players/{name}?guide=&conclusion=). */
   var previewSerial = 0;
-  function refreshPreview(player) {
+  /* keepShown: only the round changed, which adds IPG 1.1's note (one Game Loss of several given at
+     once in a round) but never changes the penalty: what is shown stays until the new preview comes,
+     so nothing moves under the judge's finger. */
+  function refreshPreview(player, keepShown) {
     if (!preview || !preview.row || !window.JudgePenalty) return;
     var mine = ++previewSerial;
     var both = function (next, state, note) {
       JudgePenalty.show(preview.row, preview.base, next, state, note);
       JudgePenalty.summary(preview.box, preview.base, next, state, note);
     };
-    both(null, preview.node.infraction ? "" : "fixed");
+    var keep = keepShown === true && !!player && /^(checked|upgraded|unchecked)$/.test(preview.row.dataset.preview || "");
+    if (!keep) both(null, preview.node.infraction ? "" : "fixed");
     if (!chosenEvent || !player || !preview.node.infraction || current.mismatch) return;
-    preview.row.dataset.preview = "loading";
-    JudgePenalty.summary(preview.box, preview.base, null, "loading");
-    JudgePenalty.fetchNext(chosenEvent.id, player, { guide: guide.slug, conclusion: preview.node.id }).then(function (next) {
+    if (!keep) {
+      preview.row.dataset.preview = "loading";
+      JudgePenalty.summary(preview.box, preview.base, null, "loading");
+    }
+    var params = { guide: guide.slug, conclusion: preview.node.id };
+    var round = preview.form && preview.form.elements.round ? String(preview.form.elements.round.value).trim() : "";
+    if (/^\d+$/.test(round)) params.round = round;
+    JudgePenalty.fetchNext(chosenEvent.id, player, params).then(function (next) {
       if (mine === previewSerial) both(next, "checked");
     }, function (error) {
       if (mine !== previewSerial) return;
@@ -710,9 +719,10 @@
     var who = el("div", { className: "fields players" }, [offender.element, opponent.element]);
     // The player, the penalty to give and Save together: the judge reads the penalty where they tap.
     var box = el("p", { className: "save-penalty", role: "status", "aria-live": "polite" });
-    if (preview) preview.box = box;
+    if (preview) { preview.box = box; preview.form = form; }
     if (window.JudgePenalty) JudgePenalty.summary(box, (node.penalty || {})[rel()] || "", null, node.infraction ? "" : "fixed");
     form.appendChild(fields);
+    form.elements.round.addEventListener("change", function () { refreshPreview(offender.value(), true); });
     form.appendChild(who);
     form.appendChild(box);
     form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));

@@ -146,6 +146,44 @@ class RecordInfractionTests:
         assert row.startswith("Game Loss — upgraded:") and "Slow Play" in row, row
         page.screenshot(path=str(SHOTS / "guide-upgrade-before-save.png"), full_page=False)
 
+    def test_a_guides_game_loss_in_a_round_with_one_already_says_only_one_is_received(
+        self, page, judge
+    ):
+        """IPG 1.1: a player who would receive several Game Losses at the same time receives one;
+        the guide's preview says so once the round is typed, as the saved call would."""
+        from calllog import recording
+
+        recording.record_call(
+            judge["user"],
+            judge["event"],
+            {
+                "client_id": "0b8f4c55-2f55-4bd8-9d36-7f1f7b0a2c21",
+                "infraction": "Tardiness",
+                "players": ["Ana Costa"],
+                "round": 2,
+            },
+        )
+        guide = all_guides()["infraction-finder"]
+        page.goto("/guides/infraction-finder/")
+        page.select_option("#call-event", str(judge["event"].pk))
+        walk(page, conclusion_paths(guide)["dlp"])
+        page.fill(".save-form input[name=offender]", "Ana Costa")
+        row = current_row(page, "#guide-step")
+        assert row.startswith("Game Loss") and "only receives one" not in row, row
+        page.fill(".save-form input[name=round]", "2")
+        page.locator(".save-form input[name=table]").click()  # the round's change event
+        page.wait_for_function(
+            "() => /only receives one/.test(document.querySelector('#guide-step tr.current td')"
+            ".textContent)"
+        )
+        assert "only receives one" in page.inner_text(".save-form .save-penalty")
+        page.fill(".save-form input[name=round]", "3")
+        page.locator(".save-form input[name=table]").click()
+        page.wait_for_function(
+            "() => !/only receives one/.test(document.querySelector('#guide-step tr.current td')"
+            ".textContent)"
+        )
+
     def test_a_player_list_that_arrives_after_the_name_is_typed_still_checks_the_penalty(
         self, page, judge
     ):
