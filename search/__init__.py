@@ -9,7 +9,7 @@ The pure engine (standard library only; no Django, no numpy):
     query.py       reading a question into weighted words
     ranking.py     scoring and ordering: lexical, then blended with embeddings
     snippets.py    the text shown under a hit
-    asked.py       the asked-as questions shipped in questions/*.toml
+    asked.py       the asked-as questions of questions/*.toml (the real ones read: questions/real/)
 The optional embeddings (numpy): model.py (which model), embedder.py (the encoder), vectors.py
 (what is embedded, keys, scoring). With Django: service.py (indexes of the current versions,
 answers), vector_store.py (stored vectors), tasks.py (building them on a worker).

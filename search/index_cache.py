@@ -33,14 +33,24 @@ log = logging.getLogger(__name__)
 _PACKAGE = Path(__file__).resolve().parent
 
 
+def digested_files() -> list[Path]:
+    """The search code and its data files, the asked-as questions of every folder under questions/
+    (the real questions read, questions/real/, among them) included."""
+    return sorted(
+        [
+            *_PACKAGE.glob("*.py"),
+            *_PACKAGE.glob("*.toml"),
+            *(_PACKAGE / "questions").rglob("*.toml"),
+        ]
+    )
+
+
 @cache
 def _code_digest() -> str:
     """The search code and its data files: a change to any of them builds the index again."""
     digest = hashlib.sha256()
-    for path in sorted(
-        [*_PACKAGE.glob("*.py"), *_PACKAGE.glob("*.toml"), *(_PACKAGE / "questions").glob("*.toml")]
-    ):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in digested_files():
+        digest.update(str(path.relative_to(_PACKAGE)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

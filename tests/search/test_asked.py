@@ -196,3 +196,14 @@ class ShippedQuestionsTests:
                 if any(tuple(q_words[k : k + 6]) in runs for k in range(len(q_words) - 5)):
                     copied.append((number, question))
         assert copied == []
+
+
+def test_every_questions_file_the_service_reads_names_the_index_it_builds():
+    # The disk cache of built indexes (search.index_cache) is named by the search's files: a changed
+    # questions file, the real ones of questions/real/ too, must build the index again.
+    from search import index_cache
+
+    digested = set(index_cache.digested_files())
+    read = {*asked.QUESTIONS_DIR.glob("*.toml"), *asked.REAL_DIR.glob("*.toml")}
+    assert asked.REAL_DIR / "cr.toml" in read
+    assert read <= digested, sorted(str(p) for p in read - digested)
