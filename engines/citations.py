@@ -47,6 +47,7 @@ SBA_COMMANDER = CR + "704.6c"
 
 # Multiplayer, Two-Headed Giant and Commander.
 MULTIPLAYER_CONTINUES = CR + "800.4"
+LEAVES_WITH_OBJECTS = CR + "800.4a"
 THG_TEAMS = CR + "810.1"
 THG_SHARED_LIFE = CR + "810.4"
 THG_TEAM_WINS_LOSES = CR + "810.8a"

@@ -6,12 +6,17 @@ Policy encoded (each point cites its pinned reference in the ruling):
 - Competitive/Professional REL: IPG "Tournament Error - Insufficient Shuffling", penalty Warning. A
   deck is not shuffled "if the judge believes a player could know the position or distribution of
   one or more cards"; its examples are forgetting to shuffle after a search and a single riffle
-  after a search; its definition includes not presenting the deck to the opponent; MTR 3.9 says pile
-  shuffling alone is not sufficiently random. Only those make the ruling: a procedure of several
-  riffles is not an infraction by itself. The distance from random of the procedure described (a
-  model, see ``shuffles``) is information for the judge, said in words, never the ruling. It is an
-  unintentional error: an intentionally unrandomized deck is for the judge to investigate as
-  Cheating; this module never decides intent.
+  after a search (example B: applied to a library one riffle leaves far from random in the riffle
+  model, i.e. of 6 cards or more); its definition includes not presenting the deck to the opponent;
+  MTR 3.9 says pile shuffling alone is not sufficiently random. Only those make the ruling: a
+  procedure of several riffles is not an infraction by itself. A procedure none of them covers that
+  this engine's own model credits with less than two riffles' worth (one overhand or mash shuffle, a
+  riffle and an overhand shuffle, one riffle of a tiny library) is never affirmed as shuffled
+  properly: it is the judge's call (``judge_call``; IPG 3.9: "A player should shuffle their deck
+  using multiple methods"), with no penalty of its own. The distance from random of the procedure
+  described (a model, see ``shuffles``) is information for the judge, said in words, never the
+  ruling. It is an unintentional error: an intentionally unrandomized deck is for the judge to
+  investigate as Cheating; this module never decides intent.
 - IPG 3: a Tournament Error Warning is upgraded to a Game Loss if the player already received a
   Warning for an offense in the same category, i.e. for the same infraction
   (``prior_insufficient_shuffling_warning``: an earlier Warning for Insufficient Shuffling that day;
@@ -22,7 +27,10 @@ Policy encoded (each point cites its pinned reference in the ruling):
 - A card flipped while shuffling the opponent's deck is the shuffler's Looking at Extra Cards (IPG
   2.2, example A), not the owner's Insufficient Shuffling; at Regular REL the JAR's fix for a card
   seen in a library applies (shuffle it into the unknown portion; the JAR's "A player sees a card in
-  a library").
+  a library"). When the owner also did something wrong (shuffled too little, or shuffled found
+  cards in), both players' infractions are given: the ruling's own fields keep the one they always
+  gave (the owner's Insufficient Shuffling, else the shuffler's), ``further_infractions`` the
+  other, each charged to its player with its penalty and fix; the fix names it too.
 - Regular REL: the JAR lists inadequate shuffling among "General Unwanted Behaviors": educate, no
   penalty; a Game Loss may reinforce education if the behaviour continues; knowingly doing it is a
   Serious Problem.
@@ -43,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, model_validator
@@ -137,6 +146,35 @@ class PenaltyByRel:
 
 
 @dataclass(frozen=True)
+class FurtherInfraction:
+    """An infraction beside the ruling's own, committed by another player in the same events: each
+    player's infraction is charged to that player, with its own penalty and fix."""
+
+    infraction: Infraction
+    infraction_name: str
+    penalty: str  # at the facts' REL
+    penalties: PenaltyByRel
+    charged_to: str
+    fix: str
+    citations: tuple[str, ...]
+
+    def as_result(self) -> dict[str, Any]:
+        return {
+            "infraction": self.infraction.value,
+            "infraction_name": self.infraction_name,
+            "penalty": self.penalty,
+            "penalties": {
+                "regular": self.penalties.regular,
+                "competitive": self.penalties.competitive,
+                "professional": self.penalties.professional,
+            },
+            "charged_to": self.charged_to,
+            "fix": self.fix,
+            "citations": list(self.citations),
+        }
+
+
+@dataclass(frozen=True)
 class ShuffleRuling:
     infraction: Infraction
     infraction_name: str
@@ -156,6 +194,10 @@ class ShuffleRuling:
     distance_words: str | None = None
     upgraded: bool = False  # IPG 3: a second Insufficient Shuffling Warning became a Game Loss
     charged_to: str = "owner"  # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
+    # another player's infraction in the same events (IPG 2.2 example A beside the owner's IPG 3.9)
+    further_infractions: tuple[FurtherInfraction, ...] = ()
+    # no documented example settles the procedure: whether it randomized is the judge's call
+    judge_call: bool = False
 
     def as_result(self) -> dict[str, Any]:
         return {
@@ -180,6 +222,8 @@ class ShuffleRuling:
             "distance_words": self.distance_words,
             "upgraded": self.upgraded,
             "charged_to": self.charged_to,
+            "further_infractions": [f.as_result() for f in self.further_infractions],
+            "judge_call": self.judge_call,
         }
 
 
@@ -202,12 +246,76 @@ def _procedure_problem(facts: ShuffleFacts) -> str | None:
             "only pile shuffles (or cuts) were used, and pile shuffling alone is not "
             "sufficiently random"
         )
-    if riffles == 1 and len(randomizing) == 1:
+    if riffles == 1 and len(randomizing) == 1 and _one_riffle_leaves_far_from_random(facts):
         return (
-            "a single riffle shuffle was the whole randomization, the tournament rules' own "
-            "example of insufficient shuffling"
+            "a single riffle shuffle was the whole randomization, as in the Infraction Procedure "
+            "Guide's own example of insufficient shuffling (IPG 3.9, example B)"
         )
     return None
+
+
+# The band of ``shuffles.describe_distance`` called "far from random".
+FAR_FROM_RANDOM = 0.9
+
+
+def _one_riffle_leaves_far_from_random(facts: ShuffleFacts) -> bool:
+    """IPG 3.9 example B (a single riffle after a search) is about a library that one riffle leaves
+    far from random; the riffle model says a library of a handful of cards (5 or fewer) is not left
+    so, and there the example does not settle it (``_undecided``: the judge's call)."""
+    return shuffles.riffle_distance(facts.deck_size, 1) >= FAR_FROM_RANDOM
+
+
+def _riffles_worth(procedure: tuple[ShuffleStep, ...]) -> Fraction:
+    """What this engine's own model credits a procedure with, in riffle shuffles: a riffle is one, a
+    mash half (``shuffles.MASH_CREDIT``), an overhand, pile or cut nothing."""
+    credit = {
+        shuffles.ShuffleMethod.RIFFLE: Fraction(1),
+        shuffles.ShuffleMethod.MASH: shuffles.MASH_CREDIT,
+    }
+    return sum((s.times * credit.get(s.method, Fraction(0)) for s in procedure), Fraction(0))
+
+
+def _undecided(facts: ShuffleFacts, problems: list[str]) -> bool:
+    """A described procedure that no documented example settles, though this engine's own model
+    credits it with less than two riffle shuffles' worth (one overhand or mash shuffle, a riffle and
+    an overhand shuffle, one riffle of a tiny library): whether it randomized is the judge's call
+    (IPG 3.9: "A deck is not shuffled if the judge believes a player could know the position or
+    distribution of one or more cards"; "A player should shuffle their deck using multiple
+    methods"). Never affirmed as shuffled properly, never given a penalty of its own."""
+    return (
+        facts.procedure is not None
+        and facts.deck_size > 1
+        and not problems
+        and _riffles_worth(facts.procedure) < 2
+    )
+
+
+CHARGED_WORDS = {"owner": "deck's owner", "shuffler": "opponent who shuffled"}
+JUDGE_CALL_FIX = (
+    "No documented example settles this shuffle: the Infraction Procedure Guide's examples of "
+    "insufficient shuffling are a library not shuffled after a search and a single riffle shuffle "
+    "after a search (IPG 3.9), and pile shuffling alone is not sufficiently random (MTR 3.9); this "
+    "shuffle was {what}. Whether the deck was shuffled is the judge's call: \"A deck is not "
+    "shuffled if the judge believes a player could know the position or distribution of one or "
+    'more cards in their deck", and "A player should shuffle their deck using multiple methods" '
+    "(IPG 3.9). If the judge believes so, it is Insufficient Shuffling (the deck is then shuffled "
+    "thoroughly); if not, there is nothing to fix."
+)
+
+
+def _judge_call_words(facts: ShuffleFacts) -> str:
+    assert facts.procedure is not None
+    counted = [s for s in facts.procedure if s.times]
+    riffles = sum(s.times for s in counted if s.method is shuffles.ShuffleMethod.RIFFLE)
+    if riffles == 1 and len(counted) == 1 and not _one_riffle_leaves_far_from_random(facts):
+        return (
+            f"one riffle shuffle of a {facts.deck_size}-card library, which in the riffle model "
+            "one riffle does not leave far from random, unlike the libraries of the example"
+        )
+    return (
+        "none of them, but this tool's own model credits it with less than two riffle shuffles' "
+        "worth (a mash shuffle counted as half a riffle, an overhand shuffle as nothing)"
+    )
 
 
 def _shuffle_problems(
@@ -387,7 +495,13 @@ def _penalties(infraction_at_ipg: Infraction, facts: ShuffleFacts) -> PenaltyByR
     return PenaltyByRel(regular, ipg, ipg)
 
 
-def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
+def _fix(
+    facts: ShuffleFacts,
+    problems: list[str],
+    threshold: float,
+    judge_call: bool,
+    further: list[FurtherInfraction],
+) -> str:
     if facts.deck_size <= 1:
         return (
             "No randomizing is needed for a library of one card or none: nobody can know more "
@@ -399,16 +513,27 @@ def _fix(facts: ShuffleFacts, problems: list[str], threshold: float) -> str:
         "shuffling alone is not sufficiently random. Then present it to the opponent, who may "
         "shuffle or cut it further."
     )
-    parts = []
+    # Another player's infraction is said where the fix is read out, not only in its own field.
+    parts = [
+        f"Also charged, to the {CHARGED_WORDS[f.charged_to]}: {f.infraction_name} (penalty: "
+        f"{f.penalty})."
+        for f in further
+    ]
     if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck:
         parts.append(
-            "Shuffle the card seen into the unknown portion of the library; the library was "
+            # IPG 2.2: "The library is already randomized": not when its owner shuffled it too
+            # little (then the owner's fix below randomizes it).
+            "Shuffle the card seen into the unknown portion of the library."
+            if problems
+            else "Shuffle the card seen into the unknown portion of the library; the library was "
             "already randomized, so this should not take excessive effort."
         )
     if facts.found_cards_shuffled_in:
         parts.append(_search_fix(facts.rel))
     if problems:
         parts.append(how)
+    if judge_call:
+        parts.append(JUDGE_CALL_FIX.format(what=_judge_call_words(facts)))
     if parts:
         return " ".join(parts)
     if _rules_question(facts):
@@ -459,24 +584,39 @@ def check_shuffle(
     notes, refs = _rules_notes(facts)
     regular = facts.rel is Rel.REGULAR
     charged_to = "owner"
-    if facts.card_seen_while_shuffling and facts.shuffling_opponents_deck and not problems:
-        # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while
-        # shuffling their opponent's library."
+    # IPG 2.2, example A: "A player accidentally reveals (drops, flips over) a card while shuffling
+    # their opponent's library": the shuffler's infraction, beside any of the owner's.
+    seen_by_shuffler = facts.card_seen_while_shuffling and facts.shuffling_opponents_deck
+    further: list[FurtherInfraction] = []
+    if seen_by_shuffler and not problems:
         at_ipg = Infraction.LOOKING_AT_EXTRA_CARDS
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
         refs.append(CITE_JAR_CARD_SEEN if regular else CITE_LEC)
         charged_to = "shuffler"
+        if facts.found_cards_shuffled_in:
+            further.append(_further(Infraction.GAME_RULE_VIOLATION, facts, "owner"))
     elif problems:
         at_ipg = Infraction.INSUFFICIENT_SHUFFLING
         infraction = Infraction.UNWANTED_BEHAVIOUR if regular else at_ipg
         refs += [CITE_MTR_SHUFFLING, CITE_JAR_UNWANTED if regular else CITE_INSUFFICIENT]
+        if seen_by_shuffler:
+            further.append(_further(Infraction.LOOKING_AT_EXTRA_CARDS, facts, "shuffler"))
     elif facts.found_cards_shuffled_in:
         at_ipg = Infraction.GAME_RULE_VIOLATION
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
         refs.append(CITE_JAR_GAME_ERROR if regular else CITE_GRV)
     else:
         at_ipg = infraction = Infraction.NONE
+    for extra in further:
+        refs += extra.citations
+    judge_call = _undecided(facts, problems)
+    if judge_call:
+        refs += [CITE_MTR_SHUFFLING, CITE_INSUFFICIENT]
     penalties = _penalties(at_ipg, facts)
+    name = INFRACTION_NAMES[infraction]
+    if judge_call and infraction is Infraction.NONE:
+        name = "No documented example settles it: the judge's call"
+        penalties = _judge_call_penalties(facts)
     upgraded = not regular and penalties.competitive.startswith("Game Loss")
     if upgraded:
         refs.append(CITE_TOURNAMENT_ERRORS)
@@ -485,12 +625,13 @@ def check_shuffle(
         refs.append(investigation_ref)
     if not facts.presented_to_opponent or facts.procedure is not None:
         refs.append(CITE_PREGAME)
+    fix = _fix(facts, problems, threshold, judge_call, further)
     return ShuffleRuling(
         infraction=infraction,
-        infraction_name=INFRACTION_NAMES[infraction],
+        infraction_name=name,
         penalty=getattr(penalties, facts.rel.value),
         penalties=penalties,
-        fix=_fix(facts, problems, threshold),
+        fix=fix,
         investigate=investigate,
         investigation=investigation,
         problems=tuple(problems),
@@ -503,12 +644,51 @@ def check_shuffle(
         distance_words=None if distance is None else _distance_words(distance),
         upgraded=upgraded,
         charged_to=charged_to,
+        further_infractions=tuple(further),
+        judge_call=judge_call,
+    )
+
+
+def _further(at_ipg: Infraction, facts: ShuffleFacts, charged_to: str) -> FurtherInfraction:
+    """Another player's infraction in the same events, with its own penalty and fix."""
+    regular = facts.rel is Rel.REGULAR
+    penalties = _penalties(at_ipg, facts)
+    if at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
+        # IPG 2.2's additional remedy; at Regular the JAR's "A player sees a card in a library".
+        fix = "Shuffle the card seen into the unknown portion of the library."
+        refs = (CITE_JAR_CARD_SEEN if regular else CITE_LEC,)
+    else:
+        fix = _search_fix(facts.rel)
+        refs = (CITE_JAR_GAME_ERROR if regular else CITE_GRV,)
+    infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
+    return FurtherInfraction(
+        infraction=infraction,
+        infraction_name=INFRACTION_NAMES[infraction],
+        penalty=getattr(penalties, facts.rel.value),
+        penalties=penalties,
+        charged_to=charged_to,
+        fix=fix,
+        citations=refs,
+    )
+
+
+def _judge_call_penalties(facts: ShuffleFacts) -> PenaltyByRel:
+    """No penalty of its own: Insufficient Shuffling's (IPG 3.9; the JAR at Regular) only if the
+    judge believes a player could know where cards are."""
+    would = _penalties(Infraction.INSUFFICIENT_SHUFFLING, facts)
+    condition = (
+        "none, unless the judge believes a player could know the position or distribution of "
+        "one or more cards"
+    )
+    return PenaltyByRel(
+        f"Judge's call: {condition} (then: {would.regular})",
+        f"Judge's call: {condition} (then Insufficient Shuffling: {would.competitive})",
+        f"Judge's call: {condition} (then Insufficient Shuffling: {would.professional})",
     )
 
 
 def _distance_words(distance: float) -> str:
-    """The engine's words for a distance, without its gloss that 1 is "fully predictable" (it
-    is not)."""
+    """The analysis's words for a distance, said in this ruling's own terms (the riffle model)."""
     words = shuffles.describe_distance(distance).split(" (", 1)[0]
     return (
         f"{words} (total variation distance {distance:.3f} in the riffle model; 0 is a uniformly "

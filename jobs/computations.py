@@ -117,4 +117,9 @@ def resolve_citations(result: dict) -> dict:
     """Replace the engine's pinned references with citations in the current versions' numbering."""
     refs = [c for c in result.get("citations", []) if isinstance(c, str)]
     result["citations"] = references.citations(refs)
+    # A shuffle check's further infractions (another player's, engines.shuffle_check) cite too.
+    for further in result.get("further_infractions") or ():
+        if isinstance(further, dict) and "citations" in further:
+            pinned = [c for c in further["citations"] if isinstance(c, str)]
+            further["citations"] = references.citations(pinned)
     return result

@@ -19,12 +19,14 @@ Encodes CR 104 (ending the game) with the state-based actions of CR 704, for fou
 - ``commander``: like multiplayer (two or more players, as Commander duels exist), plus 21 or more
   combat damage from one commander loses (CR 104.3j, 903.10a).
 
-Order of events in one request: the listed ``effects`` happen together first (an effect that makes a
-player win or lose or makes the game a draw takes effect as it resolves, before state-based actions
-are next checked); then state-based actions are checked once for the players still in; then, if the
-game is still going, a mandatory loop makes it a draw (CR 104.4b). A player who would win and lose
-at once loses (CR 104.3f); if every remaining player (or team) loses at once, the game is a draw (CR
-104.4a, 104.4d).
+Order of events in one request: the listed ``effects`` happen together first, as one moment (their
+order in the list is not read; an effect that makes a player win or lose or makes the game a draw
+takes effect as it resolves, before state-based actions are next checked); then state-based actions
+are checked once for the players still in; then, if the game is still going, a mandatory loop makes
+it a draw (CR 104.4b). A player who would win and lose at once loses (CR 104.3f); if every remaining
+player (or team) loses at once, the game is a draw (CR 104.4a, 104.4d). A draw effect listed with a
+win, a loss or a concession is refused, naming ``effects``: the game ends as soon as it is a draw
+(CR 104.1), so those are never one moment, and only what happened first may be listed.
 
 Effects: ``win``, ``lose``, ``concede`` and ``draw`` (a draw may name whose effect it is, CR
 104.4c), and ``cant_lose`` / ``cant_win`` (e.g. Platinum Angel): the card's text prevails over the

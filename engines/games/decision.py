@@ -31,6 +31,8 @@ class _Moment:
     # players an effect keeps from losing (CR 101.1; whole team in 2HG, 810.8a)
     cant_lose: set[str] = field(default_factory=set)
     cant_win: set[str] = field(default_factory=set)
+    # covered player -> the player the can't-lose effect names (a teammate's covers the team in 2HG)
+    cant_lose_from: dict[str, str] = field(default_factory=dict)
 
     def say(self, sentence: str, *refs: str) -> None:
         self.sentences.append(sentence)
@@ -138,11 +140,17 @@ def _apply_effects(m: _Moment) -> GameOutcome | None:
                 )
         elif m.protected(player):
             del lose[player]
+            source = m.cant_lose_from.get(player, player)
+            # CR 810.8a: in Two-Headed Giant a teammate's can't-lose effect covers the team.
+            team = (
+                "" if source == player else ", and in Two-Headed Giant that covers the whole team"
+            )
             m.say(
-                f"An effect says {player} loses the game, but another effect says {player} can't "
-                f"lose the game, so {player} doesn't.",
+                f"An effect says {player} loses the game, but another effect says {source} can't "
+                f"lose the game{team}, so {player} doesn't.",
                 cite.LOSE_EFFECT,
                 cite.CARD_OVERRIDES_RULES,
+                *((cite.THG_TEAM_WINS_LOSES,) if team else ()),
             )
         else:
             m.reasons.setdefault(player, []).append("effect")
@@ -272,11 +280,17 @@ def _remove_losers(m: _Moment, losing_players: set[str]) -> GameOutcome | None:
     if len(remaining_units) == 1:
         unit = next(iter(remaining_units))
         if _is_team(m, unit):
+            members = [p.name for p in m.request.players if m.unit(p) == unit]
+            # CR 104.2a: winning because every opponent has left "overrides all effects that would
+            # preclude" winning, for a team's players too.
+            barred = [n for n in members if n in m.cant_win]
+            override = " This overrides the effect saying the team can't win." if barred else ""
             m.say(
-                f"All the other players have left the game, so {_side(m, unit)} wins.",
+                f"All the other players have left the game, so {_side(m, unit)} wins.{override}",
                 cite.WIN_TEAM,
+                *((cite.WIN_OPPONENTS_LEFT,) if barred else ()),
             )
-            return m.outcome("win", [p.name for p in m.request.players if m.unit(p) == unit])
+            return m.outcome("win", members)
         # CR 104.2a: winning because every opponent has left "overrides all effects that would
         # preclude" winning.
         override = " This overrides the effect saying they can't win." if unit in m.cant_win else ""
@@ -310,12 +324,25 @@ def _apply_state_based_actions(m: _Moment) -> GameOutcome | None:
 
     def lose(p: PlayerState, reason: str, sentence: str, *refs: str) -> None:
         if m.protected(p.name):
+            if fmt is GameFormat.TWO_HEADED_GIANT:
+                # CR 810.8a: the effect names one player (not necessarily this one) and covers the
+                # whole team, which is what would lose.
+                side = _side(m, m.unit(p))
+                source = m.cant_lose_from.get(p.name, p.name)
+                tail = (
+                    f", but an effect says {source} can't lose the game, and in Two-Headed Giant "
+                    f"that covers the whole team, so {side} doesn't lose."
+                )
+                extra: tuple[str, ...] = (cite.THG_TEAM_WINS_LOSES,)
+            else:
+                tail = f", but an effect says {p.name} can't lose the game, so {p.name} doesn't."
+                extra = ()
             m.say(
-                sentence.split(", so ")[0]
-                + f", but an effect says {p.name} can't lose the game, so {p.name} doesn't.",
+                sentence.split(", so ")[0] + tail,
                 cite.SBA_CHECK,
                 *refs,
                 cite.CARD_OVERRIDES_RULES,
+                *extra,
             )
             return
         losing.add(p.name)
@@ -410,6 +437,9 @@ def _apply_restrictions(m: _Moment) -> None:
         unit = m.unit(by_name[e.player])
         covered = [p.name for p in m.request.players if m.unit(p) == unit] if thg else [e.player]
         (m.cant_lose if e.type is EffectType.CANT_LOSE else m.cant_win).update(covered)
+        if e.type is EffectType.CANT_LOSE:
+            for name in covered:
+                m.cant_lose_from.setdefault(name, e.player)
         what = "can't lose" if e.type is EffectType.CANT_LOSE else "can't win"
         if thg:
             m.say(

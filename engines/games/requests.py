@@ -324,7 +324,11 @@ class GameOutcomeRequest(Shape):
         AfterValidator(_players_fit),
     ]
     effects: Annotated[list[GameEffectEntry], BeforeValidator(_effect_list)] = Field(
-        default_factory=list, description="what happens at this moment, in order"
+        default_factory=list,
+        description=(
+            "what happens at this moment, all together (the order is not read); a draw together "
+            "with a win, a loss or a concession is refused: list only what happens first"
+        ),
     )
     mandatory_loop: Flag = False
     # Read by teams.share_team_counts once the players are checked; described here for the schema.
@@ -370,8 +374,9 @@ def validate_game_request(data: Mapping[str, Any]) -> GameRequest:
 
     Raises ``RequestError(field, message)``: unknown format, missing or repeated names, negative
     poison or damage, values above 10^18, teams that do not fit the format, effects naming unknown
-    players or players who already left, and contradictory effects (two different winners, a win
-    together with a draw).
+    players or players who already left, and contradictory effects (two different winners, a draw
+    together with a win, a loss or a concession: the effects are one moment, and whichever of those
+    came first would end the game, CR 104.1).
     """
     request = read(GameOutcomeRequest, data).game_request()
     # A Two-Headed Giant team's one life total and poison count (CR 810.4, 810.10), in
@@ -395,9 +400,18 @@ def _check_winners(request: GameRequest) -> None:
             "players on different sides cannot both win at the same moment; list only what "
             "happens first",
         )
-    if winners and any(e.type is EffectType.DRAW for e in request.effects):
+    draw = any(e.type is EffectType.DRAW for e in request.effects)
+    if winners and draw:
         raise RequestError(
             "effects",
             "a player cannot win at the same moment as the game becomes a draw; list only what "
             "happens first",
+        )
+    # CR 104.1: the game ends at once when it is a draw, so a draw and a loss are not one moment:
+    # whichever came first decides, and the list is read as one moment, not in order.
+    if draw and any(e.type in (EffectType.LOSE, EffectType.CONCEDE) for e in request.effects):
+        raise RequestError(
+            "effects",
+            "a player cannot lose or concede at the same moment as the game becomes a draw; list "
+            "only what happens first",
         )

@@ -38,11 +38,16 @@ Model:
 - ``declared`` takes, per player, a number of iterations, "accept", "indefinitely", "no_action", or
   ``{"iterations": N, "after_action": J}``: N whole iterations, then the next one only up to and
   including action J (MTR 4.4 lets an intervening player stop partway). The lowest count wins; on a
-  tie the player who declared first keeps it. Players left out of ``declared`` accept (in a loop of
-  only mandatory actions: take no action, as nobody is forced to break it, CR 729.5).
-- In a game of three or more, a player who loses leaves (CR 104.5, 800.4) and the loop stops there,
-  as the objects that player owned leave too: the result lists them in ``eliminated`` and the
-  remaining players must describe the loop again.
+  tie the player who declared first keeps it. Players left out of ``declared`` accept; in a loop of
+  only mandatory actions a player with no way to break it takes no action (CR 729.5), but the choice
+  of a player who can break it (a ``breakers`` player, or the [B] player of "[A] unless [B]") is
+  never presumed: while ``declared`` (absent or partial) does not give it, the result asks for it
+  (``stop_kind`` must_name_number, ``stopped_by`` the first such player in turn order), as MTR 4.4
+  makes the game a draw only "If all players choose to take no action" (CR 729.6).
+- In a game of three or more, a player who loses leaves (CR 104.5, 800.4) and the result stops
+  there, listing them in ``eliminated``; the remaining players describe the loop again. It stops
+  for certain when a leaving player takes an action of it (their objects leave with them, CR
+  800.4a); otherwise it may go on, and the explanation says so.
 - Kinds: no optional action is ``mandatory``; one player's optional actions ``maintained_by_one``;
   several players' ``maintained_by_several``, or ``fragmented`` when an iteration changes no counter
   on balance (the game returns to the same state, CR 729.3); ``deterministic: false`` is

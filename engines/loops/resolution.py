@@ -226,14 +226,34 @@ def _describe_loss(
             cite.WIN_OPPONENTS_LEFT,
         )
         return GameOver(remaining, losers, False, loss.iteration, loss.action), ()
-    d.say(
+    left = (
         f"{_names(losers)} {'loses' if len(losers) == 1 else 'lose'} and "
         f"{'leaves' if len(losers) == 1 else 'leave'} the game; the game goes on for "
-        f"{_names(remaining)}, and the loop stops here because the objects of a player who leaves "
-        "leave with them. The remaining players describe the loop again if it can still go on.",
-        cite.LEAVES_GAME,
-        cite.MULTIPLAYER_CONTINUES,
+        f"{_names(remaining)}"
     )
+    # CR 800.4a: the objects a leaving player owns leave, and those they control are exiled; the
+    # loop stops for certain only if one of its actions is theirs.
+    controllers = [p for p in losers if any(a.player == p for a in request.iteration)]
+    if controllers:
+        d.say(
+            f"{left}, and the loop stops here: {_names(controllers)} "
+            f"{'controls' if len(controllers) == 1 else 'control'} an action of it, and the "
+            "objects of a player who leaves leave with them. The remaining players describe the "
+            "loop again if it can still go on.",
+            cite.LEAVES_GAME,
+            cite.MULTIPLAYER_CONTINUES,
+            cite.LEAVES_WITH_OBJECTS,
+        )
+    else:
+        d.say(
+            f"{left}. No action of the loop is taken by {_names(losers)}, so the loop may still go "
+            f"on, unless it uses an object {_names(losers)} "
+            f"{'owns' if len(losers) == 1 else 'own'} (such objects leave the game too): the "
+            "remaining players describe it again from here.",
+            cite.LEAVES_GAME,
+            cite.MULTIPLAYER_CONTINUES,
+            cite.LEAVES_WITH_OBJECTS,
+        )
     return None, losers
 
 
@@ -301,18 +321,14 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
         )
     if request.declared is None and kind is not LoopKind.MANDATORY:
         return _undeclared(request, d, common)
+    undecided = _undecided_breakers(request, kind)
+    if undecided:
+        return _breakers_undeclared(request, d, common, undecided, linear and short is None)
     order = declaration_order(request, kind, d.maintainers)
     lowest, chooser, made = _lowest(request, order, kind)
     limit, extra = _split(lowest)
     if request.declared is not None:
         _describe_declarations(request, d, made, lowest, chooser)
-    elif breakers_of(request):
-        d.say(
-            "No declarations were given; as nobody is forced to break the loop, every player is "
-            "taken to take no action.",
-            cite.LOOP_NOT_FORCED,
-            cite.MTR_LOOPS,
-        )
     capped = short is not None and (
         limit is None or (short.iterations, short.action) < (limit, extra)
     )
@@ -600,6 +616,66 @@ def _undeclared(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> Loop
             f"end the game during iteration {_n(horizon.iteration)}: "
             f"{_names(list(horizon.reasons))} would lose.",
             cite.SBA_CHECK,
+        )
+    return _finish(
+        d,
+        common,
+        iterations=None,
+        stopped_by=first,
+        stop_kind="must_name_number",
+        draw=False,
+        game_over=None,
+        final_state=None,
+    )
+
+
+def _undecided_breakers(request: LoopRequest, kind: LoopKind) -> tuple[str, ...]:
+    """In a loop of mandatory actions, the players able to break it (a breaker outside it, or the
+    [B] of "[A] unless [B]") whose choice ``declared`` does not give: it is theirs to make (MTR 4.4,
+    CR 729.6), never presumed."""
+    if kind is not LoopKind.MANDATORY:
+        return ()
+    declared = request.declared or {}
+    return tuple(p for p in breakers_of(request) if p not in declared)
+
+
+def _breakers_undeclared(
+    request: LoopRequest,
+    d: _Draft,
+    common: dict[str, Any],
+    undecided: Sequence[str],
+    known_endless: bool,
+) -> LoopOutcome:
+    """A loop of mandatory actions that a player could break, with that player's choice not given:
+    each such player must say, in turn order, after how many iterations they act or that they take
+    no action; only if all choose no action is it a draw (MTR 4.4)."""
+    first = undecided[0]
+    who = (
+        f"{first}, who can break the loop, has"
+        if len(undecided) == 1
+        else f"{_names(undecided)}, who can each break the loop, have"
+    )
+    d.say(
+        f"{who} not said yet what they choose, and it is not presumed: under the tournament loop "
+        "rules each player in turn order says after how many iterations they will act to break "
+        "the loop, or that they will take no action, and the game is a draw only if all players "
+        f"choose to take no action. {first} must say it first.",
+        cite.MTR_LOOPS,
+        cite.LOOP_NOT_FORCED,
+    )
+    horizon = common["ends_game_after"]
+    if horizon is not None:
+        d.say(
+            f"If the loop is performed {_n(horizon.iteration)} times or more, state-based actions "
+            f"end the game during iteration {_n(horizon.iteration)}: "
+            f"{_names(list(horizon.reasons))} would lose.",
+            cite.SBA_CHECK,
+        )
+    elif known_endless:
+        d.say(
+            "If every player chooses to take no action, the loop never ends the game by itself and "
+            "the game is a draw.",
+            cite.DRAW_MANDATORY_LOOP,
         )
     return _finish(
         d,

@@ -45,11 +45,13 @@ DISTANCE_WORDS = (
 
 
 def describe_distance(distance: float) -> str:
-    """A judge's words for a distance from random, e.g. "far from random (distance 1.000)"."""
+    """A judge's words for a distance from random, e.g. "far from random (total variation
+    distance 1.000; ...)". A distance near 1 does not mean the order can be predicted (two riffles
+    of 60 cards are at 1.000), so it is not glossed as "fully predictable"."""
     words = next(text for bound, text in DISTANCE_WORDS if distance < bound)
     return (
-        f"{words} (total variation distance {distance:.3f}, where 0 is perfectly random and 1 is "
-        "fully predictable)"
+        f"{words} (total variation distance {distance:.3f}; 0 is a uniformly random order, and a "
+        "large distance does not mean a player can tell where any card is)"
     )
 
 

@@ -32,6 +32,15 @@
     var whole = Math.floor(seconds / 60);
     return whole < 1 ? "Less than a minute left" : whole === 1 ? "1 minute left" : whole + " minutes left";
   }
+  /* MTR 2.5: "If a judge assigned a time extension ... the end-of-match procedure does not begin until the end
+     of the time extension": said for the tables that have one, never announced for the whole room. */
+  function timeUp() {
+    var extended = state.extensions || [];
+    if (!extended.length) return "Time is up: the end-of-match procedure begins (MTR 2.5).";
+    return "Time is up: the end-of-match procedure begins at every table without a time extension (MTR 2.5). " +
+      "At a table with one it begins only when its extension ends: " +
+      extended.map(function (x) { return "Table " + x.table + " (+" + x.minutes + " min)"; }).join(", ") + ".";
+  }
   function shownTime() { return pad(Math.floor(Math.ceil(left()) / 60)) + ":" + pad(Math.ceil(left()) % 60); }
   function render() {
     var seconds = Math.ceil(left()), shown = state.state === "none" ? "--:--" : pad(Math.floor(seconds / 60)) + ":" + pad(seconds % 60);
@@ -43,7 +52,7 @@
     var over = state.state === "over" || (state.state === "running" && seconds <= 0);
     box.dataset.state = over ? "over" : state.state;
     box.dataset.warning = warning || "";
-    if (over) { warnEl.hidden = false; warnEl.textContent = "Time is up: the end-of-round procedure begins (MTR 2.5)."; }
+    if (over) { warnEl.hidden = false; warnEl.textContent = timeUp(); }
     else if (warning) {
       warnEl.hidden = false; warnEl.textContent = minutesLeft(seconds);
       var tag = state.round + ":" + warning;

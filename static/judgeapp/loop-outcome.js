@@ -22,7 +22,7 @@
     SBA_CHECK: CR + "704.3", SBA_LIFE: CR + "704.5a", SBA_POISON: CR + "704.5c", MULTIPLAYER_CONTINUES: CR + "800.4",
     TOURNAMENT_RULES_PREVAIL: CR + "729.1c", SHORTCUT_PROPOSAL: CR + "729.2a", SHORTCUT_SHORTEN: CR + "729.2b",
     SHORTCUT_TAKEN: CR + "729.2c", LOOP_FRAGMENTED: CR + "729.3", LOOP_MANDATORY: CR + "729.4",
-    LOOP_NOT_FORCED: CR + "729.5", LOOP_UNLESS: CR + "729.6", MTR_LOOPS: MTR + "4.4"
+    LOOP_NOT_FORCED: CR + "729.5", LOOP_UNLESS: CR + "729.6", MTR_LOOPS: MTR + "4.4", LEAVES_WITH_OBJECTS: CR + "800.4a"
   };
   var REASON_WORDS = { life: "has 0 or less life", poison: "has reached the poison counter limit" };
   var REASON_CITES = { life: [CITE.LOSE_LIFE, CITE.SBA_LIFE], poison: [CITE.LOSE_POISON, CITE.SBA_POISON] };
@@ -336,10 +336,19 @@
             (losers.length === 1 ? "loses" : "lose") + " and " + remaining[0] + " wins.", CITE.WIN_OPPONENTS_LEFT);
       return [Object.assign({ winners: remaining, losers: losers, draw: false }, at), []];
     }
-    d.say(names(losers) + " " + (losers.length === 1 ? "loses" : "lose") + " and " + (losers.length === 1 ? "leaves" : "leave") +
-          " the game; the game goes on for " + names(remaining) + ", and the loop stops here because the objects of a player " +
-          "who leaves leave with them. The remaining players describe the loop again if it can still go on.",
-          CITE.LEAVES_GAME, CITE.MULTIPLAYER_CONTINUES);
+    var left = names(losers) + " " + (losers.length === 1 ? "loses" : "lose") + " and " + (losers.length === 1 ? "leaves" : "leave") +
+      " the game; the game goes on for " + names(remaining);
+    // CR 800.4a: the loop stops for certain only if one of its actions is a leaving player's.
+    var controllers = losers.filter(function (p) { return r.iteration.some(function (a) { return a.player === p; }); });
+    if (controllers.length) {
+      d.say(left + ", and the loop stops here: " + names(controllers) + " " + (controllers.length === 1 ? "controls" : "control") +
+            " an action of it, and the objects of a player who leaves leave with them. The remaining players describe the loop " +
+            "again if it can still go on.", CITE.LEAVES_GAME, CITE.MULTIPLAYER_CONTINUES, CITE.LEAVES_WITH_OBJECTS);
+    } else {
+      d.say(left + ". No action of the loop is taken by " + names(losers) + ", so the loop may still go on, unless it uses an " +
+            "object " + names(losers) + " " + (losers.length === 1 ? "owns" : "own") + " (such objects leave the game too): the " +
+            "remaining players describe it again from here.", CITE.LEAVES_GAME, CITE.MULTIPLAYER_CONTINUES, CITE.LEAVES_WITH_OBJECTS);
+    }
     return [null, losers];
   }
 
@@ -443,6 +452,25 @@
                                final_state: stateAfter(r, 1n, null), decided_by: "cr" });
   }
 
+  /* _breakers_undeclared: each player able to break the loop says, in turn order, after how many iterations
+     they act or that they take no action; the first of them whose choice is not given must say it. */
+  function breakersUndeclared(r, d, common, undecided) {
+    var first = undecided[0], horizon = common.ends_game_after;
+    var who = undecided.length === 1 ? first + ", who can break the loop, has" : names(undecided) + ", who can each break the loop, have";
+    d.say(who + " not said yet what they choose, and it is not presumed: under the tournament loop rules each player in turn " +
+          "order says after how many iterations they will act to break the loop, or that they will take no action, and the " +
+          "game is a draw only if all players choose to take no action. " + first + " must say it first.",
+          CITE.MTR_LOOPS, CITE.LOOP_NOT_FORCED);
+    if (horizon !== null) {
+      d.say("If the loop is performed " + commas(horizon.iteration) + " times or more, state-based actions end the game " +
+            "during iteration " + commas(horizon.iteration) + ": " + names(horizon.order) + " would lose.", CITE.SBA_CHECK);
+    } else {
+      d.say("If every player chooses to take no action, the loop never ends the game by itself and the game is a draw.",
+            CITE.DRAW_MANDATORY_LOOP);
+    }
+    return finish(d, common, { stopped_by: first, stop_kind: "must_name_number" });
+  }
+
   function resolve(r) {
     checkDeclarations(r);
     var kind = classify(r), d = new Draft(kind, maintainersOf(r));
@@ -479,6 +507,13 @@
       }
       return finish(d, common, { stopped_by: proposer, stop_kind: "must_name_number" });
     }
+    // A player able to break a loop of mandatory actions whose choice is not given: it is asked for, never
+    // presumed (MTR 4.4: a draw only if all players choose to take no action; CR 729.6).
+    if (kind === "mandatory") {
+      var given = r.declared || {};
+      var undecided = breakersOf(r).filter(function (p) { return !has(given, p); });
+      if (undecided.length) return breakersUndeclared(r, d, common, undecided);
+    }
     // Who declares, in order: the proposer then the others in turn order, else turn order (CR 729.2b).
     var order = r.players;
     if (kind === "maintained_by_one") {
@@ -496,10 +531,6 @@
     if (isObject(lowest)) { limit = lowest.iterations; extra = lowest.after_action + 1; }
     else if (typeof lowest === "bigint") limit = lowest;
     if (r.declared !== null) describeDeclarations(r, d, made, lowest, chooser);
-    else if (breakersOf(r).length) {
-      d.say("No declarations were given; as nobody is forced to break the loop, every player is taken to take no action.",
-            CITE.LOOP_NOT_FORCED, CITE.MTR_LOOPS);
-    }
     var loss = findLoss(r, limit, extra);
     common.declarations = made;
     if (loss !== null) return endAtLoss(r, loss, d, common);

@@ -97,7 +97,7 @@
       pattern_p_value: pattern === null ? null : pattern.p_value_exact, verdict: verdict, advice: said, citations: unique,
       threshold: threshold,
       distance_words: Check.describeDistance(distance) + " (total variation distance " + Check.formatF3(distance) +
-        ", where 0 is perfectly random and 1 is fully predictable)",
+        "; 0 is a uniformly random order, and a large distance does not mean a player can tell where any card is)",
       pattern_direction: pattern === null ? null : pattern.direction,
       steps: steps,
       pattern: pattern === null ? null : {

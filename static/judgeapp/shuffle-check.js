@@ -133,16 +133,71 @@
   }
 
   /* What the documents say of a procedure (MTR 3.9; IPG 3.9's own example), or null. */
-  function procedureProblem(steps) {
+  function procedureProblem(steps, size) {
     var counted = steps.filter(function (s) { return s.times; });
     var riffles = counted.reduce(function (n, s) { return n + (s.method === "riffle" ? s.times : 0); }, 0);
     var randomizing = counted.filter(function (s) { return s.method !== "pile" && s.method !== "cut"; });
     if (!counted.length) return "the deck was not shuffled at all";
     if (!randomizing.length) return "only pile shuffles (or cuts) were used, and pile shuffling alone is not sufficiently random";
-    if (riffles === 1 && randomizing.length === 1) {
-      return "a single riffle shuffle was the whole randomization, the tournament rules' own example of insufficient shuffling";
+    if (riffles === 1 && randomizing.length === 1 && oneRiffleLeavesFarFromRandom(size)) {
+      return "a single riffle shuffle was the whole randomization, as in the Infraction Procedure Guide's own example of " +
+             "insufficient shuffling (IPG 3.9, example B)";
     }
     return null;
+  }
+
+  /* IPG 3.9 example B is about a library one riffle leaves "far from random" (describeDistance's band); a
+     library of a handful of cards is not, and there the example does not settle it (the judge's call). */
+  var FAR_FROM_RANDOM = 0.9;
+  function oneRiffleLeavesFarFromRandom(size) { return Riffles.riffleDistance(size, 1) >= FAR_FROM_RANDOM; }
+
+  /* _undecided: a described procedure no documented example settles, though this engine's own model credits it
+     with less than two riffles' worth (a riffle 1, a mash 1/2, the rest 0): the judge's call (IPG 3.9). */
+  function undecided(f, problems) {
+    if (f.procedure === null || f.deck_size <= 1 || problems.length) return false;
+    var halves = f.procedure.reduce(function (n, s) { return n + (s.method === "riffle" ? 2 * s.times : s.method === "mash" ? s.times : 0); }, 0);
+    return halves < 4;
+  }
+  function judgeCallWords(f) {
+    var counted = f.procedure.filter(function (s) { return s.times; });
+    var riffles = counted.reduce(function (n, s) { return n + (s.method === "riffle" ? s.times : 0); }, 0);
+    if (riffles === 1 && counted.length === 1 && !oneRiffleLeavesFarFromRandom(f.deck_size)) {
+      return "one riffle shuffle of a " + f.deck_size + "-card library, which in the riffle model one riffle does not leave " +
+             "far from random, unlike the libraries of the example";
+    }
+    return "none of them, but this tool's own model credits it with less than two riffle shuffles' worth (a mash shuffle " +
+           "counted as half a riffle, an overhand shuffle as nothing)";
+  }
+  function judgeCallFix(f) {
+    return "No documented example settles this shuffle: the Infraction Procedure Guide's examples of insufficient shuffling " +
+           "are a library not shuffled after a search and a single riffle shuffle after a search (IPG 3.9), and pile shuffling " +
+           "alone is not sufficiently random (MTR 3.9); this shuffle was " + judgeCallWords(f) + ". Whether the deck was " +
+           "shuffled is the judge's call: \"A deck is not shuffled if the judge believes a player could know the position or " +
+           "distribution of one or more cards in their deck\", and \"A player should shuffle their deck using multiple " +
+           "methods\" (IPG 3.9). If the judge believes so, it is Insufficient Shuffling (the deck is then shuffled " +
+           "thoroughly); if not, there is nothing to fix.";
+  }
+  function judgeCallPenalties(f) {
+    var would = penalties("insufficient_shuffling", f);
+    var condition = "none, unless the judge believes a player could know the position or distribution of one or more cards";
+    return { regular: "Judge's call: " + condition + " (then: " + would.regular + ")",
+             competitive: "Judge's call: " + condition + " (then Insufficient Shuffling: " + would.competitive + ")",
+             professional: "Judge's call: " + condition + " (then Insufficient Shuffling: " + would.professional + ")" };
+  }
+
+  /* _further: another player's infraction in the same events, with its own penalty and fix. */
+  function further(atIpg, f, chargedTo) {
+    var regular = f.rel === "regular", byRel = penalties(atIpg, f), fix, refs;
+    if (atIpg === "looking_at_extra_cards") {
+      fix = "Shuffle the card seen into the unknown portion of the library.";
+      refs = [regular ? CITE.JAR_CARD_SEEN : CITE.LEC];
+    } else {
+      fix = searchFix(f.rel);
+      refs = [regular ? CITE.JAR_GAME_ERROR : CITE.GRV];
+    }
+    var infraction = regular ? "regular_game_error" : atIpg;
+    return { infraction: infraction, infraction_name: NAMES[infraction], penalty: byRel[f.rel], penalties: byRel,
+             charged_to: chargedTo, fix: fix, citations: refs };
   }
 
   function describeDistance(distance) {
@@ -192,7 +247,7 @@
     if (f.deck_size <= 1) return [problems, distance, notes, information];   // nothing to randomize
     if (f.searched_without_shuffle) problems.push("the library was not shuffled after a search that required it");
     if (f.procedure !== null) {
-      var problem = procedureProblem(f.procedure);
+      var problem = procedureProblem(f.procedure, f.deck_size);
       if (problem) problems.push(problem);
       var found = Riffles.procedureDistance(f.deck_size, f.procedure), exact = found[1];
       distance = found[0];
@@ -268,14 +323,18 @@
     return { regular: regular, competitive: ipg, professional: ipg };
   }
 
-  function fixOf(f, problems) {
+  var CHARGED_WORDS = { owner: "deck's owner", shuffler: "opponent who shuffled" };
+  function fixOf(f, problems, judgeCall, more) {
     if (f.deck_size <= 1) {
       return "No randomizing is needed for a library of one card or none: nobody can know more about its order. " +
              "The instruction still counts as a shuffle for game purposes.";
     }
-    var parts = [];
+    // Another player's infraction is said where the fix is read out, not only in its own field.
+    var parts = more.map(function (m) { return "Also charged, to the " + CHARGED_WORDS[m.charged_to] + ": " + m.infraction_name + " (penalty: " + m.penalty + ")."; });
     if (f.card_seen_while_shuffling && f.shuffling_opponents_deck) {
-      parts.push("Shuffle the card seen into the unknown portion of the library; the library was already " +
+      // IPG 2.2's "The library is already randomized": not when its owner shuffled it too little.
+      parts.push(problems.length ? "Shuffle the card seen into the unknown portion of the library." :
+                 "Shuffle the card seen into the unknown portion of the library; the library was already " +
                  "randomized, so this should not take excessive effort.");
     }
     if (f.found_cards_shuffled_in) parts.push(searchFix(f.rel));
@@ -284,6 +343,7 @@
                  "order or position of its cards, without looking at card faces; pile shuffling alone is not sufficiently " +
                  "random. Then present it to the opponent, who may shuffle or cut it further.");
     }
+    if (judgeCall) parts.push(judgeCallFix(f));
     if (parts.length) return parts.join(" ");
     if (rulesQuestion(f)) return "Nothing to fix: apply the shuffle instruction as the rules points below say.";
     return "Nothing to fix: the deck was shuffled and presented properly.";
@@ -309,17 +369,20 @@
 
   function check(f, threshold) {
     var found = problemsOf(f), problems = found[0], distance = found[1], rules = rulesNotes(f), refs = rules.refs.slice();
-    var regular = f.rel === "regular", chargedTo = "owner", atIpg, infraction;
-    if (f.card_seen_while_shuffling && f.shuffling_opponents_deck && !problems.length) {
-      // IPG 2.2, example A: a card revealed while shuffling the opponent's library.
+    var regular = f.rel === "regular", chargedTo = "owner", atIpg, infraction, more = [];
+    // IPG 2.2, example A: a card revealed while shuffling the opponent's library, the shuffler's, beside any of the owner's.
+    var seenByShuffler = f.card_seen_while_shuffling && f.shuffling_opponents_deck;
+    if (seenByShuffler && !problems.length) {
       atIpg = "looking_at_extra_cards";
       infraction = regular ? "regular_game_error" : atIpg;
       refs.push(regular ? CITE.JAR_CARD_SEEN : CITE.LEC);
       chargedTo = "shuffler";
+      if (f.found_cards_shuffled_in) more.push(further("game_rule_violation", f, "owner"));
     } else if (problems.length) {
       atIpg = "insufficient_shuffling";
       infraction = regular ? "unwanted_behaviour" : atIpg;
       refs.push(CITE.MTR_SHUFFLING, regular ? CITE.JAR_UNWANTED : CITE.INSUFFICIENT);
+      if (seenByShuffler) more.push(further("looking_at_extra_cards", f, "shuffler"));
     } else if (f.found_cards_shuffled_in) {
       atIpg = "game_rule_violation";
       infraction = regular ? "regular_game_error" : atIpg;
@@ -327,7 +390,11 @@
     } else {
       atIpg = infraction = "none";
     }
-    var byRel = penalties(atIpg, f);
+    more.forEach(function (m) { refs = refs.concat(m.citations); });
+    var judgeCall = undecided(f, problems);
+    if (judgeCall) refs.push(CITE.MTR_SHUFFLING, CITE.INSUFFICIENT);
+    var byRel = penalties(atIpg, f), name = NAMES[infraction];
+    if (judgeCall && infraction === "none") { name = "No documented example settles it: the judge's call"; byRel = judgeCallPenalties(f); }
     var upgraded = !regular && byRel.competitive.indexOf("Game Loss") === 0;
     if (upgraded) refs.push(CITE.TOURNAMENT_ERRORS);
     var looked = investigation(f);
@@ -336,11 +403,12 @@
     var citations = [];
     [CITE.SHUFFLE].concat(refs).forEach(function (r) { if (citations.indexOf(r) < 0) citations.push(r); });
     return {
-      infraction: infraction, infraction_name: NAMES[infraction], penalty: byRel[f.rel], penalties: byRel,
-      fix: fixOf(f, problems), investigate: looked[0], investigation: looked[1], problems: problems, notes: rules.notes,
+      infraction: infraction, infraction_name: name, penalty: byRel[f.rel], penalties: byRel,
+      fix: fixOf(f, problems, judgeCall, more), investigate: looked[0], investigation: looked[1], problems: problems, notes: rules.notes,
       distance_from_random: distance, citations: citations, threshold: threshold, model_notes: found[2],
       information: found[3], distance_words: distance === null ? null : describeDistance(distance) + " (total variation " +
-        "distance " + formatF3(distance) + " in the riffle model; 0 is a uniformly random order)", upgraded: upgraded, charged_to: chargedTo
+        "distance " + formatF3(distance) + " in the riffle model; 0 is a uniformly random order)", upgraded: upgraded, charged_to: chargedTo,
+      further_infractions: more, judge_call: judgeCall
     };
   }
 

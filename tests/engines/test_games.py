@@ -332,6 +332,14 @@ class ValidationTests(unittest.TestCase):
         self.assertRefused(
             two(effects=[{"type": "win", "player": "A"}, {"type": "draw"}]), "effects"
         )
+        # CR 104.1: the game ends as soon as it is a draw, so a draw and a loss are never one
+        # moment; either order in the list is refused (the list is one moment, not read in order).
+        for effects in (
+            [{"type": "draw"}, {"type": "lose", "player": "A"}],
+            [{"type": "lose", "player": "A"}, {"type": "draw"}],
+            [{"type": "concede", "player": "B"}, {"type": "draw", "player": "A"}],
+        ):
+            self.assertRefused(two(effects=effects), "effects")
         self.assertRefused(
             {"format": "multiplayer", "players": [{"name": "A"}, {"name": "B"}]}, "players"
         )
@@ -560,6 +568,42 @@ class TwoHeadedGiantScenarioTests(unittest.TestCase):
         )
         self.assertEqual(out["winners"], ["C", "D"])
         self.assertIn(cite.CARD_OVERRIDES_RULES, out["citations"])
+
+    def test_a_teammates_cant_lose_effect_is_named_as_theirs_and_covers_the_team(self) -> None:
+        # CR 810.8a: B's effect covers the team at 0 life; it is not an effect saying A can't lose.
+        out = decide(self.game({"life": 0}, {"life": 0}, [{"type": "cant_lose", "player": "B"}]))
+        self.assertEqual((out["result"], out["losers"]), ("ongoing", []))
+        self.assertIn(
+            "but an effect says B can't lose the game, and in Two-Headed Giant that covers the "
+            "whole team, so Team X (A and B) doesn't lose.",
+            out["explanation"],
+        )
+        self.assertNotIn("an effect says A can't lose", out["explanation"])
+        self.assertIn(cite.THG_TEAM_WINS_LOSES, out["citations"])
+        lose = decide(
+            self.game(
+                {}, {}, [{"type": "cant_lose", "player": "B"}, {"type": "lose", "player": "A"}]
+            )
+        )
+        self.assertIn("another effect says B can't lose the game", lose["explanation"])
+
+    def test_a_team_that_cant_win_still_wins_when_the_other_team_leaves(self) -> None:
+        # CR 104.2a: winning because every opponent has left "overrides all effects that would
+        # preclude that player from winning the game".
+        out = decide(
+            {
+                **self.game({}, {}, [{"type": "cant_win", "player": "A"}]),
+                "teams": {"X": {"life": 10}, "Y": {"life": 0}},
+                "players": [
+                    {"name": n, "team": t}
+                    for n, t in (("A", "X"), ("B", "X"), ("C", "Y"), ("D", "Y"))
+                ],
+            }
+        )
+        self.assertEqual((out["result"], out["winners"]), ("win", ["A", "B"]))
+        self.assertIn("This overrides the effect saying the team can't win.", out["explanation"])
+        self.assertIn(cite.WIN_OPPONENTS_LEFT, out["citations"])
+        cr_says(cite.WIN_OPPONENTS_LEFT, "overrides all effects that would preclude")
 
 
 class TeamPlaysOnTests(unittest.TestCase):

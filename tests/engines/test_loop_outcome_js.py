@@ -196,3 +196,52 @@ class LoopOutcomeOnTheDeviceTests:
         assert answer == python_answer(request)
         assert answer["result"]["iterations"] == 10**18 - 2**10
         assert "performed 999,999,999,999,998,976 times" in answer["result"]["explanation"]
+
+    def test_a_player_who_can_break_a_mandatory_loop_is_asked_on_the_device_too(self):
+        # MTR 4.4: a draw only "If all players choose to take no action"; never presumed.
+        unless = {
+            "players": ["A", "B"],
+            "iteration": [
+                {
+                    "player": "A",
+                    "kind": "unless",
+                    "unless_player": "B",
+                    "effects": {"B": {"life": -1}},
+                }
+            ],
+        }
+        seal = {
+            "players": [AP, NAP],
+            "iteration": [
+                {"player": AP, "kind": "mandatory"},
+                {"player": NAP, "kind": "mandatory"},
+            ],
+            "breakers": [{"player": NAP, "text": "sacrifice Seal of Cleansing"}],
+        }
+        requests = [
+            unless,
+            seal,
+            {**seal, "declared": {AP: "no_action"}},
+            {**seal, "declared": {AP: "no_action", NAP: "no_action"}},
+        ]
+        answers = run_js(requests)
+        for request, answer in zip(requests, answers, strict=True):
+            assert answer == python_answer(request), json.dumps(request)
+        asked = [(a["result"]["stop_kind"], a["result"]["stopped_by"]) for a in answers[:3]]
+        assert asked == [("must_name_number", who) for who in ("B", NAP, NAP)]
+        assert answers[0]["result"]["game_over"] is None
+        assert answers[3]["result"]["draw"] is True
+
+    def test_a_player_who_leaves_stops_the_loop_only_if_an_action_is_theirs_on_the_device(self):
+        requests = [
+            {
+                "players": ["A", "B", "C"],
+                "iteration": [{"player": who, "kind": "mandatory", "effects": {"C": {"life": -1}}}],
+            }
+            for who in ("A", "C")
+        ]
+        answers = run_js(requests)
+        for request, answer in zip(requests, answers, strict=True):
+            assert answer == python_answer(request), json.dumps(request)
+        assert "the loop may still go on" in answers[0]["result"]["explanation"]
+        assert "the loop stops here: C controls" in answers[1]["result"]["explanation"]

@@ -574,8 +574,51 @@ class MandatoryLoopTests(unittest.TestCase):
         for ref in (cite.LOOP_NOT_FORCED, cite.DRAW_MANDATORY_LOOP, cite.LOOP_MANDATORY):
             self.assertIn(ref, out["citations"])
 
-    def test_without_declarations_nobody_is_forced_to_break_it(self) -> None:
-        self.assertTrue(resolve(self.SEAL)["draw"])
+    def test_without_declarations_the_player_who_can_break_it_is_asked_not_presumed(self) -> None:
+        # MTR 4.4: a draw only "If all players choose to take no action"; NAP has not chosen.
+        for declared in (None, {"AP": "no_action"}):
+            data = self.SEAL if declared is None else {**self.SEAL, "declared": declared}
+            out = resolve(data)
+            self.assertEqual(
+                (out["stop_kind"], out["stopped_by"], out["draw"], out["game_over"]),
+                ("must_name_number", "NAP", False, None),
+            )
+            self.assertIsNone(out["iterations"])
+            self.assertIn(cite.MTR_LOOPS, out["citations"])
+            self.assertIn("NAP, who can break the loop, has not said", out["explanation"])
+            self.assertIn("draw only if all players choose to take no action", out["explanation"])
+            self.assertNotIn("taken to take no action", out["explanation"])
+        # Once NAP says so, it is the draw it was.
+        self.assertTrue(resolve({**self.SEAL, "declared": {"NAP": "no_action"}})["draw"])
+
+    def test_an_unless_player_who_would_lose_is_asked_before_anyone_loses(self) -> None:
+        data = {
+            "players": ["A", "B"],
+            "iteration": [
+                {
+                    "player": "A",
+                    "kind": "unless",
+                    "unless_player": "B",
+                    "effects": {"B": {"life": -1}},
+                }
+            ],
+        }
+        out = resolve(data)
+        self.assertEqual(
+            (out["stop_kind"], out["stopped_by"], out["draw"], out["game_over"]),
+            ("must_name_number", "B", False, None),
+        )
+        self.assertIn("during iteration 20: B would lose", out["explanation"])
+        self.assertEqual(out["ends_game_after"]["iteration"], 20)
+        # B declining to pay is B's choice to make; then the loop ends the game.
+        chose = resolve({**data, "declared": {"A": "no_action", "B": "no_action"}})
+        self.assertEqual(chose["game_over"]["winners"], ["A"])
+        # Each breaker in turn order: the first not yet declared is asked first.
+        both = resolve(
+            {**self.SEAL, "breakers": [{"player": "AP"}, {"player": "NAP"}], "declared": {}}
+        )
+        self.assertEqual(both["stopped_by"], "AP")
+        self.assertIn("AP and NAP, who can each break the loop, have", both["explanation"])
 
     def test_the_seal_player_may_name_a_number_and_then_breaks_the_loop(self) -> None:
         out = resolve({**self.SEAL, "declared": {"AP": "no_action", "NAP": 3}})
@@ -602,10 +645,14 @@ class MandatoryLoopTests(unittest.TestCase):
                 },
             ],
         }
-        out = resolve(data)
+        out = resolve({**data, "declared": {"AP": "no_action"}})
         self.assertEqual(out["loop_kind"], "mandatory")
         self.assertTrue(out["draw"])
         self.assertIn(cite.LOOP_UNLESS, out["citations"])
+        # CR 729.6: "If no player chooses to perform [B]": AP's choice, asked for when not given.
+        asked = resolve(data)
+        self.assertEqual((asked["stop_kind"], asked["stopped_by"]), ("must_name_number", "AP"))
+        self.assertFalse(asked["draw"])
         paid = resolve({**data, "declared": {"AP": 2}})
         self.assertEqual((paid["iterations"], paid["stopped_by"], paid["draw"]), (2, "AP", False))
 
@@ -811,6 +858,33 @@ class TournamentLoopTests(unittest.TestCase):
         self.assertEqual(out["eliminated"], ["B"])
         self.assertEqual(out["iterations"], 2)
         self.assertEqual(out["final_state"]["C"]["life"], 18)
+        # B takes no action of the loop: nothing of it need leave with B (CR 800.4a).
+        self.assertNotIn("the loop stops here", out["explanation"])
+        self.assertIn(
+            "No action of the loop is taken by B, so the loop may still go on", out["explanation"]
+        )
+
+    def test_a_leaving_player_stops_the_loop_only_when_they_take_an_action_of_it(self) -> None:
+        drain = {
+            "players": ["A", "B", "C"],
+            "iteration": [{"player": "A", "kind": "mandatory", "effects": {"C": {"life": -1}}}],
+        }
+        out = resolve(drain)
+        self.assertEqual((out["eliminated"], out["iterations"]), (["C"], 20))
+        self.assertNotIn("stops here", out["explanation"])
+        self.assertIn(cite.LEAVES_WITH_OBJECTS, out["citations"])
+        # The same loop when the player who loses is the one whose trigger it is.
+        own = {
+            **drain,
+            "iteration": [{"player": "C", "kind": "mandatory", "effects": {"C": {"life": -1}}}],
+        }
+        out = resolve(own)
+        self.assertEqual(out["eliminated"], ["C"])
+        self.assertIn(
+            "the loop stops here: C controls an action of it, and the objects of a player who "
+            "leaves leave with them",
+            out["explanation"],
+        )
 
 
 class NonLinearLoopTests(unittest.TestCase):

@@ -607,3 +607,141 @@ class FixWordsTests(unittest.TestCase):
             )
             self.assertIn("No randomizing is needed", ruling.fix)
             self.assertIn(shuffle_check.CITE_SMALL_LIBRARY, ruling.citations)
+
+
+class TwoPlayersInfractionsTests(unittest.TestCase):
+    """IPG 2.2 example A (the shuffler's) and IPG 3.9 (the owner's) are two players' infractions:
+    neither takes the place of the other."""
+
+    FACTS = dict(
+        deck_size=50,
+        procedure=ONE_RIFFLE,
+        card_seen_while_shuffling=True,
+        shuffling_opponents_deck=True,
+    )
+
+    def test_the_owners_single_riffle_and_the_shufflers_flipped_card_are_both_charged(self):
+        for rel in (Rel.COMPETITIVE, Rel.PROFESSIONAL):
+            ruling = shuffle_check.check_shuffle(ShuffleFacts(rel, **self.FACTS))
+            # the ruling's own fields: the owner's, as before
+            self.assertIs(ruling.infraction, Infraction.INSUFFICIENT_SHUFFLING)
+            self.assertEqual((ruling.charged_to, ruling.penalty), ("owner", "Warning"))
+            (lec,) = ruling.further_infractions
+            self.assertIs(lec.infraction, Infraction.LOOKING_AT_EXTRA_CARDS)
+            self.assertEqual((lec.charged_to, lec.penalty), ("shuffler", "Warning"))
+            self.assertEqual(lec.citations, (shuffle_check.CITE_LEC,))
+            self.assertIn("unknown portion", lec.fix)
+            for ref in (shuffle_check.CITE_LEC, shuffle_check.CITE_INSUFFICIENT):
+                self.assertIn(ref, ruling.citations)
+            # both fixes, and the second infraction said where the fix is read out
+            self.assertIn(
+                "Also charged, to the opponent who shuffled: Game Play Error - Looking at Extra "
+                "Cards (penalty: Warning).",
+                ruling.fix,
+            )
+            self.assertIn("Shuffle the card seen into the unknown portion", ruling.fix)
+            self.assertIn("Shuffle the unknown part of the library thoroughly", ruling.fix)
+            self.assertNotIn("already randomized", ruling.fix)  # it was not
+            result = ruling.as_result()
+            self.assertEqual(
+                result["further_infractions"][0]["infraction"], "looking_at_extra_cards"
+            )
+            self.assertEqual(result["further_infractions"][0]["charged_to"], "shuffler")
+        regular = shuffle_check.check_shuffle(ShuffleFacts(Rel.REGULAR, **self.FACTS))
+        self.assertIs(regular.infraction, Infraction.UNWANTED_BEHAVIOUR)
+        self.assertIs(regular.further_infractions[0].infraction, Infraction.REGULAR_GAME_ERROR)
+        self.assertIn(shuffle_check.CITE_JAR_CARD_SEEN, regular.citations)
+
+    def test_a_flipped_card_alone_stays_the_shufflers_only_infraction(self):
+        ruling = shuffle_check.check_shuffle(
+            ShuffleFacts(Rel.COMPETITIVE, **{**self.FACTS, "procedure": GOOD})
+        )
+        self.assertIs(ruling.infraction, Infraction.LOOKING_AT_EXTRA_CARDS)
+        self.assertEqual(ruling.further_infractions, ())
+        self.assertIn("already randomized", ruling.fix)
+
+    def test_found_cards_the_owner_shuffled_in_are_charged_beside_the_shufflers_flip(self):
+        ruling = shuffle_check.check_shuffle(
+            ShuffleFacts(
+                Rel.COMPETITIVE,
+                **{**self.FACTS, "procedure": GOOD, "found_cards_shuffled_in": True},
+            )
+        )
+        self.assertEqual(
+            (ruling.infraction, ruling.charged_to), (Infraction.LOOKING_AT_EXTRA_CARDS, "shuffler")
+        )
+        (grv,) = ruling.further_infractions
+        self.assertEqual(
+            (grv.infraction, grv.charged_to), (Infraction.GAME_RULE_VIOLATION, "owner")
+        )
+        self.assertIn(shuffle_check.CITE_GRV, ruling.citations)
+
+
+class JudgeCallTests(unittest.TestCase):
+    """IPG 3.9: "A deck is not shuffled if the judge believes a player could know the position or
+    distribution of one or more cards"; "A player should shuffle their deck using multiple
+    methods". A weak procedure no example covers is the judge's call, never "shuffled properly"."""
+
+    WEAK = {
+        "one overhand": (ShuffleStep(ShuffleMethod.OVERHAND, 1),),
+        "one mash": (ShuffleStep(ShuffleMethod.MASH, 1),),
+        "three mashes": (ShuffleStep(ShuffleMethod.MASH, 3),),
+        "a riffle and an overhand": ONE_RIFFLE + (ShuffleStep(ShuffleMethod.OVERHAND, 1),),
+        "a riffle and a mash": ONE_RIFFLE + (ShuffleStep(ShuffleMethod.MASH, 1),),
+    }
+
+    def test_a_weak_procedure_is_the_judges_call_with_no_penalty_of_its_own(self):
+        for name, procedure in self.WEAK.items():
+            for rel in Rel:
+                with self.subTest(name, rel=rel.value):
+                    ruling = shuffle_check.check_shuffle(ShuffleFacts(rel, 60, procedure))
+                    self.assertTrue(ruling.judge_call)
+                    self.assertIs(ruling.infraction, Infraction.NONE)
+                    self.assertNotIn("properly", ruling.fix)
+                    self.assertIn("judge's call", ruling.fix)
+                    self.assertIn("using multiple methods", ruling.fix)
+                    self.assertNotEqual(ruling.infraction_name, "No infraction")
+                    self.assertTrue(ruling.penalty.startswith("Judge's call: none, unless"))
+                    self.assertFalse(ruling.upgraded)
+                    self.assertEqual(ruling.problems, ())
+                    self.assertIn(shuffle_check.CITE_INSUFFICIENT, ruling.citations)
+        self.assertIn("using multiple methods", pinned_ref_text(shuffle_check.CITE_INSUFFICIENT))
+
+    def test_two_riffles_worth_is_no_call_for_the_judge_and_a_judges_belief_decides(self):
+        for procedure in (
+            (ShuffleStep(ShuffleMethod.RIFFLE, 2),),
+            (ShuffleStep(ShuffleMethod.MASH, 4),),
+            ONE_RIFFLE + (ShuffleStep(ShuffleMethod.MASH, 2),),
+        ):
+            ruling = shuffle_check.check_shuffle(ShuffleFacts(Rel.COMPETITIVE, 60, procedure))
+            self.assertFalse(ruling.judge_call, procedure)
+            self.assertEqual(
+                ruling.fix, "Nothing to fix: the deck was shuffled and presented properly."
+            )
+        believed = shuffle_check.check_shuffle(
+            ShuffleFacts(Rel.COMPETITIVE, 60, self.WEAK["one overhand"], cards_could_be_known=True)
+        )
+        self.assertIs(believed.infraction, Infraction.INSUFFICIENT_SHUFFLING)
+        self.assertFalse(believed.judge_call)
+
+
+class SingleRiffleExampleTests(unittest.TestCase):
+    def test_the_single_riffle_example_is_the_ipgs_example_b(self):
+        ruling = shuffle_check.check_shuffle(ShuffleFacts(Rel.COMPETITIVE, 60, ONE_RIFFLE))
+        self.assertIn("Infraction Procedure Guide", ruling.problems[0])
+        self.assertIn("IPG 3.9, example B", ruling.problems[0])
+        self.assertNotIn("tournament rules", ruling.problems[0])
+        self.assertIn(
+            "B. A player searches for a card, then gives the library a single riffle-shuffle",
+            pinned_ref_text(shuffle_check.CITE_INSUFFICIENT),
+        )
+
+    def test_one_riffle_of_a_tiny_library_is_not_settled_by_the_example(self):
+        for size in (2, 3, 5):
+            ruling = shuffle_check.check_shuffle(ShuffleFacts(Rel.COMPETITIVE, size, ONE_RIFFLE))
+            self.assertIs(ruling.infraction, Infraction.NONE, size)
+            self.assertTrue(ruling.judge_call, size)
+            self.assertIn(f"one riffle shuffle of a {size}-card library", ruling.fix)
+        for size in (6, 7, 40):
+            ruling = shuffle_check.check_shuffle(ShuffleFacts(Rel.COMPETITIVE, size, ONE_RIFFLE))
+            self.assertIs(ruling.infraction, Infraction.INSUFFICIENT_SHUFFLING, size)

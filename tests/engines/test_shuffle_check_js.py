@@ -276,3 +276,32 @@ class ShuffleCheckOnTheDeviceTests:
         answers = run_js([["run", [c, 0.25]] for c in cases])["out"]
         assert answers == [python_answer(c, 0.25) for c in cases]
         assert all("result" in a for a in answers)
+
+    def test_both_players_infractions_and_the_judges_call_are_ruled_on_the_device_too(self):
+        seen = {"card_seen_while_shuffling": True, "shuffling_opponents_deck": True}
+        one = [{"method": "riffle", "times": 1}]
+        cases = [
+            {"rel": rel, "deck_size": 50, "procedure": one, **seen}
+            for rel in ("regular", "competitive", "professional")
+        ] + [
+            {"rel": "competitive", "deck_size": 50, "procedure": [{"method": "riffle", "times": 7}],
+             "found_cards_shuffled_in": True, **seen},
+            {"rel": "competitive", "deck_size": 60, "procedure": [{"method": "overhand"}]},
+            {"rel": "regular", "deck_size": 60, "procedure": [{"method": "mash"}]},
+            {"rel": "professional", "deck_size": 60, "procedure": one + [{"method": "overhand"}],
+             "prior_insufficient_shuffling_warning": True},
+            {"rel": "competitive", "deck_size": 2, "procedure": one},
+            {"rel": "competitive", "deck_size": 5, "procedure": one},
+            {"rel": "competitive", "deck_size": 6, "procedure": one},
+            {"rel": "competitive", "deck_size": 60, "procedure": [{"method": "mash", "times": 4}]},
+        ]  # fmt: skip
+        answers = run_js([["run", [request, 0.25]] for request in cases])["out"]
+        for request, answer in zip(cases, answers, strict=True):
+            assert answer == python_answer(request, 0.25), request
+        results = [a["result"] for a in answers]
+        assert [r["further_infractions"][0]["charged_to"] for r in results[:4]] == [
+            "shuffler", "shuffler", "shuffler", "owner"
+        ]  # fmt: skip
+        assert [r["judge_call"] for r in results[4:]] == [True] * 5 + [False, False]
+        assert all("properly" not in r["fix"] for r in results[4:9])
+        assert results[9]["infraction"] == "insufficient_shuffling"

@@ -572,3 +572,20 @@ class ValidateShuffleRequestTests(unittest.TestCase):
                 None,
             ),
         )
+
+
+class DistanceWordsTests(unittest.TestCase):
+    def test_a_distance_of_one_is_not_called_fully_predictable(self):
+        # Two riffles of 60 cards are at 1.000 in the model, and nobody can tell where a card is.
+        words = shuffles.describe_distance(shuffles.riffle_distance(60, 2))
+        self.assertIn("1.000", words)
+        self.assertNotIn("predictable", words)
+        self.assertIn("does not mean a player can tell where any card is", words)
+        outcome = shuffles.analyse_shuffle(
+            shuffles.validate_shuffle_request(
+                {"deck_size": 60, "procedure": [{"method": "riffle", "times": 2}]}
+            ),
+            max_samples=1000,
+            threshold=0.25,
+        )
+        self.assertNotIn("predictable", outcome.as_result()["distance_words"])

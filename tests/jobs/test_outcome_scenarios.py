@@ -522,6 +522,15 @@ GAMES = [
         {"result": "ongoing", "losers": ["A"]},
     ),
     Scenario(
+        "draw-listed-with-a-loss-refused",
+        CR_END,
+        "A game ends immediately when a player wins, when the game is a draw",
+        # Listed either way round: the first of the two ends the game, so they are not one moment.
+        "game-outcome",
+        two(effects=[{"type": "draw"}, {"type": "lose", "player": "A"}]),
+        {"status": 400, "field": "effects"},
+    ),
+    Scenario(
         "negative-poison-refused",
         CR_POISON,
         "ten or more poison counters",
@@ -1006,13 +1015,44 @@ LOOPS = [
         CR_UNLESS,
         "If no player chooses to perform [B], the loop will continue as though [A] were mandatory.",
         "loop-outcome",
+        # The request says that nobody chooses [B]: left out, that choice is asked for (next row).
         loop(
             [
                 act("AP", "mandatory"),
                 act("NAP", "unless", unless_player="AP", text="NAP draws unless AP pays 1"),
-            ]
+            ],
+            declared={"AP": "no_action", "NAP": "no_action"},
         ),
         {"draw": True},
+    ),
+    Scenario(
+        "unless-payer-undeclared-is-asked",
+        MTR_LOOPS,
+        "each player in turn order chooses a number of iterations to perform before they will take "
+        "an action to break the loop or that they wish to take no action. If all players choose to "
+        "take no action, the game is a draw.",
+        "loop-outcome",
+        loop(
+            [
+                act("AP", "mandatory"),
+                act(
+                    "NAP",
+                    "unless",
+                    {"NAP": {"life": -1}},
+                    unless_player="NAP",
+                    text="NAP loses 1 life unless NAP pays 1",
+                ),
+            ]
+        ),
+        {"draw": False, "game_over": None, "stop_kind": "must_name_number", "stopped_by": "NAP"},
+    ),
+    Scenario(
+        "no-maintainer-breaker-undeclared-is-asked",
+        MTR_LOOPS,
+        "If all players choose to take no action, the game is a draw.",
+        "loop-outcome",
+        loop(MAND_PAIR, breakers=[{"player": "NAP", "text": "sacrifice Seal of Cleansing"}]),
+        {"draw": False, "game_over": None, "stop_kind": "must_name_number", "stopped_by": "NAP"},
     ),
     Scenario(
         "unless-payer-breaks-after-number",

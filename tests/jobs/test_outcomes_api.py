@@ -185,6 +185,41 @@ class GameOutcomeApiTests:
         assert result["result"] == "draw"
         assert any(c["number"] == "104.4c" for c in result["citations"])
 
+    def test_a_two_headed_giant_team_that_cant_win_wins_when_the_other_team_leaves(self, api):
+        """CR 104.2a: winning as the opponents have left "overrides all effects that would
+        preclude" it, and the answer says so and cites it."""
+        result = post(
+            api,
+            "game-outcome",
+            {
+                "format": "two_headed_giant",
+                "players": [
+                    {"name": n, "team": t}
+                    for n, t in (("A", "X"), ("B", "X"), ("C", "Y"), ("D", "Y"))
+                ],
+                "teams": {"X": {"life": 10}, "Y": {"life": 0}},
+                "effects": [{"type": "cant_win", "player": "A"}],
+            },
+        )
+        assert (result["result"], result["winners"]) == ("win", ["A", "B"])
+        assert "overrides the effect saying the team can't win" in result["explanation"]
+        assert any(c["doc"] == "cr" and c["number"] == "104.2a" for c in result["citations"])
+
+    def test_a_draw_listed_with_a_loss_is_400_naming_the_effects(self, api):
+        """CR 104.1: a draw ends the game at once; the list is one moment, not read in order."""
+        response = api.post(
+            "/api/v1/jobs/game-outcome",
+            {
+                "format": "two_player",
+                "players": [{"name": "A"}, {"name": "B"}],
+                "effects": [{"type": "draw"}, {"type": "lose", "player": "A"}],
+            },
+            format="json",
+        )
+        assert response.status_code == 400, response.content
+        assert "effects" in response.json()["error"]["details"]
+        assert Job.objects.count() == 0
+
     def test_two_headed_giant_poison_on_each_player_is_the_teams_count(self, api):
         """CR 810.10a: ten poison counters shown on each player of a team are the team's ten,
         not twenty."""
@@ -243,6 +278,45 @@ class GameOutcomeApiTests:
         assert "players[1].poison" in response.json()["error"]["details"]
         assert Job.objects.count() == 0
 
+    def test_a_player_drained_out_of_a_loop_they_take_no_action_in_may_not_stop_it(self, api):
+        """CR 800.4a: only the objects of the player who leaves go with them; C takes no action of
+        A's loop, so it is not said to stop for that reason."""
+        result = post(
+            api,
+            "loop-outcome",
+            {
+                "players": ["A", "B", "C"],
+                "iteration": [{"player": "A", "kind": "mandatory", "effects": {"C": {"life": -1}}}],
+            },
+        )
+        assert (result["eliminated"], result["iterations"]) == (["C"], 20)
+        assert "stops here" not in result["explanation"]
+        assert "the loop may still go on" in result["explanation"]
+        assert any(c["doc"] == "cr" and c["number"] == "800.4a" for c in result["citations"])
+
+    def test_a_player_who_can_break_a_mandatory_loop_is_asked_first(self, api):
+        """MTR 4.4: a draw only "If all players choose to take no action"; B has not chosen."""
+        result = post(
+            api,
+            "loop-outcome",
+            {
+                "players": ["A", "B"],
+                "iteration": [
+                    {
+                        "player": "A",
+                        "kind": "unless",
+                        "unless_player": "B",
+                        "effects": {"B": {"life": -1}},
+                    }
+                ],
+            },
+        )
+        assert (result["stop_kind"], result["stopped_by"], result["game_over"]) == (
+            "must_name_number",
+            "B",
+            None,
+        )
+
     def test_a_loop_across_turns_follows_the_mtr(self, api):
         flying = [
             {"player": "AP", "kind": "optional", "text": "gain flying"},
@@ -290,3 +364,17 @@ class GameOutcomeApiTests:
             )
             cited = {c["number"]: c for c in result["citations"] if c["doc"] == "cr"}
             assert "729.3" in cited and "fragmented" in cited["729.3"]["text"], result["citations"]
+
+
+class ShuffleAnalysisWordsApiTests:
+    def test_a_distance_near_one_is_not_read_out_as_fully_predictable(self, api):
+        """Two riffles of 60 cards are at distance 1.000 in the model; nobody can tell where a card
+        is, and MTR 3.9 and IPG 3.9 set no distance yardstick."""
+        result = post(
+            api,
+            "shuffle-analysis",
+            {"deck_size": 60, "procedure": [{"method": "riffle", "times": 2}]},
+        )
+        assert "1.000" in result["distance_words"]
+        assert "predictable" not in result["distance_words"]
+        assert "does not mean a player can tell where any card is" in result["distance_words"]
