@@ -144,6 +144,13 @@ class PenaltyByRel:
     competitive: str
     professional: str
 
+    def as_result(self) -> dict[str, str]:
+        return {
+            "regular": self.regular,
+            "competitive": self.competitive,
+            "professional": self.professional,
+        }
+
 
 @dataclass(frozen=True)
 class FurtherInfraction:
@@ -163,11 +170,7 @@ class FurtherInfraction:
             "infraction": self.infraction.value,
             "infraction_name": self.infraction_name,
             "penalty": self.penalty,
-            "penalties": {
-                "regular": self.penalties.regular,
-                "competitive": self.penalties.competitive,
-                "professional": self.penalties.professional,
-            },
+            "penalties": self.penalties.as_result(),
             "charged_to": self.charged_to,
             "fix": self.fix,
             "citations": list(self.citations),
@@ -204,11 +207,7 @@ class ShuffleRuling:
             "infraction": self.infraction.value,
             "infraction_name": self.infraction_name,
             "penalty": self.penalty,
-            "penalties": {
-                "regular": self.penalties.regular,
-                "competitive": self.penalties.competitive,
-                "professional": self.penalties.professional,
-            },
+            "penalties": self.penalties.as_result(),
             "fix": self.fix,
             "investigate": self.investigate,
             "investigation": self.investigation,

@@ -602,6 +602,21 @@ def _endless(
     )
 
 
+def _say_horizon(d: _Draft, common: dict[str, Any]) -> bool:
+    """Say after how many iterations state-based actions would end the game, when they would; True
+    when they would."""
+    horizon = common["ends_game_after"]
+    if horizon is None:
+        return False
+    d.say(
+        f"If the loop is performed {_n(horizon.iteration)} times or more, state-based actions "
+        f"end the game during iteration {_n(horizon.iteration)}: "
+        f"{_names(list(horizon.reasons))} would lose.",
+        cite.SBA_CHECK,
+    )
+    return True
+
+
 def _undeclared(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> LoopOutcome:
     first = d.maintainers[0]
     d.say(
@@ -609,14 +624,7 @@ def _undeclared(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> Loop
         cite.SHORTCUT_PROPOSAL,
         cite.MTR_LOOPS,
     )
-    horizon = common["ends_game_after"]
-    if horizon is not None:
-        d.say(
-            f"If the loop is performed {_n(horizon.iteration)} times or more, state-based actions "
-            f"end the game during iteration {_n(horizon.iteration)}: "
-            f"{_names(list(horizon.reasons))} would lose.",
-            cite.SBA_CHECK,
-        )
+    _say_horizon(d, common)
     return _finish(
         d,
         common,
@@ -663,15 +671,7 @@ def _breakers_undeclared(
         cite.MTR_LOOPS,
         cite.LOOP_NOT_FORCED,
     )
-    horizon = common["ends_game_after"]
-    if horizon is not None:
-        d.say(
-            f"If the loop is performed {_n(horizon.iteration)} times or more, state-based actions "
-            f"end the game during iteration {_n(horizon.iteration)}: "
-            f"{_names(list(horizon.reasons))} would lose.",
-            cite.SBA_CHECK,
-        )
-    elif known_endless:
+    if not _say_horizon(d, common) and known_endless:
         d.say(
             "If every player chooses to take no action, the loop never ends the game by itself and "
             "the game is a draw.",
