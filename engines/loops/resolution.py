@@ -625,6 +625,11 @@ def _undeclared(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> Loop
         cite.MTR_LOOPS,
     )
     _say_horizon(d, common)
+    return _must_name(d, common, first)
+
+
+def _must_name(d: _Draft, common: dict[str, Any], first: str) -> LoopOutcome:
+    """Nothing is performed yet: `first` must name a number of iterations (or no action) first."""
     return _finish(
         d,
         common,
@@ -677,16 +682,7 @@ def _breakers_undeclared(
             "the game is a draw.",
             cite.DRAW_MANDATORY_LOOP,
         )
-    return _finish(
-        d,
-        common,
-        iterations=None,
-        stopped_by=first,
-        stop_kind="must_name_number",
-        draw=False,
-        game_over=None,
-        final_state=None,
-    )
+    return _must_name(d, common, first)
 
 
 def _refuse_restart(request: LoopRequest, d: _Draft, common: dict[str, Any]) -> LoopOutcome:
