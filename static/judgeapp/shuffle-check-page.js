@@ -68,6 +68,16 @@
       table.appendChild(tr);
     });
     box.appendChild(table);
+    // another player's infraction in the same events, each with its own penalty (the server's page alike)
+    (ruling.further_infractions || []).forEach(function (f) {
+      var further = el("div", undefined, "further");
+      further.appendChild(el("h3", "Also: " + f.infraction_name + ", charged to " + (f.charged_to === "shuffler" ? "the opponent who shuffled" : "the deck's owner")));
+      var line = el("p", undefined, "penalty");
+      line.appendChild(el("strong", "Penalty:"));
+      line.appendChild(document.createTextNode(" " + f.penalty));
+      further.appendChild(line);
+      box.appendChild(further);
+    });
     box.appendChild(el("h3", "Fix"));
     box.appendChild(el("p", ruling.fix));
     if (ruling.investigate) box.appendChild(el("p", "Investigate: " + ruling.investigation, "notice warn"));

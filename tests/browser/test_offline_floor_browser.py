@@ -203,6 +203,38 @@ def check_a_pattern_on_the_tablet(page) -> None:
     assert page.inner_text("section.ruling p.notice.warn") == "Investigate: " + said[1]
 
 
+def check_both_players_infractions_on_the_tablet(page) -> None:
+    """The same page offline: the opponent flipped a card while shuffling a deck its owner had
+    riffled once; the tablet names both infractions, each with its penalty, as the server's page
+    does (IPG 3.9 for the owner, IPG 2.2 example A for the shuffler)."""
+    import re
+    from html import unescape
+
+    from django.test import Client
+
+    form = {
+        "rel": "competitive",
+        "deck_size": "50",
+        "riffle": "1",
+        "card_seen_while_shuffling": "yes",
+        "shuffling_opponents_deck": "yes",
+    }
+    page.fill("form.check input[name=deck_size]", form["deck_size"])
+    page.fill("form.check input[name=riffle]", form["riffle"])
+    page.fill("form.check input[name=pattern]", "")
+    for name in ("card_seen_while_shuffling", "shuffling_opponents_deck"):
+        page.check(f"form.check input[name={name}][value=yes]")
+    page.click("form.check button[type=submit]")
+    page.wait_for_selector("section.ruling[data-computed=device] .further")
+    server = Client().post("/check/shuffle/", form).content.decode()
+    section = unescape(re.search(r'<section class="ruling".*?</section>', server, re.S)[0])
+    assert page.inner_text("section.ruling h2") == re.search(r"<h2>([^<]*)</h2>", section)[1]
+    further = re.search(r'<div class="further">\s*<h3>([^<]*)</h3>', section)[1]
+    assert "Looking at Extra Cards" in further
+    assert page.inner_text("section.ruling .further h3") == further
+    assert page.inner_text("section.ruling .further p.penalty") == "Penalty: Warning"
+
+
 class FloorWalkOfflineTests:
     def test_one_visit_then_a_whole_round_offline_reaches_the_server_once(self, page, head_judge):
         """Issue 30's "Done means": the site opened once, then offline from the home-screen start
@@ -246,6 +278,7 @@ class FloorWalkOfflineTests:
             assert "has not been opened on this device" not in page.inner_text("body"), tile
             if tile == "/check/shuffle/":
                 check_a_pattern_on_the_tablet(page)
+                check_both_players_infractions_on_the_tablet(page)
 
         # A loop of 10^18 iterations, worked out here (the walk's answers in the address: one load).
         loop = guides["loop-resolution"]

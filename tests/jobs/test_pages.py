@@ -67,3 +67,26 @@ class ShuffleCheckPageTests:
         response = client.post("/check/shuffle/", {"rel": "competitive", "deck_size": "999"})
         assert response.status_code == 400
         assert "deck_size" in response.content.decode()
+
+    def test_the_shufflers_infraction_is_shown_with_its_own_penalty_beside_the_owners(
+        self, client
+    ):
+        # The opponent flipped a card while shuffling a deck its owner had riffled once: the
+        # owner's Insufficient Shuffling (IPG 3.9) and the shuffler's Looking at Extra Cards
+        # (IPG 2.2, example A), each with its penalty where the judge reads penalties.
+        page = client.post(
+            "/check/shuffle/",
+            {
+                "rel": "competitive",
+                "deck_size": "50",
+                "riffle": "1",
+                "card_seen_while_shuffling": "yes",
+                "shuffling_opponents_deck": "yes",
+            },
+        ).content.decode()
+        assert "<h2>Tournament Error - Insufficient Shuffling</h2>" in page
+        assert (
+            "<h3>Also: Game Play Error - Looking at Extra Cards, charged to the opponent who "
+            "shuffled</h3>\n"
+            '    <p class="penalty"><strong>Penalty:</strong> Warning</p>'
+        ) in page
