@@ -68,9 +68,7 @@ class ShuffleCheckPageTests:
         assert response.status_code == 400
         assert "deck_size" in response.content.decode()
 
-    def test_the_shufflers_infraction_is_shown_with_its_own_penalty_beside_the_owners(
-        self, client
-    ):
+    def test_the_shufflers_infraction_is_shown_with_its_own_penalty_beside_the_owners(self, client):
         # The opponent flipped a card while shuffling a deck its owner had riffled once: the
         # owner's Insufficient Shuffling (IPG 3.9) and the shuffler's Looking at Extra Cards
         # (IPG 2.2, example A), each with its penalty where the judge reads penalties.
