@@ -253,25 +253,17 @@ def _procedure_problem(facts: ShuffleFacts) -> str | None:
     return None
 
 
-# The band of ``shuffles.describe_distance`` called "far from random".
-FAR_FROM_RANDOM = 0.9
-
-
 def _one_riffle_leaves_far_from_random(facts: ShuffleFacts) -> bool:
     """IPG 3.9 example B (a single riffle after a search) is about a library that one riffle leaves
     far from random; the riffle model says a library of a handful of cards (5 or fewer) is not left
     so, and there the example does not settle it (``_undecided``: the judge's call)."""
-    return shuffles.riffle_distance(facts.deck_size, 1) >= FAR_FROM_RANDOM
+    return shuffles.riffle_distance(facts.deck_size, 1) >= shuffles.FAR_FROM_RANDOM
 
 
 def _riffles_worth(procedure: tuple[ShuffleStep, ...]) -> Fraction:
-    """What this engine's own model credits a procedure with, in riffle shuffles: a riffle is one, a
-    mash half (``shuffles.MASH_CREDIT``), an overhand, pile or cut nothing."""
-    credit = {
-        shuffles.ShuffleMethod.RIFFLE: Fraction(1),
-        shuffles.ShuffleMethod.MASH: shuffles.MASH_CREDIT,
-    }
-    return sum((s.times * credit.get(s.method, Fraction(0)) for s in procedure), Fraction(0))
+    """What this engine's own model credits a procedure with, in riffle shuffles
+    (``shuffles.riffle_credit``: a riffle one, a mash half, an overhand, pile or cut nothing)."""
+    return sum((shuffles.riffle_credit(s) for s in procedure), Fraction(0))
 
 
 def _undecided(facts: ShuffleFacts, problems: list[str]) -> bool:

@@ -235,25 +235,20 @@ def _describe_loss(
     # loop stops for certain only if one of its actions is theirs.
     controllers = [p for p in losers if any(a.player == p for a in request.iteration)]
     if controllers:
-        d.say(
-            f"{left}, and the loop stops here: {_names(controllers)} "
+        goes_on = (
+            f", and the loop stops here: {_names(controllers)} "
             f"{'controls' if len(controllers) == 1 else 'control'} an action of it, and the "
             "objects of a player who leaves leave with them. The remaining players describe the "
-            "loop again if it can still go on.",
-            cite.LEAVES_GAME,
-            cite.MULTIPLAYER_CONTINUES,
-            cite.LEAVES_WITH_OBJECTS,
+            "loop again if it can still go on."
         )
     else:
-        d.say(
-            f"{left}. No action of the loop is taken by {_names(losers)}, so the loop may still go "
+        goes_on = (
+            f". No action of the loop is taken by {_names(losers)}, so the loop may still go "
             f"on, unless it uses an object {_names(losers)} "
             f"{'owns' if len(losers) == 1 else 'own'} (such objects leave the game too): the "
-            "remaining players describe it again from here.",
-            cite.LEAVES_GAME,
-            cite.MULTIPLAYER_CONTINUES,
-            cite.LEAVES_WITH_OBJECTS,
+            "remaining players describe it again from here."
         )
+    d.say(left + goes_on, cite.LEAVES_GAME, cite.MULTIPLAYER_CONTINUES, cite.LEAVES_WITH_OBJECTS)
     return None, losers
 
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from engines.shuffles.analysis import (
     DISTANCE_WORDS,
+    FAR_FROM_RANDOM,
     analyse_shuffle,
     describe_distance,
     model_notes,
@@ -95,6 +96,7 @@ from engines.shuffles.riffles import (
     pile_permutation,
     procedure_distance,
     procedure_distances,
+    riffle_credit,
     riffle_distance,
     riffle_distance_exact,
     riffles_needed,
@@ -109,6 +111,7 @@ __all__ = [
     "DEFAULT_MAX_SAMPLES",
     "DEFAULT_THRESHOLD",
     "DISTANCE_WORDS",
+    "FAR_FROM_RANDOM",
     "MASH_CREDIT",
     "MAX_DECK_SIZE",
     "MAX_EXACT_RIFFLES",
@@ -146,6 +149,7 @@ __all__ = [
     "pile_permutation",
     "procedure_distance",
     "procedure_distances",
+    "riffle_credit",
     "riffle_distance",
     "riffle_distance_exact",
     "riffles_needed",

@@ -33,13 +33,15 @@ from engines.shuffles.riffles import (
     riffles_needed,
 )
 
+# Where the band said "far from random" begins.
+FAR_FROM_RANDOM = 0.9
 # Total variation distance from uniform, said in words (upper bounds of each band). The words
 # describe the mathematics only; the number is given beside them.
 DISTANCE_WORDS = (
     (0.05, "practically indistinguishable from random"),
     (0.25, "close to random"),
     (0.5, "somewhat short of random"),
-    (0.9, "well short of random"),
+    (FAR_FROM_RANDOM, "well short of random"),
     (1.01, "far from random"),
 )
 

@@ -103,7 +103,9 @@ def _check_threshold(threshold: float) -> None:
 # --- procedures -----------------------------------------------------------------------------------
 
 
-def _credit(step: ShuffleStep) -> Fraction:
+def riffle_credit(step: ShuffleStep) -> Fraction:
+    """What the model credits a step with, in riffle shuffles: a riffle one each, a mash half
+    (MASH_CREDIT), an overhand, pile or cut nothing."""
     if step.method is ShuffleMethod.RIFFLE:
         return Fraction(step.times)
     if step.method is ShuffleMethod.MASH:
@@ -139,7 +141,7 @@ def procedure_distances(n: int, procedure: Sequence[ShuffleStep]) -> tuple[StepD
     broken = False  # a non-riffle step followed randomness: the next riffle starts a new block
     out = []
     for step in procedure:
-        credit = _credit(step)
+        credit = riffle_credit(step)
         if credit:
             if broken and current:
                 closed.append(math.floor(current))

@@ -81,10 +81,13 @@
 
   /* procedure_distances: after each step, {method, times, credited_riffles, distance, exact} (the result's
      "steps"). Credits are counted in halves (a mash is half a riffle). */
+  /* riffle_credit, in halves: a riffle two, a mash one (half a riffle), an overhand, pile or cut none. */
+  function creditHalves(step) { return step.method === "riffle" ? 2 * step.times : step.method === "mash" ? step.times : 0; }
+
   function procedureDistances(n, steps) {
     var closed = [], halves = 0, broken = false;
     return steps.map(function (step) {
-      var credit = step.method === "riffle" ? 2 * step.times : step.method === "mash" ? step.times : 0;
+      var credit = creditHalves(step);
       if (credit) {
         if (broken && halves) { closed.push(Math.floor(halves / 2)); halves = 0; }
         broken = false;
@@ -104,6 +107,7 @@
   }
 
   var api = { procedureDistance: procedureDistance, procedureDistances: procedureDistances, riffleDistance: riffleDistance, toDouble: toDouble,
+              creditHalves: creditHalves,
               MAX_EXACT_RIFFLES: MAX_EXACT_RIFFLES };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else root.JudgeRiffles = api;

@@ -12,8 +12,9 @@
   var MAX_DECK_SIZE = 250, MAX_TIMES = 100, MAX_STEPS = 50;
   var METHODS = ["riffle", "mash", "overhand", "pile", "cut"];
   var Riffles = typeof module !== "undefined" && module.exports ? require("./riffles.js") : root.JudgeRiffles;
+  var FAR_FROM_RANDOM = 0.9;   // where the band said "far from random" begins
   var DISTANCE_WORDS = [[0.05, "practically indistinguishable from random"], [0.25, "close to random"],
-                        [0.5, "somewhat short of random"], [0.9, "well short of random"], [1.01, "far from random"]];
+                        [0.5, "somewhat short of random"], [FAR_FROM_RANDOM, "well short of random"], [1.01, "far from random"]];
   var CITE = {
     SHUFFLE: "cr@2025-02-07:701.20a", PREGAME: "cr@2025-02-07:103.3", MTR_SHUFFLING: "mtr@2019-06-06:3.9",
     INSUFFICIENT: "ipg@2021-01-06:3.9", CHEATING: "ipg@2021-01-06:4.8", GRV: "ipg@2021-01-06:2.5",
@@ -148,14 +149,13 @@
 
   /* IPG 3.9 example B is about a library one riffle leaves "far from random" (describeDistance's band); a
      library of a handful of cards is not, and there the example does not settle it (the judge's call). */
-  var FAR_FROM_RANDOM = 0.9;
   function oneRiffleLeavesFarFromRandom(size) { return Riffles.riffleDistance(size, 1) >= FAR_FROM_RANDOM; }
 
   /* _undecided: a described procedure no documented example settles, though this engine's own model credits it
      with less than two riffles' worth (a riffle 1, a mash 1/2, the rest 0): the judge's call (IPG 3.9). */
   function undecided(f, problems) {
     if (f.procedure === null || f.deck_size <= 1 || problems.length) return false;
-    var halves = f.procedure.reduce(function (n, s) { return n + (s.method === "riffle" ? 2 * s.times : s.method === "mash" ? s.times : 0); }, 0);
+    var halves = f.procedure.reduce(function (n, s) { return n + Riffles.creditHalves(s); }, 0);
     return halves < 4;
   }
   function judgeCallWords(f) {
