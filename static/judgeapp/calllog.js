@@ -94,7 +94,7 @@
     if (!infraction) return;
     var player = offender.value();
     var row = currentRow();
-    var keep = keepShown === true && !!player && /^(checked|upgraded|unchecked)$/.test(row.dataset.preview || "");
+    var keep = keepShown === true && !!player && JudgePenalty.settled(row);
     table.querySelectorAll("tr").forEach(function (each) {
       if (keep && each === row) return;   // nothing moves under the judge's finger
       each.querySelector("td").textContent = infraction.penalty[each.dataset.rel] || "";

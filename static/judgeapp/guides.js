@@ -650,7 +650,7 @@
       JudgePenalty.show(preview.row, preview.base, next, state, note);
       JudgePenalty.summary(preview.box, preview.base, next, state, note);
     };
-    var keep = keepShown === true && !!player && /^(checked|upgraded|unchecked)$/.test(preview.row.dataset.preview || "");
+    var keep = keepShown === true && !!player && JudgePenalty.settled(preview.row);
     if (!keep) both(null, preview.node.infraction ? "" : "fixed");
     if (!chosenEvent || !player || !preview.node.infraction || current.mismatch) return;
     if (!keep) {

@@ -6,7 +6,8 @@
    Penalties are written one way (label, as calllog/penalties.py penalty_label): "Warning", never
    "Warning (Tournament Error - Insufficient Shuffling)".
    window.JudgePenalty = { fetchNext(eventId, player, params) -> Promise<next|null>, show(row, base, next, state),
-                           summary(box, base, next, state, note), label(text), upgradeText(next) }. */
+                           summary(box, base, next, state, note), label(text), upgradeText(next),
+                           settled(row) }. */
 (function () {
   "use strict";
 
@@ -52,6 +53,10 @@
     });
     return next.penalty + " — upgraded: " + reason + (cited.length ? ", " + cited.join(", ") : "");
   }
+
+  /* Whether a penalty row shows a preview that has arrived (checked, upgraded, or not checked for want of
+     a connection): what a change that cannot alter the penalty (the round) leaves in place. */
+  function settled(row) { return /^(checked|upgraded|unchecked)$/.test((row && row.dataset.preview) || ""); }
 
   /* The penalty the judge is shown, and so announces: the server's when it was checked, else the guide's. */
   function toAnnounce(base, next, state) {
@@ -108,5 +113,6 @@
     if (words) box.appendChild(document.createTextNode(words));
   }
 
-  window.JudgePenalty = { fetchNext: fetchNext, show: show, summary: summary, label: label, toAnnounce: toAnnounce, upgradeText: upgradeText };
+  window.JudgePenalty = { fetchNext: fetchNext, show: show, summary: summary, label: label, toAnnounce: toAnnounce, upgradeText: upgradeText,
+                          settled: settled };
 })();
