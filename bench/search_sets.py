@@ -75,7 +75,7 @@ def held_out_texts() -> frozenset[str]:
     collapsed): the bench's index leaves them out of the real asked-as questions (search.asked) so
     that part "real-heldout" measures questions the search has not seen."""
     return frozenset(
-        " ".join(q.text.split())
+        asked.normalized(q.text)
         for path in READ.values()
         for q in _read(path)
         if held_out_real(q.text)

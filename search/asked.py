@@ -47,6 +47,11 @@ REAL_DIR = QUESTIONS_DIR / "real"
 KINDS = ("written", "real")
 
 
+def normalized(question: str) -> str:
+    """A question as the files are read into it: its whitespace collapsed to single spaces."""
+    return " ".join(question.split())
+
+
 class AskedError(ValueError):
     """A questions file that cannot be used; the message names the file and what is wrong."""
 
@@ -121,7 +126,7 @@ def parse_asked(raw: str, source: str) -> AskedSet:
                 raise AskedError(
                     f"{where()}: {number} has an empty or over-long question: {question!r}"
                 )
-        questions[number] = tuple(" ".join(q.split()) for q in listed)
+        questions[number] = tuple(normalized(q) for q in listed)
     return AskedSet(doc=doc, version=version, questions=questions, sources=(source,))
 
 
@@ -180,5 +185,5 @@ def held_out(question: str) -> bool:
     """Whether an asked-as question is in the slice kept out of training the search model (about one
     in ten, chosen by a hash of its words, so the slice is the same on every machine and stays put
     when other questions are added): recall on it measures the model on questions it never saw."""
-    digest = hashlib.sha256(" ".join(question.lower().split()).encode()).digest()
+    digest = hashlib.sha256(normalized(question.lower()).encode()).digest()
     return digest[0] % 10 == 0

@@ -47,7 +47,7 @@ def files(read: dict[str, Path], pinned: dict[str, str]) -> dict[str, str]:
     by_doc: dict[str, dict[str, list[str]]] = {}
     for path in read.values():
         for q in tomllib.loads(path.read_text(encoding="utf-8"))["question"]:
-            text = " ".join(q["q"].split())
+            text = asked.normalized(q["q"])
             for key in q["answers"]:
                 doc, number = key.split(":", 1)
                 listed = by_doc.setdefault(doc, {}).setdefault(number, [])
