@@ -582,7 +582,7 @@ def check_shuffle(
     if seen_by_shuffler and not problems:
         at_ipg = Infraction.LOOKING_AT_EXTRA_CARDS
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
-        refs.append(CITE_JAR_CARD_SEEN if regular else CITE_LEC)
+        refs.append(_game_error_cite(at_ipg, regular))
         charged_to = "shuffler"
         if facts.found_cards_shuffled_in:
             further.append(_further(Infraction.GAME_RULE_VIOLATION, facts, "owner"))
@@ -595,7 +595,7 @@ def check_shuffle(
     elif facts.found_cards_shuffled_in:
         at_ipg = Infraction.GAME_RULE_VIOLATION
         infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
-        refs.append(CITE_JAR_GAME_ERROR if regular else CITE_GRV)
+        refs.append(_game_error_cite(at_ipg, regular))
     else:
         at_ipg = infraction = Infraction.NONE
     for extra in further:
@@ -640,17 +640,25 @@ def check_shuffle(
     )
 
 
+def _game_error_cite(at_ipg: Infraction, regular: bool) -> str:
+    """The section a Game Play Error of these events is cited by: the IPG's (Looking at Extra
+    Cards, Game Rule Violation), or at Regular REL the JAR's situation for it."""
+    if at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
+        return CITE_JAR_CARD_SEEN if regular else CITE_LEC
+    return CITE_JAR_GAME_ERROR if regular else CITE_GRV
+
+
 def _further(at_ipg: Infraction, facts: ShuffleFacts, charged_to: str) -> FurtherInfraction:
     """Another player's infraction in the same events, with its own penalty and fix."""
     regular = facts.rel is Rel.REGULAR
     penalties = _penalties(at_ipg, facts)
-    if at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS:
-        # IPG 2.2's additional remedy; at Regular the JAR's "A player sees a card in a library".
-        fix = "Shuffle the card seen into the unknown portion of the library."
-        refs = (CITE_JAR_CARD_SEEN if regular else CITE_LEC,)
-    else:
-        fix = _search_fix(facts.rel)
-        refs = (CITE_JAR_GAME_ERROR if regular else CITE_GRV,)
+    # IPG 2.2's additional remedy; at Regular the JAR's "A player sees a card in a library".
+    fix = (
+        "Shuffle the card seen into the unknown portion of the library."
+        if at_ipg is Infraction.LOOKING_AT_EXTRA_CARDS
+        else _search_fix(facts.rel)
+    )
+    refs = (_game_error_cite(at_ipg, regular),)
     infraction = Infraction.REGULAR_GAME_ERROR if regular else at_ipg
     return FurtherInfraction(
         infraction=infraction,
