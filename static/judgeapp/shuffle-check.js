@@ -1,4 +1,4 @@
-/* The judge's shuffle check on the tablet: engines/shuffle_check.py's infraction logic (validate_shuffle_facts,
+/* The judge's shuffle check on the tablet: engines/shuffle_check's infraction logic (validate_shuffle_facts,
    then check_shuffle), so the shuffle guide's ruling needs no server; a described procedure's distance from
    random is worked out exactly by riffles.js (loaded before this file), as the server's engine does.
    tests/engines/test_shuffle_check_js.py runs this file under node against the Python engine on generated

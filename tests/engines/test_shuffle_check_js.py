@@ -1,5 +1,5 @@
 """The shuffle check on the tablet (static/judgeapp/shuffle-check.js, with the riffle mathematics of
-static/judgeapp/riffles.js) against engines/shuffle_check.py and engines/shuffles: run under node on
+static/judgeapp/riffles.js) against engines/shuffle_check and engines/shuffles: run under node on
 generated facts and procedures, the same result field for field (the distance from random the same
 double), or the same refusal naming the same field.
 
@@ -130,7 +130,7 @@ facts = st.fixed_dictionaries(
         ),
     },
     optional={
-        **{name: flag for name in shuffle_check._FLAGS},
+        **{name: flag for name in shuffle_check.FLAGS},
         "pattern_p_value": st.one_of(probability, probability, odd, st.just(-0.1)),
         "analysis": analysis,
         "procedure": procedure,
@@ -178,11 +178,11 @@ class ShuffleCheckOnTheDeviceTests:
         RELs, with and without a pattern analysed) gets the engine's answer on the device."""
         cases = []
         for rel in ("regular", "competitive", "professional"):
-            for k, name in enumerate(shuffle_check._FLAGS):
+            for k, name in enumerate(shuffle_check.FLAGS):
                 base = {
                     "rel": rel,
                     "deck_size": [53, 1, 0, 60][k % 4],
-                    **{f: f == "presented_to_opponent" for f in shuffle_check._FLAGS},
+                    **{f: f == "presented_to_opponent" for f in shuffle_check.FLAGS},
                 }
                 base[name] = not base[name]
                 for found in (
@@ -235,7 +235,7 @@ class ShuffleCheckOnTheDeviceTests:
                         max_size=5,
                     ),
                 },
-                optional={name: st.booleans() for name in shuffle_check._FLAGS},
+                optional={name: st.booleans() for name in shuffle_check.FLAGS},
             ),
             min_size=10,
             max_size=20,

@@ -48,18 +48,20 @@ Policy encoded (each point cites its pinned reference in the ruling):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import Enum
 from fractions import Fraction
-from typing import Annotated, Any, ClassVar, Literal
-
-from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, model_validator
 
 from engines import shuffles
+from engines.shuffle_check.facts import (
+    INFRACTION_NAMES,
+    FurtherInfraction,
+    Infraction,
+    PenaltyByRel,
+    Rel,
+    ShuffleFacts,
+    ShuffleRuling,
+)
+from engines.shuffle_check.requests import FLAGS, ShuffleCheckRequest, validate_shuffle_facts
 from engines.shuffles import ShuffleStep
-from engines.shuffles.requests import Procedure
-from engines.validation import Invalid, Shape, read
 
 CITE_SHUFFLE = shuffles.CITE_SHUFFLE
 CITE_PREGAME = shuffles.CITE_PREGAME
@@ -81,149 +83,6 @@ CITE_JAR_SERIOUS = "jar@2019-01-21:Serious Problems"
 # "A player sees a card in a library that they shouldn't have seen"
 CITE_JAR_CARD_SEEN = "jar@2019-01-21:1.2"
 CITE_JAR_GAME_ERROR = "jar@2019-01-21:1.4"  # "A player makes an in-game error not mentioned above"
-
-
-class Rel(str, Enum):
-    REGULAR = "regular"
-    COMPETITIVE = "competitive"
-    PROFESSIONAL = "professional"
-
-
-class Infraction(str, Enum):
-    NONE = "none"
-    # IPG Tournament Error (Competitive/Professional)
-    INSUFFICIENT_SHUFFLING = "insufficient_shuffling"
-    GAME_RULE_VIOLATION = "game_rule_violation"  # IPG Game Play Error (Competitive/Professional)
-    UNWANTED_BEHAVIOUR = "unwanted_behaviour"  # JAR: inadequate shuffling at Regular REL
-    REGULAR_GAME_ERROR = "regular_game_error"  # JAR: an in-game error at Regular REL
-    # IPG Game Play Error, charged to the shuffler
-    LOOKING_AT_EXTRA_CARDS = "looking_at_extra_cards"
-
-
-INFRACTION_NAMES = {
-    Infraction.NONE: "No infraction",
-    Infraction.INSUFFICIENT_SHUFFLING: "Tournament Error - Insufficient Shuffling",
-    Infraction.GAME_RULE_VIOLATION: "Game Play Error - Game Rule Violation",
-    Infraction.UNWANTED_BEHAVIOUR: (
-        "Inadequate shuffling (a General Unwanted Behavior at Regular REL)"
-    ),
-    Infraction.REGULAR_GAME_ERROR: "An in-game error at Regular REL",
-    Infraction.LOOKING_AT_EXTRA_CARDS: "Game Play Error - Looking at Extra Cards",
-}
-
-
-@dataclass(frozen=True)
-class ShuffleFacts:
-    rel: Rel
-    deck_size: int  # cards in the library (or deck) that was shuffled
-    procedure: tuple[ShuffleStep, ...] | None = None  # None: not described; (): not shuffled at all
-    presented_to_opponent: bool = True  # offered to the opponent for a final shuffle/cut
-    searched_without_shuffle: bool = False  # searched, and did not shuffle when told to
-    card_seen_while_shuffling: bool = False  # a card face was seen and the deck not re-randomized
-    pattern_seen: bool = False  # a suspicious land/spell pattern was seen
-    pattern_p_value: float | None = None  # from the shuffle analysis, if run
-    arranged_before_shuffle: bool = False  # the player weaved/stacked before shuffling
-    repeated_after_education: bool = False  # Regular REL: the player was already educated
-    found_cards_shuffled_in: bool = False  # cards found by a search went into the shuffle
-    put_at_position: bool = False  # an object goes to a set position as the library is shuffled
-    # "shuffle X into the library" but X is gone / there is none
-    objects_to_shuffle_missing: bool = False
-    has_shuffle_trigger: bool = False  # a "whenever a library is shuffled" ability is in play
-    # the judge believes a player could know the position or distribution of cards
-    cards_could_be_known: bool = False
-    # IPG 3: already a Warning for Insufficient Shuffling this day
-    prior_insufficient_shuffling_warning: bool = False
-    # the card was seen while the opponent's deck was being shuffled
-    shuffling_opponents_deck: bool = False
-    pattern_direction: str | None = None  # "too_even" or "too_clumped", from the shuffle analysis
-
-
-@dataclass(frozen=True)
-class PenaltyByRel:
-    regular: str
-    competitive: str
-    professional: str
-
-    def as_result(self) -> dict[str, str]:
-        return {
-            "regular": self.regular,
-            "competitive": self.competitive,
-            "professional": self.professional,
-        }
-
-
-@dataclass(frozen=True)
-class FurtherInfraction:
-    """An infraction beside the ruling's own, committed by another player in the same events: each
-    player's infraction is charged to that player, with its own penalty and fix."""
-
-    infraction: Infraction
-    infraction_name: str
-    penalty: str  # at the facts' REL
-    penalties: PenaltyByRel
-    charged_to: str
-    fix: str
-    citations: tuple[str, ...]
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "infraction": self.infraction.value,
-            "infraction_name": self.infraction_name,
-            "penalty": self.penalty,
-            "penalties": self.penalties.as_result(),
-            "charged_to": self.charged_to,
-            "fix": self.fix,
-            "citations": list(self.citations),
-        }
-
-
-@dataclass(frozen=True)
-class ShuffleRuling:
-    infraction: Infraction
-    infraction_name: str
-    penalty: str  # at the facts' REL
-    penalties: PenaltyByRel  # the same facts at every REL
-    fix: str
-    investigate: bool  # intent must be looked into; the tool does not decide it
-    investigation: str
-    problems: tuple[str, ...]
-    notes: tuple[str, ...]  # game-rules points (CR 701.20) relevant to the facts
-    distance_from_random: float | None
-    citations: tuple[str, ...]
-    threshold: float = shuffles.DEFAULT_THRESHOLD
-    model_notes: tuple[str, ...] = field(default=())
-    # the mathematics of the shuffle, for the judge to weigh; never the ruling
-    information: tuple[str, ...] = ()
-    distance_words: str | None = None
-    upgraded: bool = False  # IPG 3: a second Insufficient Shuffling Warning became a Game Loss
-    charged_to: str = "owner"  # whose infraction: "owner" of the deck, or "shuffler" (the opponent)
-    # another player's infraction in the same events (IPG 2.2 example A beside the owner's IPG 3.9)
-    further_infractions: tuple[FurtherInfraction, ...] = ()
-    # no documented example settles the procedure: whether it randomized is the judge's call
-    judge_call: bool = False
-
-    def as_result(self) -> dict[str, Any]:
-        return {
-            "infraction": self.infraction.value,
-            "infraction_name": self.infraction_name,
-            "penalty": self.penalty,
-            "penalties": self.penalties.as_result(),
-            "fix": self.fix,
-            "investigate": self.investigate,
-            "investigation": self.investigation,
-            "problems": list(self.problems),
-            "notes": list(self.notes),
-            "distance_from_random": self.distance_from_random,
-            "citations": list(self.citations),
-            "threshold": self.threshold,
-            "model_notes": list(self.model_notes),
-            "information": list(self.information),
-            "distance_words": self.distance_words,
-            "upgraded": self.upgraded,
-            "charged_to": self.charged_to,
-            "further_infractions": [f.as_result() for f in self.further_infractions],
-            "judge_call": self.judge_call,
-        }
 
 
 def _procedure_problem(facts: ShuffleFacts) -> str | None:
@@ -695,160 +554,16 @@ def _distance_words(distance: float) -> str:
     )
 
 
-# --- validation -----------------------------------------------------------------------------------
-
-
-def _rel(value: Any) -> Rel:
-    try:
-        return Rel(value)
-    except ValueError:
-        raise Invalid("must be one of regular, competitive, professional") from None
-
-
-def _deck_size(value: Any, info: ValidationInfo) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not 0 <= value <= shuffles.MAX_DECK_SIZE
-    ):
-        raise Invalid(f"must be a whole number from 0 to {shuffles.MAX_DECK_SIZE}")
-    if info.context is not None:
-        info.context["deck_size"] = value  # the procedure's piles are checked against it
-    return value
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise Invalid("must be true or false")
-    return value
-
-
-def _probability(value: Any, *at: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise Invalid("must be a probability from 0 to 1", *at)
-    return float(value)
-
-
-def _direction(value: Any) -> str | None:
-    if value is not None and value not in ("too_even", "too_clumped"):
-        raise Invalid("must be too_even, too_clumped or null")
-    return value  # type: ignore[no-any-return]  # one of the two words, or None
-
-
-Flag = Annotated[bool, BeforeValidator(_flag)]
-Probability = Annotated[float | None, Field(ge=0, le=1), BeforeValidator(_probability)]
-PROBABILITY_SCHEMA = {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1}, {"type": "null"}]}
-
-
-class ShuffleCheckAnalysis(Shape):
-    """A shuffle-analysis result (POST /api/v1/jobs/shuffle-analysis): only these two keys
-    are read."""
-
-    not_object: ClassVar[str] = "must be a shuffle-analysis result object"
-    pattern_direction: Annotated[
-        Literal["too_even", "too_clumped"] | None, BeforeValidator(_direction)
-    ] = None
-    # Read only when the request gives no pattern_p_value of its own (checked then, by
-    # ShuffleCheckRequest).
-    pattern_p_value: Annotated[Any, WithJsonSchema(PROBABILITY_SCHEMA)] = None
-
-
-class ShuffleCheckRequest(Shape):
-    """POST /api/v1/shuffle-check: what the judge saw. Checked in this order; unknown keys are
-    ignored. An ``analysis`` (a shuffle-analysis result) may stand in for ``pattern_p_value``."""
-
-    not_object: ClassVar[str] = "must be a JSON object"
-    rel: Annotated[Rel, BeforeValidator(_rel)]
-    deck_size: Annotated[
-        int,
-        Field(
-            ge=0,
-            le=shuffles.MAX_DECK_SIZE,
-            description="cards in the library (or deck) that was shuffled",
-        ),
-        BeforeValidator(_deck_size),
-    ]
-    procedure: Procedure | None = Field(
-        default=None,
-        description="the steps, in order (absent: not described; []: not shuffled at all)",
-    )
-    presented_to_opponent: Flag = Field(
-        default=True, description="offered to the opponent for a final shuffle or cut"
-    )
-    searched_without_shuffle: Flag = Field(
-        default=False, description="searched, and did not shuffle when told to"
-    )
-    card_seen_while_shuffling: Flag = Field(
-        default=False, description="a card face was seen and the deck not re-randomized"
-    )
-    pattern_seen: Flag = Field(
-        default=False, description="a suspicious land/spell pattern was seen"
-    )
-    arranged_before_shuffle: Flag = Field(
-        default=False, description="the player weaved or stacked before shuffling"
-    )
-    repeated_after_education: Flag = Field(
-        default=False, description="Regular REL: the player was already educated"
-    )
-    found_cards_shuffled_in: Flag = Field(
-        default=False, description="cards found by a search went into the shuffle"
-    )
-    put_at_position: Flag = Field(
-        default=False, description="an object goes to a set position as the library is shuffled"
-    )
-    objects_to_shuffle_missing: Flag = Field(
-        default=False, description='"shuffle X into the library" but X is gone or there is none'
-    )
-    has_shuffle_trigger: Flag = Field(
-        default=False, description='a "whenever a library is shuffled" ability is in play'
-    )
-    cards_could_be_known: Flag = Field(
-        default=False,
-        description="the judge believes a player could know the position or distribution of cards",
-    )
-    prior_insufficient_shuffling_warning: Flag = Field(
-        default=False, description="already a Warning for Insufficient Shuffling this day"
-    )
-    shuffling_opponents_deck: Flag = Field(
-        default=False, description="the card was seen while the opponent's deck was being shuffled"
-    )
-    analysis: ShuffleCheckAnalysis | None = Field(
-        default=None, description="a shuffle-analysis result"
-    )
-    pattern_p_value: Probability = Field(
-        default=None, description="from the shuffle analysis (default: the analysis's)"
-    )
-
-    @model_validator(mode="after")
-    def _analysis_p_value(self) -> ShuffleCheckRequest:
-        if self.pattern_p_value is None and self.analysis is not None:
-            _probability(self.analysis.pattern_p_value, "analysis", "pattern_p_value")
-        return self
-
-    def facts(self) -> ShuffleFacts:
-        p_value, direction = self.pattern_p_value, None
-        if self.analysis is not None:
-            direction = self.analysis.pattern_direction
-            if p_value is None:
-                p_value = _probability(self.analysis.pattern_p_value)
-        flags = {name: getattr(self, name) for name in _FLAGS}
-        procedure = None if self.procedure is None else tuple(s.step() for s in self.procedure)
-        return ShuffleFacts(
-            rel=self.rel,
-            deck_size=self.deck_size,
-            procedure=procedure,
-            pattern_p_value=p_value,
-            pattern_direction=direction,
-            **flags,
-        )
-
-
-_FLAGS = tuple(name for name, f in ShuffleCheckRequest.model_fields.items() if f.annotation is bool)
-
-
-def validate_shuffle_facts(data: Mapping[str, Any]) -> ShuffleFacts:
-    """Build ShuffleFacts from a judge's answers (ShuffleCheckRequest); raises RequestError naming
-    the field."""
-    return read(ShuffleCheckRequest, data).facts()
+__all__ = [
+    "FLAGS",
+    "INFRACTION_NAMES",
+    "FurtherInfraction",
+    "Infraction",
+    "PenaltyByRel",
+    "Rel",
+    "ShuffleCheckRequest",
+    "ShuffleFacts",
+    "ShuffleRuling",
+    "check_shuffle",
+    "validate_shuffle_facts",
+]
