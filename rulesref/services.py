@@ -279,13 +279,24 @@ def _store_parsed(
 def import_paths(
     paths: Sequence[str | Path], *, publish: bool = False, actor=None
 ) -> list[ImportOutcome]:
-    """Import rules files and folders. Every file is parsed before anything is written, so one bad
-    file leaves the database as it was; each file is then stored in its own transaction."""
+    """Import rules files and folders, all or nothing. Every file is parsed and checked (sections
+    given twice, rules too long) before anything is written, and the batch is stored and published
+    in one transaction: a file refused as it is stored (a date already stored with other content)
+    leaves the database as it was, the files before it included."""
     parsed_files = [(path, *parse_file(path)) for path in expand_rules_paths(paths)]
     if not parsed_files:
         raise ParseError(
             "no rules files found (expected .txt or .html files)", source=", ".join(map(str, paths))
         )
+    for path, parsed, _ in parsed_files:
+        check_rule_sizes(parsed, path.name)
+    with transaction.atomic():
+        return _store_batch(parsed_files, publish=publish, actor=actor)
+
+
+def _store_batch(
+    parsed_files: Sequence[tuple[Path, ParsedDocument, str]], *, publish: bool, actor
+) -> list[ImportOutcome]:
     outcomes: list[ImportOutcome] = []
     for path, parsed, digest in parsed_files:
         version, created = store_parsed(parsed, digest=digest, source=path.name, uploaded_by=actor)

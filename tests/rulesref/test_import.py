@@ -13,6 +13,7 @@ from tests.conftest import RULES_DIR, needs_history
 
 pytestmark = pytest.mark.django_db
 CR_2017 = RULES_DIR / "cr" / "MagicCompRules-20170825.txt"
+ROOT_RULES = Path(__file__).resolve().parents[2] / "rules"  # the current documents it ships
 
 
 def snapshot() -> tuple:
@@ -107,6 +108,32 @@ class BadInputTests:
     def test_one_bad_file_in_a_batch_writes_nothing(self, tmp_path):
         bad = _bad_file(tmp_path, "zz-bad.txt", b"\x00\x01\x02garbage")
         self._assert_refused(bad, CR_2017)
+
+    @needs_history
+    def test_a_batch_refused_by_a_later_file_section_leaves_the_earlier_files_unwritten(
+        self, tmp_path
+    ):
+        # A section given twice is found as the batch is checked, before the good CR is written.
+        shipped = next((ROOT_RULES / "mtr").glob("*.html")).read_text(encoding="utf-8")
+        start = shipped.index('<header class="entry-header" id="mtr4-2">')
+        end = shipped.index("<header", start + 1)
+        doubled = shipped[:end] + shipped[start:end] + shipped[end:]
+        bad = _bad_file(tmp_path, "mtr-doubled.html", doubled.encode())
+        message = self._assert_refused(bad, CR_2017)
+        assert "section 4.2 appears twice" in message, message
+
+    @needs_history
+    def test_a_date_already_stored_refuses_the_whole_batch(self, tmp_path):
+        run_import(str(CR_2017))
+        raw = CR_2017.read_bytes()
+        changed = _bad_file(
+            tmp_path,
+            "cr-2017-changed.txt",
+            raw.replace(b"Taking Shortcuts", b"Taking Short Cuts"),
+        )
+        good = RULES_DIR / "cr" / "MagicCompRules-20170929.txt"  # not stored yet: written first
+        message = self._assert_refused(changed, good)
+        assert "already stored with different content" in message, message
 
     def test_missing_path(self, tmp_path):
         self._assert_refused(tmp_path / "nothing-here.txt")
