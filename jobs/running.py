@@ -4,6 +4,7 @@ engine, store the result or the error. jobs.tasks calls these; nothing here enqu
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import threading
 import uuid
@@ -56,6 +57,7 @@ def run_claimed_job(job: Job) -> Job:
         computation = COMPUTATIONS[job.kind]()
         outcome = computation.run(computation.validate(job.input))
         result = resolve_citations(outcome_dict(outcome))
+        json.dumps(result)  # a result the job's row cannot hold fails here, never after it
     except Exception as exc:
         # stored with the job: a failed job is never lost; the traceback goes to the log only
         field = getattr(exc, "field", None)

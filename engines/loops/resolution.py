@@ -348,9 +348,13 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
     if run is not None and run.gave_up:
         d.say(
             "The loop's effects are not simple additions, so it was played out step by step; after "
-            f"{_n(run.iterations)} iterations the step budget ran out without reaching an answer. "
-            "A "
-            "judge must work out the rest by hand."
+            f"{_n(run.iterations)} iterations "
+            + (
+                "the step budget ran out without reaching an answer"
+                if run.beyond is None
+                else f"{run.beyond[0]}'s {run.beyond[1]} grew past 10^100, beyond what is followed"
+            )
+            + ". A judge must work out the rest by hand."
         )
         return _finish(
             d,

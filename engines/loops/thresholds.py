@@ -236,6 +236,14 @@ class Playout:
     gave_up: bool = False
     cycle: tuple[int, int] | None = None
     shortage: Shortage | None = None  # the loop stopped before an action it could not take
+    # (player, counter) whose value left what is followed (BEYOND): given up there
+    beyond: tuple[str, str] | None = None
+
+
+# A counter past this size (a multiplying effect, step after step) is not followed further: the play
+# gives up there (``Playout.beyond``), before a number grows past what a result can hold (Python
+# writes no integer of more than 4,300 digits) or past all sense for a game.
+BEYOND = 10**100
 
 
 def play_out(
@@ -276,15 +284,31 @@ def play_out(
             if steps >= max_steps:
                 return Playout(None, done, state, gave_up=True, cycle=cycle)
             steps += 1
+            before = {p: dict(c) for p, c in state.items()} if _multiplies(action) else None
             stopped = _step(request, state, action, done, j)
             if stopped is not None:
                 return stopped
+            if before is not None and (beyond := _beyond(state, action)) is not None:
+                return Playout(None, done, before, gave_up=True, cycle=cycle, beyond=beyond)
         done += 1
     for j, action in enumerate(request.iteration[:extra_actions]):
         stopped = _step(request, state, action, done, j)
         if stopped is not None:
             return replace(stopped, cycle=cycle)
     return Playout(None, done, state, cycle=cycle)
+
+
+def _multiplies(action: Action) -> bool:
+    """Whether the action can grow a counter faster than by adding fixed amounts."""
+    return any(ch.op in ("times", "per") for ch in action.changes)
+
+
+def _beyond(state: Mapping[str, Mapping[str, int]], action: Action) -> tuple[str, str] | None:
+    """The first counter the action changed that is now past BEYOND either way, else None."""
+    for ch in action.changes:
+        if abs(state[ch.player][ch.counter]) > BEYOND:
+            return ch.player, ch.counter
+    return None
 
 
 def _step(

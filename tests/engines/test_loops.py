@@ -960,6 +960,30 @@ class NonLinearLoopTests(unittest.TestCase):
         self.assertTrue(out["gave_up"])
         self.assertIsNone(out["iterations"])
 
+    def test_a_counter_multiplied_past_all_sense_is_given_up_not_a_result_that_cannot_be_stored(
+        self,
+    ) -> None:
+        # x10^6 a step, 800 steps declared: 10^4800, past the 4,300 digits Python writes; every
+        # input is inside its documented bounds.
+        data = {
+            "players": ["AP", "NAP"],
+            "state": {"AP": {"gold": 1}},
+            "iteration": [
+                {
+                    "player": "AP",
+                    "kind": "optional",
+                    "text": "x",
+                    "effects": {"AP": {"gold": {"times": 10**6}}},
+                }
+            ],
+            "declared": {"AP": 800},
+        }
+        out = resolve(data)  # a JSON round trip
+        self.assertTrue(out["gave_up"])
+        self.assertIsNone(out["iterations"])
+        self.assertIn("AP's gold grew past 10^100", out["explanation"])
+        self.assertNotIn("step budget", out["explanation"])
+
     def test_a_repeated_state_is_a_cycle_and_a_mandatory_loop_is_then_a_draw(self) -> None:
         data = {
             "players": ["AP", "NAP"],

@@ -44,6 +44,27 @@ class FailedJobTests:
         assert reference in logged
         assert any(r.exc_info for r in caplog.records), "the traceback goes to the log"
 
+    def test_a_result_the_row_cannot_hold_fails_the_job_instead_of_leaving_it_running(
+        self, monkeypatch
+    ):
+        job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME, status=Job.Status.RUNNING)
+
+        class Huge:
+            def validate(self, payload):
+                return payload
+
+            def run(self, request):
+                class Outcome:
+                    def to_dict(self):
+                        return {"citations": [], "count": 10**5000}  # past 4,300 digits
+
+                return Outcome()
+
+        monkeypatch.setitem(computations.COMPUTATIONS, Job.Kind.GAME_OUTCOME, Huge)
+        job = running.run_claimed_job(job)
+        assert job.status == Job.Status.FAILED and "error id" in job.error
+        assert job.result is None
+
 
 class JobIdTests:
     def test_the_id_clients_see_is_a_uuid_and_integer_ids_do_not_resolve(
