@@ -34,6 +34,7 @@ from pydantic import (
 
 from calllog import penalties
 from calllog.models import Call, Event, EventJudge
+from judgeapp import numbers
 
 MAX_PLAYERS = 8
 MAX_ANSWERS = 500
@@ -400,13 +401,12 @@ def whole_number(
 ) -> int | None:
     if value is None or value == "":
         return default
-    if isinstance(value, bool):
+    number = numbers.whole(value)
+    if number is None:
+        if isinstance(value, float):  # 2.5, or 1e400 read as infinity
+            raise InvalidCall(name, f"a whole number from {minimum} to {maximum}")
         raise InvalidCall(name, "a whole number")
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise InvalidCall(name, "a whole number") from None
-    if isinstance(value, float) and value != number or not minimum <= number <= maximum:
+    if not minimum <= number <= maximum:
         raise InvalidCall(name, f"a whole number from {minimum} to {maximum}")
     return number
 

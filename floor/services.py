@@ -18,6 +18,7 @@ from engines.errors import RequestError
 from engines.validation import Invalid, Shape, drop_default, read
 from floor import clock
 from floor.models import RoundClock
+from judgeapp import numbers
 
 ACTIONS = ("start", "pause", "resume", "add", "end")
 
@@ -90,13 +91,8 @@ def state_of(found: RoundClock | None, now=None) -> dict:
 
 
 def _whole(value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise Invalid(f"a whole number from {low} to {high}")
-    try:
-        number = int(value)
-    except ValueError:
-        raise Invalid(f"a whole number from {low} to {high}") from None
-    if not low <= number <= high:
+    number = numbers.whole(value, floats=False)
+    if number is None or not low <= number <= high:
         raise Invalid(f"a whole number from {low} to {high}")
     return number
 

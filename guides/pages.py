@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from guides import services as guide_services
-from judgeapp import api_limits
+from judgeapp import api_limits, numbers
 from judgeapp.api_errors import RateLimited
 
 RELS = (("regular", "Regular"), ("competitive", "Competitive"), ("professional", "Professional"))
@@ -37,7 +37,7 @@ def _walk(slug: str, raw: list[str], before_engine: Callable[[], None] | None = 
     """guide_services.walk with the query string's answers: a number is an answer's index (?a=0)
     unless the step it answers refuses it as one, then it is the text typed into an input (a
     table number)."""
-    typed: list[int | str] = [int(a) if a.isdigit() else a for a in raw]
+    typed: list[int | str] = [a if (n := numbers.whole(a)) is None or n < 0 else n for a in raw]
     while True:
         try:
             return guide_services.walk(slug, typed, before_engine)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from guides.schema import Answer, Guide, Node, NodeKind
+from judgeapp import numbers
 
 
 class AnswerError(ValueError):
@@ -172,10 +173,10 @@ def parse_input(node: Node, value: Any) -> Any:
     """An input node's value, checked: int within min/max, a choice among choices, players as
     2+ names."""
     if node.input == "int":
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
-        if isinstance(value, bool) or not isinstance(value, int):
+        number = numbers.whole(value, floats=False)
+        if number is None:
             raise AnswerError(f"{node.field} must be a whole number, not {value!r}")
+        value = number
         if node.minimum is not None and value < node.minimum:
             raise AnswerError(f"{node.field} must be at least {node.minimum}")
         if node.maximum is not None and value > node.maximum:

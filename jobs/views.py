@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from jobs import serializers, services
 from jobs.models import Job
-from judgeapp import api_limits
+from judgeapp import api_limits, numbers
 from judgeapp.api_errors import ApiError
 
 MAX_WAIT_SECONDS = 30
@@ -20,13 +20,8 @@ def _wait_seconds(request) -> float:
     raw = request.query_params.get("wait")
     if raw is None:
         return 0.0
-    try:
-        seconds = float(raw)
-    except ValueError:
-        raise ApiError(
-            "invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw}
-        ) from None
-    if not 0 <= seconds <= MAX_WAIT_SECONDS:
+    seconds = numbers.decimal(raw)
+    if seconds is None or not 0 <= seconds <= MAX_WAIT_SECONDS:
         raise ApiError(
             "invalid", "wait must be a number of seconds from 0 to 30", details={"wait": raw}
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework.response import Response
 
+from judgeapp import numbers
 from judgeapp.api_errors import ApiError
 from rulesref import services
 from rulesref.pages.views import MAX_QUERY
@@ -28,13 +29,14 @@ class SearchView(RulesView):
                 details={"q": "too long"},
             )
         raw_limit = params.get("limit", "10")
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+        limit = numbers.whole(raw_limit)
+        if limit is None or not 1 <= limit <= 100:
             raise ApiError(
                 "invalid",
                 "limit must be a whole number from 1 to 100",
                 details={"limit": raw_limit},
             )
-        doc = params.get("doc") or None
+        doc = (params.get("doc") or "").lower() or None
         if doc is not None and doc.lower() not in services.DOC_TITLES:
             raise ApiError(
                 "invalid",
@@ -53,7 +55,7 @@ class SearchView(RulesView):
             query,
             doc=doc,
             version=params.get("version"),
-            limit=int(raw_limit),
+            limit=limit,
             include_pending=request.user.is_staff,
         )
         return Response(

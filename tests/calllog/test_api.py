@@ -198,6 +198,20 @@ class CallApiTests:
         assert error["code"] == "invalid" and "answers[1]" in error["details"]
         assert Call.objects.count() == 0
 
+    @pytest.mark.parametrize("field", ["round", "day", "time_extension"])
+    @pytest.mark.parametrize("raw", ["1e400", "-1e400", '"1_0"', '"\\u00b2"', '"\\u0663"', "2.5"])
+    def test_a_number_that_is_not_a_plain_whole_number_is_400_naming_it(self, cast, field, raw):
+        # 1e400 is JSON's infinity once read; "1_0", "²" and "٣" are no whole numbers a judge types
+        body = call_body()
+        body.pop(field, None)
+        text = json.dumps(body)[:-1] + f', "{field}": {raw}}}'
+        response = client_for(cast["floor_judge"]).post(
+            calls_url(cast["event"]), text, content_type="application/json"
+        )
+        assert response.status_code == 400, response.content
+        assert field in response.json()["error"]["details"]
+        assert Call.objects.count() == 0
+
     def test_non_object_body_is_400(self, cast):
         response = client_for(cast["floor_judge"]).post(
             calls_url(cast["event"]), [1, 2], format="json"

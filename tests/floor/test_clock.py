@@ -110,10 +110,11 @@ class ClockApiTests:
         assert fj.post(url, {"action": "start"}, format="json").status_code == 403
         assert stranger.get(url).status_code == 404
         assert APIClient().get(url).status_code in (401, 403)
-        bad = hj.post(url, {"action": "start", "minutes": "fifty"}, format="json")
-        assert bad.status_code == 400 and bad.json()["error"]["details"] == {
-            "minutes": ["a whole number from 1 to 240"]
-        }
+        for typed in ("fifty", "1_0", "\u0663", 50.0):
+            bad = hj.post(url, {"action": "start", "minutes": typed}, format="json")
+            assert bad.status_code == 400 and bad.json()["error"]["details"] == {
+                "minutes": ["a whole number from 1 to 240"]
+            }
         # well formed, but there is no clock to pause: a conflict with the event's state
         paused = hj.post(url, {"action": "pause"}, format="json")
         assert paused.status_code == 409 and paused.json()["error"]["code"] == "conflict"

@@ -269,6 +269,12 @@ class BadAnswerTests:
         details = response.json()["error"]["details"]
         assert list(details) == ["answers[10]"] and "lower" in details["answers[10]"]
 
+    @pytest.mark.parametrize("typed", ["\u00b2", "\u0663", "1_0", "9" * 5000])
+    def test_a_number_typed_as_no_plain_whole_number_is_400_naming_it(self, api, typed):
+        response = walk(api, "loop-resolution", [*LOOP_TO_PROPOSAL, typed])
+        assert response.status_code == 400, response.content
+        assert list(response.json()["error"]["details"]) == ["answers[5]"]
+
     def test_a_pattern_that_is_not_lands_and_spells_is_400(self, api):
         response = walk(
             api,

@@ -69,11 +69,10 @@ class ShuffleJobTests:
         assert field in error["details"], error
         assert Job.objects.count() == 0
 
-    def test_bad_wait_is_400(self, api):
-        assert (
-            api.post("/api/v1/jobs/shuffle-analysis?wait=31", SHUFFLE, format="json").status_code
-            == 400
-        )
+    @pytest.mark.parametrize("wait", ["31", "1_0", "nan", "1e1", "-1", "\u0663"])
+    def test_bad_wait_is_400(self, api, wait):
+        response = api.post(f"/api/v1/jobs/shuffle-analysis?wait={wait}", SHUFFLE, format="json")
+        assert response.status_code == 400 and "wait" in response.json()["error"]["details"]
         assert Job.objects.count() == 0
 
     def test_non_object_body_is_400(self, api):

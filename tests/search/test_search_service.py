@@ -257,7 +257,12 @@ class SearchApiTests:
     def test_limit(self, api):
         assert api.get("/api/v1/search", {"q": "creature", "limit": 4}).json()["count"] == 4
 
-    @pytest.mark.parametrize("limit", ["0", "101", "ten", "-1"])
+    def test_the_document_is_read_in_either_case(self, api):
+        lower = api.get("/api/v1/search", {"q": "flying", "doc": "cr", "limit": 3}).json()
+        upper = api.get("/api/v1/search", {"q": "flying", "doc": "CR", "limit": 3}).json()
+        assert lower["count"] == 3 and upper["results"] == lower["results"]
+
+    @pytest.mark.parametrize("limit", ["0", "101", "ten", "-1", "\u00b2", "1_0", "9" * 40])
     def test_bad_limit_is_400(self, api, limit):
         assert api.get("/api/v1/search", {"q": "creature", "limit": limit}).status_code == 400
 
