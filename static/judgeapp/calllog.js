@@ -164,7 +164,8 @@
     var infraction = chosen();
     var players = [offender.value(), opponent.value()].filter(Boolean);
     var body = {
-      client_id: JudgeOffline.uuid(),
+      // A call the server refused, corrected here and saved again, replaces the refused one in the queue.
+      client_id: form.dataset.retry || JudgeOffline.uuid(),
       infraction: infraction.number,
       rel: eventRel,
       table: String(form.elements.table.value).trim(),
@@ -189,8 +190,12 @@
       status.textContent = outcome.sent
         ? "Saved: " + reply.infraction + " — " + reply.penalty + " for " + reply.offender + "." +
           (reply.needs_review ? " Flagged for the head judge: " + reply.review_reason : "")
-        : outcome.error ? "Not sent yet (" + outcome.error + "): kept on this tablet and tried again."
-        : "No connection: the call is kept on this tablet and sent when the connection returns.";
+        : outcome.refused ? "Not stored: " + outcome.error + ". Correct the call and save it again (it replaces " +
+          "the refused one), or discard it from the list above."
+        : outcome.error ? "Not sent yet (" + outcome.error + "): kept on this tablet and tried again. The form is " +
+          "clear for the next call."
+        : "No connection: the call is kept on this tablet and sent when the connection returns. The form is " +
+          "clear for the next call.";
       if (!outcome.sent && JudgeOffline.whenSent) JudgeOffline.whenSent(outcome.client_id, function (sent) {
         var flagged = document.createElement("p");
         flagged.className = "notice" + (sent.needs_review ? " warn review-flag" : "") + " synced";
@@ -202,10 +207,14 @@
       });
       var names = JudgePlayers.remember(eventId, players);
       offender.setRoster(names); opponent.setRoster(names);
+      if (outcome.refused) { form.dataset.retry = outcome.client_id; return; }
+      delete form.dataset.retry;
+      // Sent, or kept on this tablet to be sent: either way it is saved, and a second tap on a form
+      // still filled in would record the same call twice.
+      form.reset();
+      offender.input.value = ""; opponent.input.value = "";
+      refresh();
       if (outcome.sent) {
-        form.reset();
-        offender.input.value = ""; opponent.input.value = "";
-        refresh();
         if (reply.id) listCall(reply);
         if (reply.id) {
           var link = document.createElement("a");

@@ -712,7 +712,7 @@
     JudgePlayers.roster(eventId).then(function (names) { offender.setRoster(names); opponent.setRoster(names); });
     offender.onChange(refreshPreview);
     var fields = el("div", { className: "fields" }, [
-      el("label", {}, [document.createTextNode("Table"), el("input", { name: "table", type: "text", inputmode: "numeric", autocomplete: "off", required: "" })]),
+      el("label", {}, [document.createTextNode("Table"), el("input", { name: "table", type: "text", inputmode: "numeric", autocomplete: "off", maxlength: "20", required: "" })]),
       el("label", {}, [document.createTextNode("Round"), el("input", { name: "round", type: "number", min: "1", max: "99", inputmode: "numeric", required: "" })]),
       el("label", {}, [document.createTextNode("Time extension (minutes)"), el("input", { name: "time_extension", type: "number", min: "0", max: "120", inputmode: "numeric" })])
     ]);

@@ -1,5 +1,10 @@
 /* judgeapp offline call queue: a call saved at the table is kept on this device (localStorage) until the
-   server has answered 2xx for it, then removed. Sent on save, when the connection returns ("online"),
+   server has answered for it with the API's JSON (a 2xx that is no JSON, such as a venue Wi-Fi's sign-in
+   page or a proxy's 204, keeps it), then removed. Each item is a key of its own
+   ("judgeapp-call-queue:<client_id>"), so two tabs saving or sending at once never write over each
+   other's calls (one shared list, read and written whole, lost calls that way). A call the server
+   refuses for good (a 4xx other than sign-in, time-out or rate limit) is listed under the badge with the
+   server's words, to be corrected and saved again, or discarded. Sent on save, when the connection returns ("online"),
    on page load and every 30 seconds. Each call carries a client_id (a UUID made here) and the server is
    idempotent on it, so a call sent twice (a reply lost on the way back) is still stored once.
    A call the server flags for the head judge (its announced penalty is not the one the player's earlier
@@ -11,18 +16,59 @@
 (function () {
   "use strict";
 
-  var KEY = "judgeapp-call-queue";
+  var KEY = "judgeapp-call-queue";   // the list of earlier versions, moved to one key per item at load
+  var PREFIX = KEY + ":";
   var FLAGS = "judgeapp-call-flags";
   var listeners = [];
   var flushing = null;
   var replies = {};   // client_id -> the server's JSON answer, for the page that saved the call
+  var memory = {};    // items localStorage could not take (storage full), for this page's life
 
+  /* Every queued item, oldest first. */
   function read() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
+    var items = [], seen = {};
+    try {
+      for (var k = 0; k < localStorage.length; k++) {
+        var key = localStorage.key(k);
+        if (!key || key.indexOf(PREFIX) !== 0) continue;
+        try { var item = JSON.parse(localStorage.getItem(key)); } catch (e) { continue; }
+        if (item && item.body && item.body.client_id) { items.push(item); seen[item.body.client_id] = true; }
+      }
+    } catch (e) { /* storage unavailable: what this page holds */ }
+    Object.keys(memory).forEach(function (id) { if (!seen[id]) items.push(memory[id]); });
+    return items.sort(function (a, b) {
+      return a.queued_at < b.queued_at ? -1 : a.queued_at > b.queued_at ? 1 : a.body.client_id < b.body.client_id ? -1 : 1;
+    });
   }
-  function write(items) {
-    try { localStorage.setItem(KEY, JSON.stringify(items)); } catch (e) { /* storage full: kept in memory only */ }
+  function put(item) {
+    try { localStorage.setItem(PREFIX + item.body.client_id, JSON.stringify(item)); delete memory[item.body.client_id]; }
+    catch (e) { memory[item.body.client_id] = item; /* storage full: kept in memory only */ }
     notify();
+  }
+  function remove(clientId) {
+    delete memory[clientId];
+    try { localStorage.removeItem(PREFIX + clientId); } catch (e) { /* storage unavailable */ }
+    notify();
+  }
+  /* Mark a still-queued item (never bring back one another tab has sent meanwhile). */
+  function mark(clientId, fields) {
+    var item = read().filter(function (i) { return i.body.client_id === clientId; })[0];
+    if (!item) return;
+    Object.keys(fields).forEach(function (k) { item[k] = fields[k]; });
+    put(item);
+  }
+  /* The single list of earlier versions, once: each item to its own key. */
+  function migrate() {
+    try {
+      var old = localStorage.getItem(KEY);
+      if (old === null) return;
+      (JSON.parse(old) || []).forEach(function (item) {
+        if (item && item.body && item.body.client_id && localStorage.getItem(PREFIX + item.body.client_id) === null) {
+          localStorage.setItem(PREFIX + item.body.client_id, JSON.stringify(item));
+        }
+      });
+      localStorage.removeItem(KEY);
+    } catch (e) { /* kept as it was: tried again on the next load */ }
   }
   function notify() {
     var items = read();
@@ -49,14 +95,13 @@
   /* Put a call in the queue (replacing one with the same client_id) and try to send it at once. */
   function enqueue(url, body, kind) {
     if (!body.client_id) body.client_id = uuid();
-    var items = read().filter(function (item) { return item.body.client_id !== body.client_id; });
-    items.push({ url: url, body: body, kind: kind || "call", queued_at: new Date().toISOString(), error: "" });
-    write(items);
+    put({ url: url, body: body, kind: kind || "call", queued_at: new Date().toISOString(), error: "" });
     // A flush already under way may have read the queue before this call was added: send after it.
     var sending = flushing ? flushing.then(flush) : flush();
     return sending.then(function () {
       var left = read().filter(function (i) { return i.body.client_id === body.client_id; })[0];
-      return { sent: !left, error: left ? left.error : "", reply: replies[body.client_id] || null, client_id: body.client_id };
+      return { sent: !left, error: left ? left.error : "", refused: !!(left && left.refused),
+               reply: replies[body.client_id] || null, client_id: body.client_id };
     });
   }
 
@@ -66,17 +111,26 @@
       headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify(item.body)
     }).then(function (response) {
-      if (response.ok) {
-        // Only a 2xx removes the call: anything else keeps it for the next try.
-        write(read().filter(function (i) { return i.body.client_id !== item.body.client_id; }));
-        return response.json().then(function (data) {
-          replies[item.body.client_id] = data;
-          if (data && data.needs_review) flag(data);
-        }, function () {}).then(function () { return true; });
-      }
-      var error = response.status === 401 || response.status === 403 ? "sign in again to send it" : "the server refused it (" + response.status + ")";
-      write(read().map(function (i) { if (i.body.client_id === item.body.client_id) i.error = error; return i; }));
-      return false;
+      var json = /^application\/json/i.test(response.headers.get("Content-Type") || "");
+      return (json ? response.json() : Promise.resolve(null)).catch(function () { return null; }).then(function (data) {
+        var answer = data && typeof data === "object" && !Array.isArray(data) ? data : null;
+        // Only the API's own answer to this call removes it: a 2xx with no JSON (a Wi-Fi sign-in
+        // page, a proxy's 204) or naming another call keeps it for the next try.
+        if (response.ok && answer && (answer.client_id === undefined || String(answer.client_id) === item.body.client_id)) {
+          replies[item.body.client_id] = answer;
+          remove(item.body.client_id);
+          if (answer.needs_review) flag(answer);
+          return true;
+        }
+        var status = response.status;
+        var final = status >= 400 && status < 500 && [401, 403, 408, 429].indexOf(status) < 0;
+        var said = answer && answer.error && answer.error.message ? String(answer.error.message) : "";
+        var error = status === 401 || status === 403 ? "sign in again to send it"
+          : response.ok ? "an answer that is not the server's came back (is the Wi-Fi asking to sign in?)"
+          : "the server refused it (" + status + ")" + (said ? ": " + said : "");
+        mark(item.body.client_id, { error: error, refused: final });
+        return false;
+      });
     });
   }
 
@@ -85,7 +139,7 @@
   function flush() {
     if (flushing) return flushing;
     var run = function () {
-      var items = read();
+      var items = read().filter(function (i) { return !i.refused; });  // refused for good: the judge's to mend
       return items.reduce(function (chain, item) {
         return chain.then(function (stop) {
           if (stop) return true;
@@ -175,6 +229,55 @@
     else if (!navigator.onLine) text += " (offline)";
     el.textContent = text;
     el.hidden = false;
+    refusedList(el, items.filter(function (i) { return i.refused; }));
+  }
+
+  /* What the server refused for good, one line each (what was saved, the server's words), with Copy
+     (the call's details, to record it again) and Discard (asked first). */
+  function summary(item) {
+    var b = item.body || {};
+    if (item.kind === "clock") return "Round clock: " + (b.action || "change") + (b.round ? " round " + b.round : "");
+    var what = b.infraction || b.guide || "call";
+    var who = Array.isArray(b.players) ? b.players.join(", ") : "";
+    return "Call " + what + (who ? " (" + who + ")" : "") + (b.table ? ", table " + b.table : "") +
+      (item.queued_at ? ", saved " + new Date(item.queued_at).toLocaleTimeString() : "");
+  }
+  function refusedList(el, refused) {
+    var box = document.getElementById("call-refused");
+    if (!refused.length) { if (box) box.hidden = true; return; }
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "call-refused";
+      box.className = "notice warn call-refused";
+      el.parentNode.insertBefore(box, el.nextSibling);
+    }
+    while (box.firstChild) box.removeChild(box.firstChild);
+    box.hidden = false;
+    refused.forEach(function (item) {
+      var line = document.createElement("p");
+      line.className = "refused-call";
+      line.dataset.clientId = item.body.client_id;
+      line.appendChild(document.createTextNode(summary(item) + ": " + item.error + ". "));
+      var copy = document.createElement("button");
+      copy.type = "button";
+      copy.textContent = "Copy details";
+      copy.addEventListener("click", function () {
+        var text = summary(item) + "\n" + JSON.stringify(item.body, null, 2);
+        if (navigator.clipboard) navigator.clipboard.writeText(text).catch(function () {});
+        copy.textContent = "Copied";
+      });
+      var discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "discard";
+      discard.textContent = "Discard";
+      discard.addEventListener("click", function () {
+        if (window.confirm("Discard this " + (item.kind === "clock" ? "clock change" : "call") +
+            " for good? It was never stored on the server.")) remove(item.body.client_id);
+      });
+      line.appendChild(copy);
+      line.appendChild(discard);
+      box.appendChild(line);
+    });
   }
 
   window.JudgeOffline = {
@@ -186,7 +289,11 @@
   };
 
   window.addEventListener("online", function () { flush(); });
-  window.addEventListener("storage", function (event) { if (event.key === KEY) notify(); if (event.key === FLAGS) showFlags(); });
+  window.addEventListener("storage", function (event) {
+    if (event.key === null || (event.key && event.key.indexOf(KEY) === 0)) notify();
+    if (event.key === FLAGS) showFlags();
+  });
+  migrate();
   setInterval(function () { if (read().length) flush(); }, 30000);
   document.addEventListener("DOMContentLoaded", function () { badge(); showFlags(); if (read().length) flush(); });
   if (document.readyState !== "loading") { badge(); showFlags(); if (read().length) flush(); }

@@ -406,6 +406,101 @@ class OfflineRecordTests:
         assert (call.ipg_section, call.offender, call.time_extension) == ("3.3", "Ana Costa", 1)
         assert list(Player.objects.values_list("name", flat=True)) == ["Ana Costa"]
 
+    def test_the_form_is_cleared_once_the_call_is_kept_so_a_second_tap_records_nothing_twice(
+        self, page, judge
+    ):
+        from calllog.models import Call
+
+        page.goto(f"/events/{judge['event'].pk}/")
+        page.context.set_offline(True)
+        record(page, "3.3", "Ana Costa")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('No connection')")
+        assert page.input_value("#record-form input[name=table]") == ""
+        assert page.input_value("#record-form input[name=offender]") == ""
+        page.context.set_offline(False)
+        page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        assert Call.objects.count() == 1
+
+    def test_an_answer_that_is_not_the_servers_keeps_the_call_until_the_server_has_it(
+        self, page, judge
+    ):
+        # A venue's Wi-Fi sign-in page answers 200 with HTML (or a proxy 204): the call stays.
+        from calllog.models import Call
+
+        event = judge["event"]
+        page.goto(f"/events/{event.pk}/")
+        portal = {"body": "<html><body>Sign in to Venue-WiFi</body></html>"}
+        page.route(
+            f"**/api/v1/events/{event.pk}/calls",
+            lambda route: route.fulfill(status=200, content_type="text/html", **portal),
+        )
+        record(page, "3.3", "Ana Costa")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('Not sent yet')")
+        assert "Wi-Fi" in page.inner_text("#call-queue")
+        assert len(page.evaluate("JudgeOffline.pending()")) == 1
+        page.reload()
+        assert len(page.evaluate("JudgeOffline.pending()")) == 1, "kept across a reload"
+        assert Call.objects.count() == 0
+        page.unroute(f"**/api/v1/events/{event.pk}/calls")
+        page.evaluate("JudgeOffline.flush()")
+        page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        assert Call.objects.get().ipg_section == "3.3"
+
+    def test_a_call_the_server_refuses_is_listed_with_its_words_and_can_be_discarded(
+        self, page, judge
+    ):
+        event = judge["event"]
+        page.goto(f"/events/{event.pk}/")
+        refusal = {
+            "error": {
+                "code": "invalid",
+                "message": "table: a table number or name (at most 20 characters)",
+                "details": {"table": ["a table number or name (at most 20 characters)"]},
+            }
+        }
+        page.route(
+            f"**/api/v1/events/{event.pk}/calls",
+            lambda route: route.fulfill(status=400, json=refusal),
+        )
+        record(page, "3.3", "Ana Costa", table="12")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('Not stored')")
+        # The form keeps the call to be corrected; the list says what the server said.
+        assert page.input_value("#record-form input[name=table]") == "12"
+        line = page.inner_text("#call-refused .refused-call")
+        assert "3.3" in line and "Ana Costa" in line and "at most 20 characters" in line
+        # Saved again, corrected: the same call, not a second one.
+        page.fill("#record-form input[name=table]", "7")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('Not stored')")
+        assert len(page.evaluate("JudgeOffline.pending()")) == 1
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("#call-refused button.discard")
+        page.wait_for_selector("#call-queue[hidden]", state="attached")
+        assert page.evaluate("JudgeOffline.pending()") == []
+
+    def test_two_tabs_saving_at_once_keep_every_call(self, page, judge):
+        # Two tabs (the home-screen app and a browser tab) each saving a call every few
+        # milliseconds at the same time: every call of both is kept.
+        page.goto(f"/events/{judge['event'].pk}/")
+        other = page.context.new_page()
+        other.goto(f"/events/{judge['event'].pk}/")
+        page.context.set_offline(True)
+        burst = """(tag) => { window.burst = 0; const t = setInterval(() => {
+            JudgeOffline.enqueue("/api/v1/events/0/calls",
+                                 {infraction: "3.3", players: [tag + window.burst, "B"]});
+            if (++window.burst >= 60) clearInterval(t); }, 4); }"""
+        page.evaluate(burst, "a")
+        other.evaluate(burst, "b")
+        for tab in (page, other):
+            tab.wait_for_function("window.burst >= 60")
+        page.wait_for_timeout(300)
+        names = {i["body"]["players"][0] for i in page.evaluate("JudgeOffline.pending()")}
+        assert len(names) == 120, f"{120 - len(names)} calls lost"
+        other.close()
+
 
 class DirectCallRulesTests:
     """The direct-call form against the documents: the section's Downgrade stated and given at
