@@ -225,6 +225,15 @@ def act(user, event: Event, body: Any) -> dict:
             same = RoundClock.objects.filter(event=event, round=number, started_at=begun).first()
             if same is not None:  # the same queued start sent twice
                 return state_of(same, now)
+            if found is not None and begun < found.started_at:
+                # A start queued on a tablet offline, arriving after another judge's later start:
+                # the later start stands (the newest start is the clock every tablet shows).
+                raise ClockError(
+                    "started_at",
+                    f"round {found.round} was started at {found.started_at:%H:%M:%S} UTC, after "
+                    f"this start was made ({begun:%H:%M:%S} UTC): the later start stands",
+                    conflict=True,
+                )
             under_way = state_of(found, now)["state"] if found is not None else "none"
             if found is not None and under_way in ("running", "paused") and not asked.restart:
                 # Every tablet follows the clock: a second tap on Start must not put a round that

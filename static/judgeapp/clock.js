@@ -145,6 +145,17 @@
     confirmBox.dataset.action = action;
     yes.focus();
   }
+  /* The server's refusal in the head judge's words, not the API's ("send restart: true"). */
+  function refusal(error) {
+    var details = (error && error.details) || {};
+    if (details.restart) return "Another judge has already started this round: the clock below is the one every tablet " +
+      "shows now. To start it again at full time, tap Start again and confirm the restart.";
+    if (details.started_at && error.code === "conflict") return "Another judge started a round after this tablet's " +
+      "start was made: theirs stands, and the clock below is the one every tablet shows.";
+    if (error && error.code === "conflict") return "The clock changed on another tablet meanwhile: the clock below is " +
+      "the one every tablet shows now.";
+    return (error && error.message) || "The server refused it.";
+  }
   function dismiss() { asked = null; confirmBox.hidden = true; delete confirmBox.dataset.action; }
   if (controls) {
     controls.addEventListener("click", function (event) {
@@ -165,7 +176,7 @@
           var error = document.getElementById("clock-error");
           delete error.dataset.connection;
           if (!answer.ok) {
-            error.hidden = false; error.textContent = (answer.data.error && answer.data.error.message) || "The server refused it.";
+            error.hidden = false; error.textContent = refusal(answer.data.error);
             poll();  // another tablet may have changed the round: show what the server has
             return;
           }
@@ -195,11 +206,33 @@
         });
     });
   }
-  try {
-    var kept = JSON.parse(localStorage.getItem(key) || "null");
-    if (kept && kept.state && kept.state.started_at === state.started_at && kept.fetched_at > fetchedAt) { state = kept.state; fetchedAt = kept.fetched_at; }
-  } catch (e) { /* nothing kept */ }
-  adopt(state);
+  /* At load, the newest clock this tablet knows: the page's (fresh from the server, or as old as the copy
+     the service worker kept), the one kept here, or a start queued here offline, whichever the server's
+     time says is newest; then counted from when it was true, not from now (a page kept 40 minutes ago
+     would show 40 minutes too many). The device's offset from the server's clock is the one kept. */
+  function when(iso) { var t = Date.parse(iso || ""); return isNaN(t) ? null : t; }
+  function restore() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { /* nothing kept */ }
+    var knownOffset = kept && typeof kept.offset === "number";
+    var best = state;
+    if (kept && kept.state && when(kept.state.server_time) !== null &&
+        (when(best.server_time) === null || when(kept.state.server_time) > when(best.server_time))) best = kept.state;
+    var start = waitingHere().filter(function (i) { return i.body.action === "start" && when(i.body.started_at) !== null; }).pop();
+    if (start && (when(best.server_time) === null || when(start.body.started_at) > when(best.server_time))) {
+      var minutes = parseInt(start.body.minutes, 10) || 50;
+      best = { state: "running", round: parseInt(start.body.round, 10) || 1, minutes: minutes, seconds_left: minutes * 60,
+               started_at: start.body.started_at, server_time: start.body.started_at,
+               warnings: state.warnings || [10, 5], extensions: [] };
+    }
+    state = best;
+    offset = knownOffset ? kept.offset : when(state.server_time) !== null ? when(state.server_time) - Date.now() : 0;
+    fetchedAt = when(state.server_time) !== null ? Math.min(Date.now(), when(state.server_time) - offset) : Date.now();
+    try { localStorage.setItem(key, JSON.stringify({ state: state, fetched_at: fetchedAt, offset: offset })); } catch (e) { /* private mode */ }
+    renderExtensions();
+  }
+  offline = navigator.onLine === false;
+  restore();
   render();
   setInterval(render, 1000);
   setInterval(poll, 10000);

@@ -2,7 +2,9 @@
    reload or a lost connection loses nothing. Big + and − buttons; Undo takes back the last tap, or the
    last "New deck check" (which keeps the check it cleared in the Undo history). The Undo history is
    kept on the device too, so a reload does not lose it. A type whose count does not match says so in
-   words, not by colour alone. */
+   words, not by colour alone. Every tap reads the check as stored first, and a change made in another
+   tab (the home-screen app beside a browser tab) is shown at once, so two tabs count into one check and
+   neither writes over the other's counts. */
 (function () {
   "use strict";
   var form = document.getElementById("deck-check");
@@ -10,13 +12,20 @@
   var KEY = "judgeapp-deck-check", UNDO_KEY = "judgeapp-deck-check-undo", KEPT = 500;
   var rows = Array.prototype.slice.call(form.querySelectorAll("tr[data-type]"));
   var statusEl = document.getElementById("deck-status");
-  var data = load(KEY, fresh), history = load(UNDO_KEY, function () { return []; });
-  if (!Array.isArray(history)) history = [];
+  var data, history;
+  sync();
 
   function load(key, empty) {
     try { return JSON.parse(localStorage.getItem(key) || "null") || empty(); } catch (e) { return empty(); }
   }
   function fresh() { return { player: "", registered: {}, counted: {}, sideboard: 0 }; }
+  /* The check and its Undo history as stored (another tab may have counted since this one read them). */
+  function sync() {
+    data = load(KEY, fresh);
+    data.registered = data.registered || {}; data.counted = data.counted || {};
+    history = load(UNDO_KEY, function () { return []; });
+    if (!Array.isArray(history)) history = [];
+  }
   function save() {
     try {
       localStorage.setItem(KEY, JSON.stringify(data));
@@ -54,21 +63,24 @@
   rows.forEach(function (row) {
     var type = row.dataset.type;
     row.querySelector(".plus").addEventListener("click", function () {
-      remember({ tap: type, by: 1 }); data.counted[type] = (data.counted[type] || 0) + 1; say(""); save(); render();
+      sync(); remember({ tap: type, by: 1 }); data.counted[type] = (data.counted[type] || 0) + 1; say(""); save(); render();
     });
     row.querySelector(".minus").addEventListener("click", function () {
-      if (!data.counted[type]) return;
+      sync();
+      if (!data.counted[type]) { render(); return; }
       remember({ tap: type, by: -1 }); data.counted[type] -= 1; say(""); save(); render();
     });
     row.querySelector(".registered").addEventListener("input", function (event) {
       var value = event.target.value.trim();
+      sync();
       data.registered[type] = value === "" ? null : Math.max(0, parseInt(value, 10) || 0);
       save(); render();
     });
   });
-  form.elements.player.addEventListener("input", function (event) { data.player = event.target.value; save(); });
-  form.elements.sideboard.addEventListener("input", function (event) { data.sideboard = Math.max(0, parseInt(event.target.value, 10) || 0); save(); });
+  form.elements.player.addEventListener("input", function (event) { sync(); data.player = event.target.value; save(); });
+  form.elements.sideboard.addEventListener("input", function (event) { sync(); data.sideboard = Math.max(0, parseInt(event.target.value, 10) || 0); save(); });
   document.getElementById("deck-undo").addEventListener("click", function () {
+    sync();
     var last = history.pop();
     if (!last) return;
     if (last.wiped) {
@@ -82,11 +94,15 @@
     save(); render();
   });
   document.getElementById("deck-reset").addEventListener("click", function () {
+    sync();
     var empty = JSON.stringify(data) === JSON.stringify(fresh());
     if (!empty) remember({ wiped: data });
     var who = data.player, cards = total(data);
     data = fresh(); save(); render();
     if (!empty) say("New deck check started. Undo brings back the last one (" + (who ? who + ", " : "") + cards + " card" + (cards === 1 ? "" : "s") + " counted).");
+  });
+  window.addEventListener("storage", function (event) {
+    if (event.key === null || event.key === KEY || event.key === UNDO_KEY) { sync(); render(); }
   });
   render();
 })();

@@ -85,6 +85,12 @@ def live_results(page, query: str) -> list[str]:
     )
 
 
+def seconds(shown: str) -> int:
+    """mm:ss as the clock shows it, in seconds."""
+    minutes, secs = shown.strip().split(":")
+    return int(minutes) * 60 + int(secs)
+
+
 class OfflineKitTests:
     @needs_history
     def test_rules_and_search_answer_offline_from_the_copy_on_the_device(self, page):
@@ -362,6 +368,11 @@ class OfflineFloorToolsTests:
             ),
         )
         page.screenshot(path=str(SHOTS / "offline-round-clock.png"))
+        # Reloaded offline, the round started here is still shown, not the page's older copy.
+        page.reload()
+        page.wait_for_selector("#round-clock[data-state=running]")
+        assert page.inner_text("#clock-round").startswith("Round 4")
+        assert seconds(page.inner_text("#clock-time")) <= seconds(later)
         assert not RoundClock.objects.exists()
         page.context.set_offline(False)
         page.evaluate("window.JudgeOffline.flush()")
@@ -370,6 +381,21 @@ class OfflineFloorToolsTests:
             time.sleep(0.2)
         clock = RoundClock.objects.get()
         assert (clock.round, clock.minutes, clock.event_id) == (4, 5, head_judge["event"].pk)
+        # Offline again some seconds later, the page reloaded from the copy kept before the round
+        # existed: the newest clock this tablet knows, counted from when it was true.
+        from django.utils import timezone
+
+        from floor.services import state_of
+
+        page.wait_for_function("!document.getElementById('clock-error').dataset.connection")
+        page.context.set_offline(True)
+        page.wait_for_timeout(4000)
+        page.reload()
+        page.wait_for_selector("#round-clock[data-state=running]")
+        assert page.inner_text("#clock-round").startswith("Round 4")
+        expected = state_of(RoundClock.objects.get(), timezone.now())["seconds_left"]
+        assert abs(seconds(page.inner_text("#clock-time")) - expected) <= 3
+        page.context.set_offline(False)
 
     def test_deck_check_counts_offline_and_keeps_them(self, page):
         from search.offline import service
@@ -391,3 +417,25 @@ class OfflineFloorToolsTests:
         page.reload()
         assert page.inner_text("tr[data-type=Lands] .counted") == "3"
         assert page.inner_text("#deck-verdict").startswith("Off by 1")
+
+    def test_deck_check_in_two_tabs_counts_into_one_check(self, page):
+        # The home-screen app and a browser tab both on the deck check: neither's taps undo the
+        # other's.
+        page.goto("/tools/deck-check/")
+        page.click("#deck-reset")
+        lands = page.locator("tr[data-type=Lands] .plus")
+        for _ in range(5):
+            lands.click()
+        other = page.context.new_page()
+        other.goto("/tools/deck-check/")
+        for _ in range(10):
+            lands.click()
+        other.locator("tr[data-type=Creatures] .plus").click()
+        page.wait_for_function(
+            "document.querySelector('tr[data-type=Creatures] .counted').innerText === '1'"
+        )
+        for tab in (page, other):
+            tab.reload()
+            assert tab.inner_text("tr[data-type=Lands] .counted") == "15"
+            assert tab.inner_text("tr[data-type=Creatures] .counted") == "1"
+        other.close()

@@ -154,6 +154,25 @@ class ClockApiTests:
         hj.post(url, {"action": "end"}, format="json")
         assert hj.post(url, {"action": "start"}, format="json").json()["round"] == 4
 
+    def test_a_queued_start_older_than_the_clock_standing_is_refused_and_the_later_start_stands(
+        self, event
+    ):
+        from django.utils import timezone
+
+        hj = self.client_for("hj")
+        url = f"/api/v1/events/{event.pk}/clock"
+        tapped = timezone.now() - dt.timedelta(minutes=2)  # on a tablet offline two minutes ago
+        hj.post(url, {"action": "start", "round": 5, "minutes": 50}, format="json")  # another judge
+        late = hj.post(
+            url,
+            {"action": "start", "round": 5, "restart": True, "started_at": tapped.isoformat()},
+            format="json",
+        )
+        assert late.status_code == 409 and list(late.json()["error"]["details"]) == ["started_at"]
+        shown = hj.get(url).json()
+        assert (shown["state"], shown["round"]) == ("running", 5)
+        assert shown["seconds_left"] > 2990  # the later start, not an ended clock at full time
+
     def test_time_extensions_from_the_call_log_show_per_table(self, event):
         from calllog import recording
 
