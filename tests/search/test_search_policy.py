@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from rulesref.parsing.documents import parse_document
 from search import asked, build_index, entries_from_document, query, ranking, search, shipped
+from search import index as index_module
 from search.records import SearchEntry
 from tests.conftest import rules_files
 
@@ -96,6 +97,28 @@ class IpgStructureTests:
         hits = search(policy_index, "2.1", doc="ipg")
         assert hits[0].number == "2.1" and hits[0].part == ""
         assert [h.number for h in search(policy_index, "2", doc="ipg")][:3] == ["2", "2.1", "2.2"]
+
+
+class RuleNameTests:
+    """A question that names a rule lifts it; a one-word name of words nearly every question holds
+    ("Players", MTR 1.10: "player" is in a third of the rules) names nothing."""
+
+    def _named(self, index, question: str) -> set[str]:
+        entries, named = index.entries, query.parse_query(index, question).named
+        return {f"{entries[i].doc}:{entries[i].number}" for i in named}
+
+    def test_a_story_about_players_does_not_name_the_players_section(self, policy_index):
+        n = len(policy_index.entries)
+        assert len(policy_index.postings["player"]) > index_module._NAME_MAX_DF * n
+        story = "My opponent and I were playing, and the other player drew an extra card."
+        assert "mtr:1.10" not in self._named(policy_index, story)
+        hits = search(policy_index, story, limit=5)
+        assert "1.10" not in [h.number for h in hits if h.doc == "mtr"]
+
+    def test_a_rare_one_word_name_still_names_its_section(self, policy_index):
+        assert "ipg:4.7" in self._named(policy_index, "is that stalling?")
+        assert "ipg:4.8" in self._named(policy_index, "was it cheating at the table")
+        assert "ipg:3.1" in self._named(policy_index, "the player came late: tardiness")
 
 
 class IntentTests:
