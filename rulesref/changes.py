@@ -22,7 +22,9 @@ def profile_for(version: Version) -> diffing.DiffProfile:
 
 
 def records_for(version: Version) -> dict[str, diffing.DiffRule]:
-    """The differ's records of a stored version, in document order (chapters left out)."""
+    """The differ's records of a stored version, in document order (chapters that are only a heading
+    left out; a chapter with text of its own, as the IPG's General Philosophy and its categories'
+    introductions, is compared like any rule)."""
     if version.pk in _records:
         return _records[version.pk]
     rows = list(
@@ -34,7 +36,7 @@ def records_for(version: Version) -> dict[str, diffing.DiffRule]:
     structural = (RuleKind.SECTION.value, RuleKind.APPENDIX.value)
     records: dict[str, diffing.DiffRule] = {}
     for number, kind, title, text, parent, examples in rows:
-        if kind == RuleKind.CHAPTER.value:
+        if kind == RuleKind.CHAPTER.value and not text.strip():
             continue
         section = parent or None
         while section is not None and section in kinds and kinds[section][0] not in structural:

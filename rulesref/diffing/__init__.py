@@ -189,14 +189,15 @@ def diff_rules(
 
 
 def diff_rules_from_document(doc: ParsedDocument) -> dict[str, DiffRule]:
-    """The differ's records for a parsed document, in document order; chapters are left out
-    because docs/API.md does not count them as rules."""
+    """The differ's records for a parsed document, in document order; chapters that are only a
+    heading are left out (docs/API.md does not count them as rules), a chapter with text of its own
+    (the IPG's General Philosophy) is compared like any rule."""
     from rulesref.parsing.records import RuleKind
 
     by_number = {rule.number: rule for rule in doc.rules}
     records: dict[str, DiffRule] = {}
     for rule in doc.rules:
-        if rule.kind is RuleKind.CHAPTER:
+        if rule.kind is RuleKind.CHAPTER and not rule.text.strip():
             continue
         section = rule.parent
         while section is not None and by_number[section].kind not in (

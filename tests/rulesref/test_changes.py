@@ -74,6 +74,37 @@ class TraceTests:
         ] == ["725.3", "729.3"]
 
 
+class IpgChapterTests:
+    """The IPG's chapters have text of their own (1: General Philosophy; 2 to 4: each category's
+    introduction): compared, traced and followed like any section."""
+
+    @needs_history
+    def test_the_general_philosophys_change_is_in_the_diff_and_its_trace(self, api):
+        from tests.conftest import RULES_DIR
+
+        (older,) = services.import_paths(
+            [RULES_DIR / "ipg" / "InfractionProcedureGuide-20200126.html"]
+        )
+        # in effect in its day: published, not current (as import_rules --publish leaves it)
+        Version.objects.filter(pk=older.version_id).update(status=Version.Status.PUBLISHED)
+        body = api.get("/api/v1/diff/ipg?from=2020-01-26&to=2021-01-06").json()
+
+        # 2021: "a table collapses, a draft booster contains cards from a different set"
+        def numbers(found: list) -> set[str]:
+            return {c["number"] if isinstance(c, dict) else c for c in found}
+
+        assert "1" in numbers(body["changed"])
+        assert not {"1", "2", "3", "4"} & numbers(body["removed"] + body["added"])
+        steps = api.get("/api/v1/rules/ipg/1/trace").json()
+        by_date = {s["effective_date"]: s for s in steps}
+        assert by_date["2020-01-26"]["number"] == "1"
+        assert "booster contains cards" in by_date["2020-01-26"]["text"]
+        assert by_date["2021-01-06"]["number"] == "1"
+        assert {
+            s["effective_date"]: s["number"] for s in api.get("/api/v1/rules/ipg/3/trace").json()
+        }["2020-01-26"] == "3"
+
+
 class StableReferenceTests:
     @needs_history
     def test_a_reference_pinned_to_an_old_version_resolves_to_the_current_number(self):
