@@ -191,7 +191,7 @@ def _resolve_against(pinned: PinnedRef, current) -> ResolvedRef:
         )
     rule = current.rules.get(number=new_number)
     moved = new_number != pinned.number
-    edited = " ".join(rule.text.split()) != " ".join(old_rule.text.split())
+    edited = _said(rule) != _said(old_rule)
     status = {
         (False, False): "same",
         (True, False): "moved",
@@ -199,6 +199,16 @@ def _resolve_against(pinned: PinnedRef, current) -> ResolvedRef:
         (True, True): "moved_changed",
     }[(moved, edited)]
     return ResolvedRef(number=rule.number, title=rule.title, text=rule.text, status=status, **base)
+
+
+def _content(rule) -> str:
+    """A stored rule's text with its examples (an IPG infraction's examples are part of what it
+    says): what a citation of it shows, and what must not change unnoticed."""
+    return "\n".join([rule.text, *(f"Example: {example}" for example in rule.examples or ())])
+
+
+def _said(rule) -> str:
+    return " ".join(_content(rule).split())
 
 
 def review_changes(refs: list[str], old_version, new_version) -> list[dict]:
@@ -214,8 +224,8 @@ def review_changes(refs: list[str], old_version, new_version) -> list[dict]:
         new_number = changes.follow_from_pinned(pinned, new_version)
         old_rule = old_version.rules.filter(number=old_number).first() if old_number else None
         new_rule = new_version.rules.filter(number=new_number).first() if new_number else None
-        old_text = old_rule.text if old_rule else ""
-        new_text = new_rule.text if new_rule else ""
+        old_text = _content(old_rule) if old_rule else ""
+        new_text = _content(new_rule) if new_rule else ""
         if old_number != new_number or " ".join(old_text.split()) != " ".join(new_text.split()):
             rows.append(
                 {

@@ -135,6 +135,31 @@ class StableReferenceTests:
         assert by_ref["cr@2025-02-07:729.4"]["old_number"] == "725.4"
         assert by_ref["cr@2025-02-07:729.4"]["new_number"] == "729.4"
 
+    def test_a_cited_infraction_whose_example_alone_changed_is_listed_for_review(self, tmp_path):
+        # IPG 2.2's example B is what the shuffle check cites for a card flipped while shuffling
+        from pathlib import Path
+
+        shipped = next((Path(__file__).resolve().parents[2] / "rules" / "ipg").glob("*.html"))
+        text = shipped.read_text(encoding="utf-8")
+        assert "pulls up&nbsp;an extra card" in text and "Last updated Jan 6th , 2021" in text
+        edited = text.replace("pulls up&nbsp;an extra card", "pulls up two extra cards").replace(
+            "Last updated Jan 6th , 2021", "Last updated Jan 7th , 2021"
+        )
+        path = tmp_path / "InfractionProcedureGuide-20210107.html"
+        path.write_text(edited, encoding="utf-8")
+        (outcome,) = services.import_paths([path])
+        current = Version.objects.get(document__slug="ipg", is_current=True)
+        new = Version.objects.get(pk=outcome.version_id)
+        rows = references.review_changes(
+            ["ipg@2021-01-06:2.2", "ipg@2021-01-06:2.1", "ipg@2021-01-06:3"], current, new
+        )
+        assert [r["ref"] for r in rows] == ["ipg@2021-01-06:2.2"]
+        assert "two extra cards" in rows[0]["new_text"] and "an extra card" in rows[0]["old_text"]
+        services.publish_version(new, note="test")
+        references.forget_resolutions()
+        assert references.resolve("ipg@2021-01-06:2.2").status == "changed"
+        assert references.resolve("ipg@2021-01-06:3").status == "same"
+
     @pytest.mark.parametrize(
         "bad", ["729.4", "cr@2025-13-01:729.4", "xx@2025-02-07:1", "cr@2025-02-07:"]
     )
