@@ -63,11 +63,12 @@ def get_version(
         return found
     if as_of:
         date = parse_date(as_of, "as_of")
-        found = (
-            stored.filter(status="published", effective_date__lte=date)
-            .order_by("-effective_date")
-            .first()
-        )
+        in_effect = stored.filter(status="published", effective_date__lte=date)
+        current = stored.filter(is_current=True).first()
+        if current is not None:
+            # A version newer than the current one was rolled back (withdrawn): never in effect.
+            in_effect = in_effect.filter(effective_date__lte=current.effective_date)
+        found = in_effect.order_by("-effective_date").first()
         if found is None:
             raise NotFound(f"no {doc.upper()} version was in effect on {date.isoformat()}")
         return found

@@ -260,6 +260,10 @@ class PublishTests:
         assert response.status_code == 200, response.content
         assert current_cr().effective_date.isoformat() == "2022-04-29"
         assert response.json()["event"]["to"]["effective_date"] == "2022-04-29"
+        # The version rolled back from is withdrawn: no later day finds it in effect.
+        for day in ("2025-02-07", "2026-01-01"):
+            found = api["head_judge"].get(f"/api/v1/rules/cr/100.1?as_of={day}").json()
+            assert found["version"]["effective_date"] == "2022-04-29", (day, found["version"])
 
     @needs_history
     def test_two_roll_backs_leaving_the_same_version_do_not_undo_each_other(
