@@ -458,9 +458,12 @@ class AdminPagesTests:
         assert "cr@2025-02-07:100.1" not in rows
         current, html = current_cr(), page.content.decode()
         for row in rows.values():
-            # Each side shows the text of the rule in that version, escaped as the page escapes it.
-            assert row["old_text"] == current.rules.get(number=row["old_number"]).text
-            assert row["new_text"] == version.rules.get(number=row["new_number"]).text
+            # Each side shows the text of the rule in that version with its examples, escaped as
+            # the page escapes it.
+            for side, stored in (("old", current), ("new", version)):
+                rule = stored.rules.get(number=row[f"{side}_number"])
+                assert row[f"{side}_text"].startswith(rule.text)
+                assert all(f"Example: {e}" in row[f"{side}_text"] for e in rule.examples)
             assert (
                 row["ref"] in html
                 and escape(row["old_text"]) in html
