@@ -58,7 +58,12 @@ on the list are added to it. The player list, call edits and revisions: calllog.
 The server replays the guide from slug + answers, takes the conclusion's ruling, fix, penalty at the
 event's REL and citations (resolved now, stored as shown), and upgrades the penalty by the
 offender's earlier Warnings at the event, and a repeated Unsporting Conduct - Minor (Game Loss) or
-- Major (Disqualification) by any earlier one (calllog.penalties). CALL is exports.call_record: the
+- Major (Disqualification) by any earlier one (calllog.penalties). Earlier means given before it: an
+earlier day, or an earlier or the same round of its day (a call synced late from a tablet that was
+offline is not upgraded by later rounds' calls). Recording such a call, or editing one (its
+player, players, day, round or penalty), counts the player's other calls again; one whose count now
+gives another penalty keeps the penalty it records and is flagged ("needs_review", its
+"review_reason" says why). CALL is exports.call_record: the
 request's fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category",
 "base_penalty", "penalty" (the penalty given: announced at the table, else the server's after
 upgrades), "upgraded", "upgrade_reason" (the server's count), "announced_penalty",

@@ -33,6 +33,7 @@ def record_infraction(request: HttpRequest, event_id: int) -> HttpResponse:
         "infraction": request.POST.get("infraction", ""),
         "table": request.POST.get("table", ""),
         "round": request.POST.get("round", ""),
+        "day": request.POST.get("day", ""),
         "players": [n for n in names if n.strip()],
         "time_extension": request.POST.get("time_extension", ""),
         "rel": event.rel,

@@ -75,6 +75,12 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
             recording.add_to_roster(event, _roster_request(locked), user)
         locked.updated_at = timezone.now()
         locked.save()
+        if changes.keys() & {"offender", "players", "day", "round", "penalty"}:
+            # The player's history changed: their other calls are counted again (and the
+            # player's the call left, when it moved to another).
+            for key in dict.fromkeys([call.offender_key, locked.offender_key]):
+                if key:
+                    recording.recheck(event, key, f"call #{locked.pk} was edited", skip=locked.pk)
         revision = CallRevision.objects.create(
             call=locked, editor=user, changes=changes, reason=reason.strip()
         )

@@ -220,13 +220,24 @@ class UpgradeResult:
     prior_warnings: int = 0  # earlier Warnings for the same infraction that count (same day)
 
 
+def precedes(old: Offense, new: Offense) -> bool:
+    """Whether `old` was given before `new`: an earlier day, or the same day and an earlier or the
+    same round (a call without a round is taken as given before, and a new one without a round as
+    the latest)."""
+    if old.day != new.day:
+        return old.day < new.day
+    return old.round is None or new.round is None or old.round <= new.round
+
+
 def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
-    """The penalty for `new`, given the same player's earlier offenses at the event (`history`,
-    any order; entries for other infractions are ignored, and so are entries on other days except
-    for Unsporting Conduct - Minor and - Major, whose sections do not reset the count). A Game Loss
-    in a round where the player already received one says that the player receives only one for
-    those given at the same time (IPG 1.1); the judge knows whether they were."""
-    history = list(history)
+    """The penalty for `new`, given the same player's offenses at the event (`history`, any order;
+    only those before `new` count: an earlier day, or an earlier or the same round of its day, so a
+    call recorded late, synced from a tablet that was offline, is not upgraded by the calls of
+    later rounds; entries for other infractions are ignored, and so are entries on other days
+    except for Unsporting Conduct - Minor and - Major, whose sections do not reset the count). A
+    Game Loss in a round where the player already received one says that the player receives only
+    one for those given at the same time (IPG 1.1); the judge knows whether they were."""
+    history = [old for old in history if precedes(old, new)]
     result = _upgraded(history, new)
     if result.penalty != GAME_LOSS or new.round is None:
         return result

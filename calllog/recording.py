@@ -297,12 +297,83 @@ def _store(
                 time_extension=extras.time_extension,
                 **fields,
             )
+            if request.offender:
+                recheck(
+                    event,
+                    call.offender_key,
+                    f"call #{call.pk} (round {call.round or '?'}, day {call.day}) was recorded",
+                    skip=call.pk,
+                )
     except IntegrityError:
         existing = Call.objects.filter(event=event, client_id=request.client_id).first()
         if existing is None:
             raise
         return same(existing), False
     return call, True
+
+
+def _offense(call: Call, rel: str, *, given: bool) -> penalties.Offense:
+    return penalties.Offense(
+        call.infraction,
+        call.category,
+        call.base_penalty,
+        rel,
+        call.day,
+        call.penalty if given else "",
+        call.round,
+    )
+
+
+def _before(other: Call, call: Call) -> bool:
+    """Whether `other` was given before `call`: an earlier day or round; in the same round, or
+    where either says no round, stored before it (as when `call` was stored)."""
+    if other.day != call.day:
+        return other.day < call.day
+    if other.round is None or call.round is None or other.round == call.round:
+        return other.pk < call.pk
+    return other.round < call.round
+
+
+def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> list[Call]:
+    """Count each of a player's calls again against the calls before it (_before), after `why`
+    changed the history: a call recorded
+    late (synced from a tablet that was offline) for an earlier round, or an edit. A call whose
+    count now gives another penalty keeps the penalty it records, gets the new count, and is
+    flagged for the head judge when the two differ; nothing else changes behind the judge's back.
+    The calls flagged."""
+    calls = list(
+        Call.objects.select_for_update()
+        .filter(event=event, offender_key=key)
+        .exclude(infraction="")
+        .order_by("day", "round", "pk")
+    )
+    flagged = []
+    for call in calls:
+        if call.pk == skip:
+            continue
+        history = [
+            _offense(c, event.rel, given=True)
+            for c in calls
+            if c.pk != call.pk and _before(c, call)
+        ]
+        counted = penalties.apply_upgrades(history, _offense(call, event.rel, given=False))
+        if penalties.same_penalty(counted.penalty, call.computed_penalty or call.penalty):
+            continue
+        call.computed_penalty = counted.penalty
+        call.upgrade_reason = counted.reason
+        fields = ["computed_penalty", "upgrade_reason"]
+        if not penalties.same_penalty(counted.penalty, call.penalty):
+            whose = f"{call.offender}'s" if call.offender else "the player's"
+            call.needs_review = True
+            call.review_reason = (
+                f"Counted again after {why}: with {whose} penalties before this call the penalty "
+                f"is {counted.penalty}; this call records {call.penalty}. Flagged for the head "
+                "judge, who decides which stands."
+            )
+            fields += ["needs_review", "review_reason"]
+            flagged.append(call)
+        call.save(update_fields=fields)
+    return flagged
 
 
 @dataclass(frozen=True)

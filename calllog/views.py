@@ -4,6 +4,8 @@ a signed-in judge; another event's pages answer 404 (calllog.services decides)."
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -71,7 +73,21 @@ def record_context(event: Event) -> dict:
         "infraction_data": [i.as_dict() for i in catalogue],
         "roster": list(event.players.order_by("key").values_list("name", flat=True)),
         "rels": Event.Rel.choices,
+        "today_day": event_day(event),
     }
+
+
+def event_day(event: Event, today: dt.date | None = None) -> int:
+    """The tournament day a call made today belongs to: 1 on the event's date, 2 the day after
+    (IPG 2 and 3: Warning counts reset between days), up to a week; a call made later than that is
+    entered after the event, and is day 1 unless the judge says otherwise. The tablet works it out
+    from its own calendar the same way (penalty.js eventDay), and the judge may change it."""
+    today = today or timezone.localdate()
+    day = (today - event.date).days + 1 if event.date else 1
+    return day if 1 <= day <= EVENT_DAYS else 1
+
+
+EVENT_DAYS = 7  # the longest event a day is worked out for (penalty.js eventDay says the same)
 
 
 @login_required

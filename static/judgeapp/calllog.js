@@ -34,6 +34,9 @@
   var catalogue = JSON.parse(data.textContent);
   var eventId = form.dataset.event;
   var eventRel = form.dataset.rel;
+  // Today's tournament day by this tablet's calendar (a page kept from yesterday says yesterday's).
+  function setToday() { if (form.elements.day && window.JudgePenalty) form.elements.day.value = JudgePenalty.eventDay(form.dataset.date); }
+  setToday();
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
@@ -102,7 +105,7 @@
     showRules(infraction);
     var lower = downgraded(infraction);
     var base = lower ? infraction.downgrade_penalty : infraction.penalty[eventRel];
-    var both = function (next, state) { JudgePenalty.show(row, base, next, state); JudgePenalty.summary(box, base, next, state); };
+    var both = function (next, state, note) { JudgePenalty.show(row, base, next, state, note); JudgePenalty.summary(box, base, next, state, note); };
     var mine = ++serial;
     if (!keep) both(null, "");
     if (!player) return;
@@ -113,14 +116,17 @@
     var params = { infraction: infraction.number };
     // the round: a second Game Loss in it says the player receives only one given at the same time (IPG 1.1)
     if (/^\d+$/.test(String(form.elements.round.value).trim())) params.round = String(form.elements.round.value).trim();
+    // the day: IPG 2 and 3 reset Warning counts between days
+    if (form.elements.day && /^\d+$/.test(String(form.elements.day.value).trim())) params.day = String(form.elements.day.value).trim();
     if (lower) params.downgrade = "true";
     JudgePenalty.fetchNext(eventId, player, params).then(function (next) {
       if (mine === serial) both(next, "checked");
     }, function (error) {
       if (mine !== serial) return;
-      // A player not yet on the server's list has no history there; offline, nothing can be checked.
-      if (error.refused) both({ penalty: base, upgraded: false, reason: "" }, "checked");
-      else both(null, "offline");
+      // Refused (a round the server will not take, a session ended, too many requests) or offline:
+      // the player's earlier penalties were not checked, and the page says so; a player not yet on
+      // the list is answered by the server like any other (no history), never refused.
+      both(null, "offline", error.refused ? "not checked against the player's earlier penalties (" + error.message + ")" : undefined);
     });
   }
   /* The saved call at the top of the event's list of calls, without reloading the page. */
@@ -157,6 +163,7 @@
   offender.onChange(function () { refresh(); });
   if (downgradeApply) downgradeApply.addEventListener("change", function () { refresh(); });
   form.elements.round.addEventListener("change", function () { refresh(true); });
+  if (form.elements.day) form.elements.day.addEventListener("change", function () { refresh(); });
 
   form.addEventListener("submit", function (submitEvent) {
     submitEvent.preventDefault();
@@ -170,6 +177,7 @@
       rel: eventRel,
       table: String(form.elements.table.value).trim(),
       round: form.elements.round.value ? Number(form.elements.round.value) : null,
+      day: form.elements.day && form.elements.day.value ? Number(form.elements.day.value) : null,
       time_extension: form.elements.time_extension.value ? Number(form.elements.time_extension.value) : null,
       players: players,
       offender: players[0],
@@ -212,6 +220,7 @@
       // Sent, or kept on this tablet to be sent: either way it is saved, and a second tap on a form
       // still filled in would record the same call twice.
       form.reset();
+      setToday();
       offender.input.value = ""; opponent.input.value = "";
       refresh();
       if (outcome.sent) {

@@ -660,6 +660,8 @@
     var params = { guide: guide.slug, conclusion: preview.node.id };
     var round = preview.form && preview.form.elements.round ? String(preview.form.elements.round.value).trim() : "";
     if (/^\d+$/.test(round)) params.round = round;
+    var day = preview.form && preview.form.elements.day ? String(preview.form.elements.day.value).trim() : "";
+    if (/^\d+$/.test(day)) params.day = day;
     JudgePenalty.fetchNext(chosenEvent.id, player, params).then(function (next) {
       if (mine === previewSerial) both(next, "checked");
     }, function (error) {
@@ -714,6 +716,9 @@
     var fields = el("div", { className: "fields" }, [
       el("label", {}, [document.createTextNode("Table"), el("input", { name: "table", type: "text", inputmode: "numeric", autocomplete: "off", maxlength: "20", required: "" })]),
       el("label", {}, [document.createTextNode("Round"), el("input", { name: "round", type: "number", min: "1", max: "99", inputmode: "numeric", required: "" })]),
+      // IPG 2 and 3: Warning counts reset between days; today's by this tablet's calendar
+      el("label", {}, [document.createTextNode("Day"), el("input", { name: "day", type: "number", min: "1", max: "30", inputmode: "numeric", required: "",
+        value: String(window.JudgePenalty ? JudgePenalty.eventDay(chosenEvent.date) : 1) })]),
       el("label", {}, [document.createTextNode("Time extension (minutes)"), el("input", { name: "time_extension", type: "number", min: "0", max: "120", inputmode: "numeric" })])
     ]);
     var who = el("div", { className: "fields players" }, [offender.element, opponent.element]);
@@ -723,6 +728,7 @@
     if (window.JudgePenalty) JudgePenalty.summary(box, (node.penalty || {})[rel()] || "", null, node.infraction ? "" : "fixed");
     form.appendChild(fields);
     form.elements.round.addEventListener("change", function () { refreshPreview(offender.value(), true); });
+    form.elements.day.addEventListener("change", function () { refreshPreview(offender.value()); });
     form.appendChild(who);
     form.appendChild(box);
     form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));
@@ -740,6 +746,7 @@
         answers: answers.slice(),
         table: String(form.elements.table.value).trim(),
         round: Number(form.elements.round.value),
+        day: Number(form.elements.day.value) || 1,
         time_extension: form.elements.time_extension.value ? Number(form.elements.time_extension.value) : null,
         players: players,
         offender: players[0],

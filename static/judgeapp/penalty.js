@@ -5,7 +5,7 @@
    in its data-penalty: the call sends it as "announced_penalty", so what is saved is what was shown.
    Penalties are written one way (label, as calllog/penalties.py penalty_label): "Warning", never
    "Warning (Tournament Error - Insufficient Shuffling)".
-   window.JudgePenalty = { fetchNext(eventId, player, params) -> Promise<next|null>, show(row, base, next, state),
+   window.JudgePenalty = { eventDay(date), fetchNext(eventId, player, params) -> Promise<next|null>, show(row, base, next, state),
                            summary(box, base, next, state, note), label(text), upgradeText(next),
                            settled(row) }. */
 (function () {
@@ -108,11 +108,27 @@
     if (state === "checked" && next && next.upgraded) words = " — " + upgradeText(next).slice(String(next.penalty).length + 3);
     else if (state === "checked" && next) words = next.reason ? " — " + next.reason : " — checked against this player’s earlier penalties at this event";
     else if (state === "offline" && /^warning/i.test(penalty)) words = " — " + (note || "not checked (no connection): an earlier Warning may upgrade it, and the head judge is told if it does");
+    // IPG 4.2: a repeat of Unsporting Conduct - Major is a Disqualification (the row says so too)
+    else if (state === "offline" && /^match loss/i.test(penalty)) words = " — " + (note || "not checked (no connection): an earlier penalty may upgrade it, and the head judge is told if it does");
     else if (state === "loading") words = " — checking this player’s earlier penalties…";
     else if (!state && penalty) words = " — choose the player penalised to check their earlier penalties";
     if (words) box.appendChild(document.createTextNode(words));
   }
 
-  window.JudgePenalty = { fetchNext: fetchNext, show: show, summary: summary, label: label, toAnnounce: toAnnounce, upgradeText: upgradeText,
+  /* The tournament day of a call made today on this device: 1 on the event's date (YYYY-MM-DD), 2 the
+     day after, by the device's own calendar (the venue's), up to a week (calllog/views.py EVENT_DAYS); a
+     call made later is entered after the event: day 1 unless the judge says. IPG 2 and 3 reset Warning
+     counts between days. */
+  function eventDay(date, now) {
+    var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(date || ""));
+    if (!m) return 1;
+    var today = now || new Date();
+    var start = Date.UTC(+m[1], +m[2] - 1, +m[3]);
+    var local = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+    var day = Math.round((local - start) / 86400000) + 1;
+    return day >= 1 && day <= 7 ? day : 1;
+  }
+
+  window.JudgePenalty = { eventDay: eventDay, fetchNext: fetchNext, show: show, summary: summary, label: label, toAnnounce: toAnnounce, upgradeText: upgradeText,
                           settled: settled };
 })();

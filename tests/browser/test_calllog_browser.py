@@ -10,6 +10,7 @@ is missing.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 import pytest
 
@@ -379,6 +380,45 @@ class EditAndPlayersTests:
         page.click(".rename-player button[type=submit]")
         page.wait_for_selector("h1:has-text('Ana Maria Costa')")
         assert Call.objects.get().offender == "Ana Maria Costa"
+
+
+class TournamentDayTests:
+    def test_the_day_is_todays_and_a_new_day_starts_the_warnings_again(self, page, judge):
+        # IPG 2: "For multi-day tournaments, the penalty count for these infractions resets
+        # between days." The event began yesterday: today is day 2.
+        from django.contrib.auth.models import User
+
+        from calllog import recording
+        from calllog.models import Call
+
+        event = judge["event"]
+        type(event).objects.filter(pk=event.pk).update(date=dt.date.today() - dt.timedelta(days=1))
+        event.refresh_from_db()
+        head = User.objects.get(pk=judge["user"].pk)
+        for round_ in (1, 2):
+            body = {
+                "client_id": str(uuid.uuid4()),
+                "infraction": "2.5",
+                "players": ["Ana Costa"],
+                "round": round_,
+                "day": 1,
+            }
+            recording.record_call(head, event, body)
+        page.goto(f"/events/{event.pk}/")
+        assert page.input_value("#record-form input[name=day]") == "2"
+        record(page, "2.5", "Ana Costa")
+        assert current_row(page, "#record-penalties").startswith("Warning")
+        page.fill("#record-form input[name=day]", "1")
+        page.dispatch_event("#record-form input[name=day]", "change")
+        page.wait_for_selector('#record-penalties tr.current[data-preview="upgraded"]')
+        page.fill("#record-form input[name=day]", "2")
+        page.dispatch_event("#record-form input[name=day]", "change")
+        page.wait_for_selector('#record-penalties tr.current[data-preview="checked"]')
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok")
+        call = Call.objects.order_by("pk").last()
+        assert (call.day, call.penalty) == (2, "Warning")
+        assert page.input_value("#record-form input[name=day]") == "2", "kept for the next call"
 
 
 class OfflineRecordTests:

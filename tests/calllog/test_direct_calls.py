@@ -568,3 +568,62 @@ class MergePropertyTests:
                 )
 
         check()
+
+
+class HistoryOrderTests:
+    """A player's calls are counted in the order they were given (day, round), not the order they
+    reached the server; a late call or an edit counts the others again and flags what changed."""
+
+    def _grv(self, cast, round_, **extra):
+        event = cast["event"]
+        body = infraction_body("2.5", round=round_, **{"announced_penalty": "Warning", **extra})
+        return (
+            api(cast["floor_judge"])
+            .post(f"/api/v1/events/{event.pk}/calls", body, format="json")
+            .json()
+        )
+
+    def test_a_call_synced_late_counts_only_earlier_rounds_and_flags_the_later_call(self, cast):
+        third, fourth = self._grv(cast, 3), self._grv(cast, 4)
+        assert (third["penalty"], fourth["penalty"], fourth["needs_review"]) == (
+            "Warning",
+            "Warning",
+            False,
+        )
+        late = self._grv(cast, 2)  # a tablet offline in round 2, synced after round 4
+        assert (late["computed_penalty"], late["needs_review"]) == ("Warning", False)
+        fourth_now = Call.objects.get(pk=fourth["id"])
+        # round 4's was the third Game Rule Violation Warning of the day (IPG 2): flagged
+        assert fourth_now.computed_penalty == "Game Loss" and fourth_now.needs_review
+        assert "call #" in fourth_now.review_reason and "Game Loss" in fourth_now.review_reason
+        assert fourth_now.penalty == "Warning", (
+            "what was announced stays until the head judge decides"
+        )
+        assert not Call.objects.get(pk=third["id"]).needs_review
+
+    def test_a_day_two_warning_after_two_on_day_one_is_a_warning(self, cast):
+        self._grv(cast, 1, day=1)
+        self._grv(cast, 2, day=1)
+        assert self._grv(cast, 1, day=2)["penalty"] == "Warning"  # IPG 2: counts reset between days
+        url = f"/api/v1/events/{cast['event'].pk}/players/Ana Costa?infraction=2.5"
+        ask = api(cast["floor_judge"]).get
+        assert ask(f"{url}&day=2&round=2").json()["next"]["penalty"] == "Warning"
+        assert ask(f"{url}&day=1&round=3").json()["next"]["penalty"] == "Game Loss"
+
+    def test_an_upgraded_call_moved_to_another_player_flags_it_and_the_calls_it_upgraded(
+        self, cast
+    ):
+        event = cast["event"]
+        self._grv(cast, 1)
+        self._grv(cast, 2)
+        upgraded = self._grv(cast, 3, announced_penalty="Game Loss")
+        assert upgraded["penalty"] == "Game Loss" and not upgraded["needs_review"]
+        first = Call.objects.filter(event=event).order_by("pk").first()
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{first.pk}",
+            {"players": ["Ben Ito", "Ana Costa"], "offender": "Ben Ito", "reason": "wrong player"},
+            format="json",
+        )
+        moved_from = Call.objects.get(pk=upgraded["id"])
+        # Ana now has one Warning before round 3: her Game Loss is no longer the count's
+        assert moved_from.computed_penalty == "Warning" and moved_from.needs_review

@@ -335,6 +335,38 @@ class UpgradePropertyTests(unittest.TestCase):
             )
 
 
+class RoundOrderTests(unittest.TestCase):
+    """A call recorded late (a tablet offline, synced after later rounds' calls) counts only the
+    calls before it: an earlier day, or an earlier or the same round."""
+
+    def test_a_round_two_call_synced_after_rounds_three_and_four_is_a_warning(self):
+        later = [Offense("GRV", "", W, round=3), Offense("GRV", "", W, round=4)]
+        self.assertEqual(apply_upgrades(later, Offense("GRV", "", W, round=2)).penalty, W)
+        # and the round-4 call, counted with it, was the third Warning of the day
+        history = [Offense("GRV", "", W, round=2), Offense("GRV", "", W, round=3)]
+        self.assertEqual(apply_upgrades(history, Offense("GRV", "", W, round=4)).penalty, GL)
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["GRV", "HCE", "SP", "IS", "FtMGS", "USC - Minor"]),
+                st.integers(1, 2),
+                st.integers(1, 8),
+            ),
+            max_size=10,
+        ),
+        st.sampled_from(["GRV", "SP", "USC - Minor"]),
+        st.integers(1, 2),
+        st.integers(1, 8),
+    )
+    def test_calls_after_it_never_change_its_penalty(self, others, name, day, round_):
+        new = Offense(name, "", W, "competitive", day, round=round_)
+        history = [Offense(n, "", W, "competitive", d, round=r) for n, d, r in others]
+        before = [o for o in history if (o.day, o.round) <= (day, round_)]
+        self.assertEqual(apply_upgrades(history, new), apply_upgrades(before, new))
+
+
 class BoundaryTests(unittest.TestCase):
     def test_penalties_module_loads_without_django(self):
         code = "import sys, calllog.penalties; print('django' in sys.modules)"

@@ -62,3 +62,68 @@ def test_offline_a_penalty_an_earlier_one_may_upgrade_is_marked_unchecked():
             assert "earlier penalty may upgrade it" in row["text"]
         else:
             assert row["text"] == row["base"]
+
+
+# penalty.js's summary() (the line beside Save) on a stand-in box, offline
+SUMMARY_OFFLINE = """
+const vm = require('vm');
+const fs = require('fs');
+const context = {window: {}, URLSearchParams, fetch: () => null,
+                 document: {createElement: () => ({textContent: ''}),
+                            createTextNode: text => ({textContent: text})}};
+vm.runInNewContext(fs.readFileSync(input.script, 'utf8'), context);
+return input.penalties.map(base => {
+  const kids = [];
+  const box = {dataset: {}, classList: {toggle: () => null},
+               get firstChild() { return kids[0]; }, removeChild: () => kids.shift(),
+               appendChild: node => kids.push(node)};
+  context.window.JudgePenalty.summary(box, base, null, 'offline');
+  return {base, text: kids.map(k => k.textContent).join('')};
+});
+"""
+
+
+def test_offline_the_line_beside_save_says_too_what_an_earlier_penalty_may_upgrade():
+    # the line the judge reads where they tap Save: a Match Loss for Unsporting Conduct - Major
+    # (IPG 4.2: a repeat is a Disqualification) says "not checked" as a Warning does
+    shown = run_node(
+        SUMMARY_OFFLINE,
+        {"script": str(STATIC / "penalty.js"), "penalties": list(penalties.PENALTY_NAMES)},
+    )
+    for row in shown:
+        if _upgradable(row["base"]):
+            assert "not checked" in row["text"], row
+        else:
+            assert "not checked" not in row["text"], row
+
+
+EVENT_DAY = """
+const vm = require('vm');
+const fs = require('fs');
+const context = {window: {}, URLSearchParams, fetch: () => null};
+vm.runInNewContext(fs.readFileSync(input.script, 'utf8'), context);
+return input.cases.map(([date, today]) => {
+  const [y, m, d] = today.split('-').map(Number);
+  return context.window.JudgePenalty.eventDay(date, new Date(y, m - 1, d, 23, 30));
+});
+"""
+
+
+def test_the_tablets_event_day_is_the_servers():
+    import datetime as dt
+
+    from calllog.models import Event
+    from calllog.views import event_day
+
+    start = dt.date(2026, 2, 27)  # across the end of February, and a year's turn below
+    cases = [(start, start + dt.timedelta(days=n)) for n in range(-2, 10)]
+    cases += [(dt.date(2026, 12, 31), dt.date(2027, 1, 2))]
+    days = run_node(
+        EVENT_DAY,
+        {
+            "script": str(STATIC / "penalty.js"),
+            "cases": [[a.isoformat(), b.isoformat()] for a, b in cases],
+        },
+    )
+    assert days == [event_day(Event(date=a), b) for a, b in cases]
+    assert days[2:9] == [1, 2, 3, 4, 5, 6, 7] and days[9] == 1 and days[-1] == 3
