@@ -241,35 +241,37 @@ def catalogue() -> list[Infraction]:
     if version is None:
         return []
     pinned = version.effective_date.isoformat() if version.effective_date else ""
-    out = []
-    for rule in version.rules.order_by("position"):
-        fields = rule.fields or {}
-        if not fields.get("penalty") or rule.number.split(".")[0] not in ("2", "3", "4"):
-            continue
-        name = penalties.infraction_name(rule.title)
-        category = penalties.category_of(name, _category_word(rule.title))
-        regular, regular_ref = _REGULAR.get(name) or _REGULAR_DEFAULT.get(
-            category, _REGULAR_DEFAULT[penalties.TOURNAMENT_ERROR]
-        )
-        if category == penalties.GAME_PLAY_ERROR:
-            regular_ref = _JAR_SITUATION.get(name, regular_ref)
-        line = " ".join(str(fields["penalty"]).split())
-        out.append(
-            Infraction(
-                number=rule.number,
-                name=name,
-                title=rule.title,
-                category=category,
-                penalty=penalty_to_give(line),
-                regular=regular,
-                regular_ref=regular_ref,
-                upgrade=str(fields.get("upgrade") or ""),
-                ref=f"ipg@{pinned}:{rule.number}",
-                downgrade=" ".join(str(fields.get("downgrade") or "").split()),
-                penalty_line=line,
-            )
-        )
-    return out
+    found = (of_rule(rule, pinned) for rule in version.rules.order_by("position"))
+    return [infraction for infraction in found if infraction is not None]
+
+
+def of_rule(rule, pinned: str) -> Infraction | None:
+    """The infraction an IPG section of chapters 2 to 4 with a Penalty describes (None for any
+    other section); `pinned`, the version's date, pins its reference."""
+    fields = rule.fields or {}
+    if not fields.get("penalty") or rule.number.split(".")[0] not in ("2", "3", "4"):
+        return None
+    name = penalties.infraction_name(rule.title)
+    category = penalties.category_of(name, _category_word(rule.title))
+    regular, regular_ref = _REGULAR.get(name) or _REGULAR_DEFAULT.get(
+        category, _REGULAR_DEFAULT[penalties.TOURNAMENT_ERROR]
+    )
+    if category == penalties.GAME_PLAY_ERROR:
+        regular_ref = _JAR_SITUATION.get(name, regular_ref)
+    line = " ".join(str(fields["penalty"]).split())
+    return Infraction(
+        number=rule.number,
+        name=name,
+        title=rule.title,
+        category=category,
+        penalty=penalty_to_give(line),
+        regular=regular,
+        regular_ref=regular_ref,
+        upgrade=str(fields.get("upgrade") or ""),
+        ref=f"ipg@{pinned}:{rule.number}",
+        downgrade=" ".join(str(fields.get("downgrade") or "").split()),
+        penalty_line=line,
+    )
 
 
 def _category_word(title: str) -> str:

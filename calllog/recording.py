@@ -148,6 +148,9 @@ def record_call(user, event: Event, body: Any) -> tuple[Call, bool]:
     category = (
         penalties.category_of(node.infraction, node.category) if node.infraction else node.category
     )
+    if category == penalties.UNSPORTING_CONDUCT and infraction:
+        # as a direct call names it, and as IPG 4 titles it ("Minor" alone names nothing)
+        infraction = f"Unsporting Conduct - {infraction}"
     return _store(
         user,
         event,

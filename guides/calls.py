@@ -29,6 +29,8 @@ def base_penalty(line: str) -> str:
 def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
     """{section number: call} for every infraction of the IPG version `version_id` that the finder
     concludes on; kept per version and content (a changed guide file takes a restart)."""
+    from calllog import infractions  # the call log reads guides: imported when asked
+
     guide = guide_services.get_guide(FINDER)
     out: dict[str, dict] = {}
     for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
@@ -41,15 +43,24 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
             continue
         answers = links.path_to(guide, node.id)
         query = urlencode([("rel", "competitive"), *(("a", str(a)) for a in answers or [])])
+        # the penalty to give, as the call log records it ("Warning", not the Penalty line's
+        # "Warning with potential upgrade": the section's Upgrade, below, says when it is more)
+        given = infractions.penalty_to_give(base) if base != "No penalty" else base
         out[rule.number] = {
             "infraction": rule.title,
             "penalty": {
                 "regular": node.penalty.regular,
-                "competitive": base,
-                "professional": base,
+                "competitive": given,
+                "professional": given,
             },
             "finder": reverse("page-guide", args=[FINDER]) + "?" + query,
         }
+        # the upgrade by count (IPG 2, 3; 4.1's Additional Remedy: any later Unsporting Conduct -
+        # Minor is a Game Loss; 4.2: a repeat is a Disqualification)
+        described = infractions.of_rule(rule, "")
+        repeat = described.count_upgrade() if described is not None else ""
+        if repeat:
+            out[rule.number]["repeat"] = repeat
         # the section's own Upgrade ("If the triggered ability is usually considered detrimental
         # ... the penalty is a Warning"): the Penalty line alone is not always the penalty to give
         upgrade = " ".join(((rule.fields or {}).get("upgrade") or "").split())

@@ -108,3 +108,31 @@ class RealGuideCallTests:
         # Each rule is exercised by at least one shipped conclusion (25 of them when this
         # was written).
         assert kinds >= {penalties.GAME_PLAY_ERROR, penalties.TOURNAMENT_ERROR, "ftmgs"}, kinds
+
+
+def test_unsporting_conduct_from_a_guide_is_named_as_the_ipg_titles_it(people):
+    shipped()
+    event = services.open_event(
+        people["head_judge"], name="RCQ", date=dt.date(2026, 11, 22), rel="competitive"
+    )
+    guide = shipped()["infraction-finder"]
+    paths = warning_paths(guide)
+    (node_id,) = [
+        n
+        for n in paths
+        if penalties.infraction_name(guide.nodes[n].infraction) == penalties.USC_MINOR
+    ][:1]
+    body = {
+        "client_id": str(uuid.uuid4()),
+        "guide": guide.slug,
+        "answers": paths[node_id],
+        "players": ["Ana Costa", "Ben Ito"],
+    }
+    from_guide, _ = recording.record_call(people["head_judge"], event, body)
+    assert from_guide.infraction == "Unsporting Conduct - Minor"
+    direct, _ = recording.record_call(
+        people["head_judge"],
+        event,
+        {"client_id": str(uuid.uuid4()), "infraction": "4.1", "players": ["Ana Costa"]},
+    )
+    assert direct.infraction == from_guide.infraction and direct.computed_penalty == "Game Loss"

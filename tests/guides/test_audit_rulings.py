@@ -206,3 +206,33 @@ class InvestigationTests:
         assert_cites(
             body["node"], "ipg", "If all criteria are not met, the offense is not Cheating"
         )
+
+
+class LondonMulliganTests:
+    """CR 103.5: "To take a mulligan, a player ... draws a new hand ..., then puts a number of
+    those cards equal to the number of times that player has taken a mulligan on the bottom of
+    their library": the cards go to the bottom as part of each mulligan, not once the player
+    keeps (the third audit)."""
+
+    def test_every_mulligan_fix_bottoms_the_cards_before_the_keep_as_cr_103_5_says(self):
+        from rulesref.models import Rule
+
+        rule = Rule.objects.get(
+            version__document__slug="cr", version__is_current=True, number="103.5"
+        )
+        text = " ".join(rule.text.split())
+        assert "draws a new hand of cards equal to their starting hand size, then puts" in text
+        guide = loader.load_all()["drawing-and-mulligans"]
+        fixes = [
+            n.fix
+            for n in guide.nodes.values()
+            if n.kind is NodeKind.CONCLUSION
+            and n.fix
+            and "additional mulligan" in n.fix
+            and "bottom" in n.fix
+        ]
+        assert len(fixes) >= 3
+        for fix in fixes:
+            assert "when they keep" not in fix, fix
+            assert fix.index("draw") < fix.index("bottom"), fix
+            assert "keep" not in fix or fix.index("bottom") < fix.index("keep"), fix

@@ -73,10 +73,28 @@ def test_every_infraction_the_finder_concludes_on_has_its_own_penalty_line():
     rules = _ipg_rules()
     assert len(calls) >= 15
     for number, call in calls.items():
-        assert call["penalty"]["competitive"] == guide_calls.base_penalty(
-            rules[number].fields["penalty"]
+        line = guide_calls.base_penalty(rules[number].fields["penalty"])
+        # the Penalty line, or for "Warning with potential upgrade" (3.5) the Warning it is
+        assert call["penalty"]["competitive"] == (
+            "Warning" if line == "Warning with potential upgrade" else line
         )
         assert call["penalty"]["regular"]
+    assert calls["3.5"]["penalty"]["competitive"] == "Warning"
+
+
+def test_a_section_a_repeat_upgrades_says_so_beside_its_penalty():
+    """IPG 4.1's Additional Remedy: "Subsequent Unsporting Conduct - Minor infractions, even for
+    different offenses, will result in a Game Loss"; IPG 2 and 3 count Warnings by the day."""
+    version = Version.objects.get(document__slug="ipg", is_current=True)
+    calls = guide_calls.infraction_calls(version.pk, version.content_hash)
+    assert "Game Loss" in calls["4.1"]["repeat"] and "even for a different offense" in (
+        calls["4.1"]["repeat"]
+    )
+    assert "Disqualification" in calls["4.2"]["repeat"]
+    assert "third or subsequent Warning" in calls["2.3"]["repeat"]
+    assert calls["2.6"]["repeat"].startswith("Never upgraded")
+    body = Client().get("/search/", {"q": "unsporting conduct minor penalty"}).content.decode()
+    assert 'class="call-repeat"' in body
 
 
 def test_the_results_page_shows_the_call():
