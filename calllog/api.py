@@ -114,7 +114,7 @@ class EventListView(CallLogView):
         )
 
     def post(self, request: Request) -> Response:
-        body = request.data if isinstance(request.data, dict) else {}
+        body = api_more.object_body(request)
         try:
             event = services.open_event(
                 request.user,
@@ -138,7 +138,7 @@ class EventDetailView(CallLogView):
 class EventJudgesView(CallLogView):
     def post(self, request: Request, event_id: int) -> Response:
         event = services.event_for(request.user, event_id)
-        body = request.data if isinstance(request.data, dict) else {}
+        body = api_more.object_body(request)
         try:
             membership = services.add_judge(
                 request.user, event, username=body.get("username"), role=body.get("role", "floor")
@@ -207,7 +207,7 @@ class CallNotesView(CallLogView):
     def put(self, request: Request, event_id: int, call_id: int) -> Response:
         event = services.event_for(request.user, event_id)
         call = services.get_call(request.user, event, call_id)
-        body = request.data if isinstance(request.data, dict) else {}
+        body = api_more.object_body(request)
         try:
             call = services.set_notes(request.user, event, call, body.get("investigation_notes"))
         except services.InvalidCall as exc:

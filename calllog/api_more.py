@@ -41,6 +41,14 @@ class CallLogView(APIView):
     permission_classes = [IsAuthenticated]
 
 
+def object_body(request: Request) -> dict:
+    """The request's JSON object; any other body (a list, a number) is refused naming "body"."""
+    if isinstance(request.data, dict):
+        return request.data
+    message = "the request body must be a JSON object"
+    raise ApiError("invalid", f"body: {message}", details={"body": [message]})
+
+
 def _invalid(exc: services.InvalidCall) -> ApiError:
     return ApiError("invalid", f"{exc.field}: {exc.message}", details={exc.field: [exc.message]})
 
@@ -84,7 +92,7 @@ class InfractionListView(CallLogView):
 
 def add_player(request: Request, event_id: int) -> Response:
     event = services.event_for(request.user, event_id)
-    body = request.data if isinstance(request.data, dict) else {}
+    body = object_body(request)
     try:
         player, created = players.add_player(request.user, event, body.get("name"))
     except services.InvalidCall as exc:
@@ -97,7 +105,7 @@ def add_player(request: Request, event_id: int) -> Response:
 
 def rename_player(request: Request, event_id: int, name: str) -> Response:
     event = services.event_for(request.user, event_id)
-    body = request.data if isinstance(request.data, dict) else {}
+    body = object_body(request)
     try:
         asked = players.PlayerChangeRequest.model_validate(
             {"merge": body.get("merge", False), "name": body.get("name")}

@@ -193,12 +193,12 @@ class ClockRequest(Shape):
 
 
 def read_clock_request(body: Any) -> ClockRequest:
-    """The request read and checked; ClockError names the field. A body that is not an object has
-    no action."""
+    """The request read and checked; ClockError names the field ("body" for a body that is not an
+    object)."""
     try:
         return read(ClockRequest, body)
     except RequestError as exc:
-        raise ClockError("action" if exc.field == "body" else exc.field, exc.message) from None
+        raise ClockError(exc.field, exc.message) from None
 
 
 def act(user, event: Event, body: Any) -> dict:

@@ -208,7 +208,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return json_error(
             403,
             code="csrf_failed",
-            message=f"CSRF check failed: {reason}. Send the csrftoken cookie's value "
+            message=f"CSRF check failed: {reason.rstrip('.')}. Send the csrftoken cookie's value "
             "in the X-CSRFToken header, or use basic authentication.",
             details={"reason": reason},
         )

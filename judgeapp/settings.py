@@ -322,6 +322,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "judgeapp.api_errors.handle_api_exception",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # ?format= is no parameter of this API (and a field of game-outcome's body): never DRF's
+    # renderer switch, whose unknown values answered a bare 404
+    "URL_FORMAT_OVERRIDE": None,
 }
 
 # The OpenAPI schema (judgeapp/openapi/): /api/v1/schema/ and the docs page /api/v1/docs/.

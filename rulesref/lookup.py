@@ -124,12 +124,14 @@ def find_rule(version: Version, raw_number: str) -> Rule:
         if rule is None and doc != "cr":
             rule = version.rules.filter(number__iexact=number).first()
     if rule is None and doc != "cr":
-        needle = raw_number.strip()
+        # a name, read without case or spaces ("Missed Trigger", "missedtrigger"), as the rules
+        # view caches its answer (rulesref.views.rule_key): one answer whatever was asked first
+        needle = "".join(raw_number.split()).casefold()
         rule = next(
             (
                 r
                 for r in version.rules.exclude(aliases=[])
-                if needle.casefold() in (a.casefold() for a in r.aliases)
+                if needle in ("".join(a.split()).casefold() for a in r.aliases)
             ),
             None,
         )

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 
 from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from judgeapp import api_limits
 from judgeapp.api_errors import ApiError
+from judgeapp.api_guard import json_error
 from rulesref import changes, serializers, services
 
 _RULE_CACHE_SIZE = 20_000
@@ -46,10 +48,19 @@ def rule_key(doc: str, number: str) -> str:
     return services.canonical_number(doc, number) or "".join(number.split()).casefold()
 
 
+@csrf_exempt  # nothing is written here: any other method is a 405, never a CSRF refusal
 def rule_detail(request, doc: str, number: str):
     """GET /api/v1/rules/{doc}/{number}. The hot path (the current version, a rule asked for before,
     no credentials) answers from encoded bytes after one small query and the address's rate count;
     everything else goes through RuleDetailView."""
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        refused = json_error(
+            405,
+            code="method_not_allowed",
+            message=f"{request.method} is not allowed: rules are read with GET",
+        )
+        refused["Allow"] = "GET, HEAD, OPTIONS"
+        return refused
     if (
         request.method == "GET"
         and not request.GET.get("version")
@@ -98,7 +109,14 @@ class RuleTraceView(RulesView):
 
 class GlossaryView(RulesView):
     def get(self, request, term: str):
-        version = self.version(request, request.query_params.get("doc", "cr"))
+        doc = request.query_params.get("doc") or "cr"  # empty: the default, as search reads it
+        if doc.lower() not in services.DOC_TITLES:
+            raise ApiError(
+                "invalid",
+                f"doc must be one of {', '.join(services.DOC_TITLES)}",
+                details={"doc": doc},
+            )
+        version = self.version(request, doc)
         return Response(serializers.glossary_detail(services.find_glossary_term(version, term)))
 
 
@@ -123,11 +141,23 @@ class DiffView(RulesView):
                 f"{missing[0]} is required: a version's effective date as YYYY-MM-DD",
                 details={name: "required" for name in missing},
             )
-        old = services.get_version(
-            doc, version=params["from"], include_pending=request.user.is_staff
+        old, new = (
+            self._version(doc, name, params[name], request.user.is_staff) for name in ("from", "to")
         )
-        new = services.get_version(doc, version=params["to"], include_pending=request.user.is_staff)
         return Response(changes.diff_versions(old, new))
+
+    @staticmethod
+    def _version(doc: str, name: str, date: str, staff: bool):
+        """The version `from` or `to` names; an error names that parameter, not "version"."""
+        services.parse_date(date, name)
+        try:
+            return services.get_version(doc, version=date, include_pending=staff)
+        except services.NotFound as exc:
+            if "doc" in exc.details:
+                raise
+            raise services.NotFound(
+                f"{name}: {exc.message}", details={name: date, **exc.details}
+            ) from None
 
 
 _rule_detail_view = RuleDetailView.as_view()

@@ -11,14 +11,26 @@ from drf_spectacular.renderers import (
 )
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.negotiation import DefaultContentNegotiation
 
 from judgeapp.openapi import auth, describe  # noqa: F401  (register the schemes, the views)
+
+
+class FormatNegotiation(DefaultContentNegotiation):
+    """?format=yaml on the schema alone: the rest of the API has no such parameter (settings'
+    URL_FORMAT_OVERRIDE is None)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return super().select_renderer(
+            request, renderers, format_suffix or request.query_params.get("format")
+        )
 
 
 @extend_schema(exclude=True)
 class SchemaView(SpectacularAPIView):
     # JSON first (the default); `Accept: application/json` gets the same JSON, not 406
     renderer_classes = [OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer]
+    content_negotiation_class = FormatNegotiation
 
 
 @extend_schema(exclude=True)

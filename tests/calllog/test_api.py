@@ -212,6 +212,15 @@ class CallApiTests:
         assert field in response.json()["error"]["details"]
         assert Call.objects.count() == 0
 
+    @pytest.mark.parametrize(
+        "path", ["/api/v1/events", "/api/v1/events/{e}/judges", "/api/v1/events/{e}/players"]
+    )
+    def test_a_body_that_is_no_object_is_named_body(self, cast, path):
+        url = path.format(e=cast["event"].pk)
+        response = client_for(cast["head_judge"]).post(url, [1, 2], format="json")
+        assert response.status_code == 400
+        assert list(response.json()["error"]["details"]) == ["body"]
+
     def test_non_object_body_is_400(self, cast):
         response = client_for(cast["floor_judge"]).post(
             calls_url(cast["event"]), [1, 2], format="json"

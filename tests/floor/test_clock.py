@@ -122,6 +122,8 @@ class ClockApiTests:
             "action": ["no round clock is started at this event"]
         }
         assert hj.post(url, {"action": "explode"}, format="json").status_code == 400
+        listed = hj.post(url, [1, 2], format="json")
+        assert listed.status_code == 400 and list(listed.json()["error"]["details"]) == ["body"]
         assert not RoundClock.objects.exists()
 
     def test_a_second_start_never_restarts_a_running_round(self, event):

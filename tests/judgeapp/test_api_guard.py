@@ -57,9 +57,20 @@ class CsrfTests:
     def test_a_session_post_without_a_csrf_token_is_refused_in_json(self, people):
         client = Client(enforce_csrf_checks=True)
         client.force_login(people["floor_judge"])
-        # health is csrf-exempt (GET only)
-        body = assert_error(client.post("/api/v1/rules/cr/100.1"), 403, "csrf_failed")
-        assert body["error"]["details"]["reason"]
+        # health is csrf-exempt (GET only), and a rule answers any write 405 (nothing to forge):
+        # Django's CSRF refusal, as settings.CSRF_FAILURE_VIEW gives it under /api/v1/
+        from django.test import RequestFactory
+
+        from judgeapp import api_guard
+
+        refused = api_guard.csrf_failure(
+            RequestFactory().post("/api/v1/anything"), reason="CSRF cookie not set."
+        )
+        assert refused.status_code == 403
+        body = json.loads(refused.content)
+        assert body["error"]["code"] == "csrf_failed" and body["error"]["details"]["reason"]
+        assert ".." not in body["error"]["message"]
+        assert_error(client.post("/api/v1/rules/cr/100.1"), 405, "method_not_allowed")
 
     def test_drf_views_refuse_it_in_json_as_well(self, people):
         client = Client(enforce_csrf_checks=True)

@@ -146,3 +146,44 @@ class CurrentVersionCacheTests:
         assert body["version"] == {"effective_date": "2022-04-29", "current": True}
         older = api.get("/api/v1/rules/cr/100.1?version=2025-02-07").json()
         assert older["version"] == {"effective_date": "2025-02-07", "current": False}
+
+
+class RequestEdgeTests:
+    """What the API audit found: one answer whatever was asked before, the parameter an error
+    names, and methods and parameters the API has not."""
+
+    @pytest.mark.parametrize("first", ["missedtrigger", "Missed Trigger"])
+    def test_a_name_with_or_without_spaces_is_one_answer_in_any_order(self, api, first):
+        from rulesref import views
+
+        views._current_rule_bytes.clear()
+        views._rule_cache.clear()
+        second = "Missed Trigger" if first == "missedtrigger" else "missedtrigger"
+        answers = [api.get(f"/api/v1/rules/ipg/{n}") for n in (first, second)]
+        assert [a.status_code for a in answers] == [200, 200]
+        assert {a.json()["number"] for a in answers} == {"2.1"}
+
+    def test_a_write_to_a_rule_is_405_json_even_signed_in(self, api, people):
+        api.force_login(people["floor_judge"])
+        for method in ("post", "put", "patch", "delete"):
+            response = getattr(api, method)("/api/v1/rules/cr/100.1")
+            assert response.status_code == 405, (method, response.content)
+            assert response.json()["error"]["code"] == "method_not_allowed"
+            assert "GET" in response["Allow"]
+
+    def test_a_bad_diff_date_names_from_or_to(self, api):
+        bad_from = api.get("/api/v1/diff/cr?from=abc&to=2025-02-07").json()["error"]
+        assert list(bad_from["details"]) == ["from"] and bad_from["message"].startswith("from")
+        bad_to = api.get("/api/v1/diff/cr?from=2025-02-07&to=2022-02-30").json()["error"]
+        assert list(bad_to["details"]) == ["to"]
+        unknown = api.get("/api/v1/diff/cr?from=2001-01-01&to=2025-02-07")
+        assert unknown.status_code == 404 and "from" in unknown.json()["error"]["details"]
+
+    def test_format_is_no_parameter_of_the_api(self, api):
+        response = api.get("/api/v1/search", {"q": "flying", "format": "xml"})
+        assert response.status_code == 200 and response.json()["count"] > 0
+
+    def test_glossary_doc_is_read_as_search_reads_it(self, api):
+        bad = api.get("/api/v1/glossary/flying?doc=xyz")
+        assert bad.status_code == 400 and bad.json()["error"]["details"] == {"doc": "xyz"}
+        assert api.get("/api/v1/glossary/flying?doc=").status_code == 200
