@@ -87,8 +87,9 @@ def test_a_section_a_repeat_upgrades_says_so_beside_its_penalty():
     different offenses, will result in a Game Loss"; IPG 2 and 3 count Warnings by the day."""
     version = Version.objects.get(document__slug="ipg", is_current=True)
     calls = guide_calls.infraction_calls(version.pk, version.content_hash)
-    assert "Game Loss" in calls["4.1"]["repeat"] and "even for a different offense" in (
-        calls["4.1"]["repeat"]
+    assert (
+        "Game Loss" in calls["4.1"]["repeat"]
+        and "even for a different offense" in (calls["4.1"]["repeat"])
     )
     assert "Disqualification" in calls["4.2"]["repeat"]
     assert "third or subsequent Warning" in calls["2.3"]["repeat"]
