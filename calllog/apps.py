@@ -20,3 +20,8 @@ class CallLogConfig(AppConfig):
         # The guide page offers the judge's events to save a call to: listed here, never imported
         # by guides.
         pages.register_event_source(services.my_events)
+        # A search hit's call (the guides' provider) says the IPG's upgrade by a repeat: the call
+        # log's count (IPG 2, 3; 4.1's Additional Remedy; 4.2).
+        from search import calls as search_calls
+
+        search_calls.register_calls("calllog-repeat", infractions.repeat_calls)

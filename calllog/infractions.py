@@ -274,6 +274,19 @@ def of_rule(rule, pinned: str) -> Infraction | None:
     )
 
 
+def repeat_calls(version_id: int, content_hash: str) -> dict[str, dict]:
+    """{IPG section: {"repeat": its upgrade by a repeat}} of an IPG version, for the call a search
+    hit shows (search.calls; `content_hash` names the version's content there)."""
+    from rulesref.models import Rule
+
+    out = {}
+    for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
+        infraction = of_rule(rule, "")
+        if infraction is not None and (repeat := infraction.count_upgrade()):
+            out[rule.number] = {"repeat": repeat}
+    return out
+
+
 def _category_word(title: str) -> str:
     head = title.split(" - ", 1)[0] if " - " in title else ""
     return head.replace("Unsporting conduct", "Unsporting Conduct")

@@ -6,6 +6,7 @@ opens the finder at that conclusion."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlencode
 
@@ -19,9 +20,15 @@ from rulesref.models import Rule
 FINDER = "infraction-finder"
 
 
+# Deck Problem's line, "Warning with potential upgrade": the Warning it gives (its Upgrade says when
+# it is more), as the call log records it (calllog.infractions.penalty_to_give).
+_POTENTIAL = re.compile(r"\s+with\s+(?:a\s+)?potential\s+upgrades?\.?$", re.IGNORECASE)
+
+
 def base_penalty(line: str) -> str:
-    """The IPG's Penalty line in the words the finder uses ("None" is "No penalty")."""
-    line = " ".join(line.split())
+    """The penalty the IPG's Penalty line gives, in the words the finder uses ("None" is "No
+    penalty"; "Warning with potential upgrade" is "Warning")."""
+    line = _POTENTIAL.sub("", " ".join(line.split()))
     return "No penalty" if line.casefold() == "none" else line
 
 
@@ -29,8 +36,6 @@ def base_penalty(line: str) -> str:
 def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
     """{section number: call} for every infraction of the IPG version `version_id` that the finder
     concludes on; kept per version and content (a changed guide file takes a restart)."""
-    from calllog import infractions  # the call log reads guides: imported when asked
-
     guide = guide_services.get_guide(FINDER)
     out: dict[str, dict] = {}
     for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
@@ -43,24 +48,15 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
             continue
         answers = links.path_to(guide, node.id)
         query = urlencode([("rel", "competitive"), *(("a", str(a)) for a in answers or [])])
-        # the penalty to give, as the call log records it ("Warning", not the Penalty line's
-        # "Warning with potential upgrade": the section's Upgrade, below, says when it is more)
-        given = infractions.penalty_to_give(base) if base != "No penalty" else base
         out[rule.number] = {
             "infraction": rule.title,
             "penalty": {
                 "regular": node.penalty.regular,
-                "competitive": given,
-                "professional": given,
+                "competitive": base,
+                "professional": base,
             },
             "finder": reverse("page-guide", args=[FINDER]) + "?" + query,
         }
-        # the upgrade by count (IPG 2, 3; 4.1's Additional Remedy: any later Unsporting Conduct -
-        # Minor is a Game Loss; 4.2: a repeat is a Disqualification)
-        described = infractions.of_rule(rule, "")
-        repeat = described.count_upgrade() if described is not None else ""
-        if repeat:
-            out[rule.number]["repeat"] = repeat
         # the section's own Upgrade ("If the triggered ability is usually considered detrimental
         # ... the penalty is a Warning"): the Penalty line alone is not always the penalty to give
         upgrade = " ".join(((rule.fields or {}).get("upgrade") or "").split())

@@ -6,7 +6,8 @@ provider here at start-up (guides/apps.py), as the cards app registers its card 
 (search/card_source.py). A provider maps an IPG version (its id and content hash: a rolled-back
 test gives an id out again) to {section number: call},
 where a call is {"infraction", "penalty": {"regular", "competitive", "professional"}, "finder"},
-and "upgrade" when the section has one.
+and "upgrade" when the section has one; another provider may add keys to those calls (the call
+log's "repeat"), merged per section, and a section no provider gives a "penalty" has no call.
 Standard library only: importing this starts no Django.
 """
 
@@ -39,9 +40,11 @@ def calls_for(version_id: int, content_hash: str) -> dict[str, dict]:
     found: dict[str, dict] = {}
     for name, provider in _providers.items():
         try:
-            found.update(provider(version_id, content_hash))
+            for number, call in provider(version_id, content_hash).items():
+                found.setdefault(number, {}).update(call)
         except Exception:
             log.warning("the %s calls provider failed; results show no call", name, exc_info=True)
+    found = {number: call for number, call in found.items() if "penalty" in call}
     # kept, a failure's empty answer too: a search asks no more of the database than before
     _read.clear()
     _read[key] = found

@@ -85,8 +85,11 @@ def test_every_infraction_the_finder_concludes_on_has_its_own_penalty_line():
 def test_a_section_a_repeat_upgrades_says_so_beside_its_penalty():
     """IPG 4.1's Additional Remedy: "Subsequent Unsporting Conduct - Minor infractions, even for
     different offenses, will result in a Game Loss"; IPG 2 and 3 count Warnings by the day."""
+    from search import calls as search_calls
+
     version = Version.objects.get(document__slug="ipg", is_current=True)
-    calls = guide_calls.infraction_calls(version.pk, version.content_hash)
+    search_calls.forget_calls()
+    calls = search_calls.calls_for(version.pk, version.content_hash)
     assert (
         "Game Loss" in calls["4.1"]["repeat"]
         and "even for a different offense" in (calls["4.1"]["repeat"])
