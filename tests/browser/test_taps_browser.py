@@ -203,3 +203,27 @@ class GuideWalkTapsTests:
         assert "a=" not in page.url
         page.go_back()  # and then out of the walk
         page.wait_for_url("**/guides/")
+
+
+HEIGHTS = "(s) => [...document.querySelectorAll(s)].map(a => a.getBoundingClientRect().height)"
+
+
+class TouchTargetTests:
+    def test_the_home_pages_titles_and_a_calls_citations_are_as_tall_as_a_button(self, page, judge):
+        from calllog import recording
+
+        page.goto("/")
+        heights = page.evaluate(HEIGHTS, ".card h2 a")
+        assert heights and min(heights) >= 44, heights
+        call, _ = recording.record_call(
+            judge["user"],
+            judge["event"],
+            {
+                "client_id": "0d6c1b9e-7f7a-4d1e-9a53-3c8f2a1b4e10",
+                "infraction": "3.3",
+                "players": ["Ana Costa"],
+            },
+        )
+        page.goto(f"/events/{judge['event'].pk}/calls/{call.pk}/")
+        links = page.evaluate(HEIGHTS, ".citations a")
+        assert links and min(links) >= 44, links
