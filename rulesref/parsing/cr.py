@@ -279,6 +279,13 @@ class _RulesReader:
                 f"section {self.section.number} has no rules (truncated?)", self.section.line
             )
 
+    def _text_begins(self, body: str, name: str, number: int) -> None:
+        """A rule's text begins with a word or a quote, never with punctuation ("729.3.. Sometimes":
+        a number mistyped): no published CR has one, and stored it would read ". Sometimes"."""
+        text = body.strip()
+        if text[:1] in (".", ",", ":", ";"):
+            raise self.lines.error(f"{name}'s text begins with {text[:1]!r}: {text[:30]!r}", number)
+
     def _advance(self, key: tuple[int, int, int], name: str, number: int) -> None:
         if key <= self.last_key:
             raise self.lines.error(f"{name} is out of order", number)
@@ -295,6 +302,7 @@ class _RulesReader:
         if self.rule is None or self.rule.number != f"{sec}.{int(rul)}":
             raise self.lines.error(f"subrule {name} is not under rule {sec}.{int(rul)}", number)
         self._advance((int(sec), int(rul), ord(letter)), f"subrule {name}", number)
+        self._text_begins(body, f"subrule {name}", number)
         if line.startswith(f"{sec}.{rul}{letter}."):
             self.notes.append(
                 f"line {number}: subrule {name} printed with a period after its number"
@@ -311,6 +319,7 @@ class _RulesReader:
         if self.section is None or self.section.number != sec:
             raise self.lines.error(f"rule {name} is not under section {sec}", number)
         self._advance((int(sec), int(rul), 0), f"rule {name}", number)
+        self._text_begins(body, f"rule {name}", number)
         if not re.match(r"\d{3}\.\d+\.", line):
             self.notes.append(
                 f"line {number}: rule {name} printed without the period after its number"

@@ -92,6 +92,15 @@ class BadInputTests:
         message = self._assert_refused(path)
         assert re.search(r":\d+:", message), message
 
+    @pytest.mark.parametrize("broken", [b"729.3.. Sometimes", b"729.3., Sometimes"])
+    def test_a_rule_whose_text_begins_with_punctuation_names_its_line(self, tmp_path, broken):
+        raw = (RULES_DIR / "cr" / "MagicCompRules-20250207.txt").read_bytes()
+        assert raw.count(b"729.3. Sometimes") == 1
+        path = _bad_file(tmp_path, "cr-typo.txt", raw.replace(b"729.3. Sometimes", broken))
+        line = raw[: raw.index(b"729.3. Sometimes")].count(b"\n") + 1
+        message = self._assert_refused(path, line=line)
+        assert "rule 729.3" in message, message
+
     def test_unknown_format(self, tmp_path):
         self._assert_refused(
             _bad_file(tmp_path, "notes.txt", b"Shopping list\n\n1. eggs\n2. milk\n"), line=1
