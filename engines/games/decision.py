@@ -103,11 +103,13 @@ def decide_game(request: GameRequest) -> GameOutcome:
 
 def _apply_effects(m: _Moment) -> GameOutcome | None:
     by_name = {p.name: p for p in m.request.players}
-    lose = {
-        e.player: e.type
-        for e in m.request.effects
-        if e.type in (EffectType.LOSE, EffectType.CONCEDE) and e.player
-    }
+    # A concession stands whatever else is listed, and in any order (CR 101.1, 104.3a: a player can
+    # concede at any time): a player who concedes and whom an effect also makes lose has conceded.
+    lose: dict[str, EffectType] = {}
+    for e in m.request.effects:
+        if e.type in (EffectType.LOSE, EffectType.CONCEDE) and e.player:
+            if lose.get(e.player) is not EffectType.CONCEDE:
+                lose[e.player] = e.type
     win = [e.player for e in m.request.effects if e.type is EffectType.WIN and e.player]
     for player, kind in list(lose.items()):
         if kind is EffectType.CONCEDE:

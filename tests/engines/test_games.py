@@ -72,6 +72,19 @@ class TwoPlayerTests(unittest.TestCase):
         self.assertEqual(out["winners"], ["B"])
         self.assertIn(cite.LOSE_CONCEDE, out["citations"])
 
+    def test_a_concession_stands_beside_a_lose_effect_and_a_cant_lose_in_any_order(self) -> None:
+        # CR 101.1, 104.3a: a player can concede at any time; a can't-lose effect stops the lose
+        # effect, never the concession; the order of the effects is not read.
+        effects = [
+            {"type": "cant_lose", "player": "A"},
+            {"type": "concede", "player": "A"},
+            {"type": "lose", "player": "A"},
+        ]
+        for order in (effects, effects[::-1], [effects[0], effects[2], effects[1]]):
+            out = decide(two(effects=order))
+            self.assertEqual((out["result"], out["winners"], out["losers"]), ("win", ["B"], ["A"]))
+            self.assertIn(cite.LOSE_CONCEDE, out["citations"])
+
     def test_a_draw_effect_and_a_mandatory_loop_are_draws(self) -> None:
         out = decide(two(effects=[{"type": "draw"}]))
         self.assertEqual(out["result"], "draw")
