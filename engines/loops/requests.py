@@ -267,6 +267,23 @@ class LoopAction(Shape):
     )
     text: Text = ""
 
+    @field_validator("effects", mode="after")
+    @classmethod
+    def _never_negative(cls, value: dict) -> dict:
+        """A library, poison counters, tokens or cards drawn are never set below 0 (CR 704.5b: an
+        empty library is a loss only when a draw is attempted)."""
+        for target, counters in value.items():
+            for counter, change in counters.items():
+                amount = getattr(change, "set_", None)
+                if counter in NOT_NEGATIVE and amount is not None and amount < 0:
+                    raise Invalid(
+                        f"must be 0 or more: a player's {counter} is never negative",
+                        target,
+                        counter,
+                        "set",
+                    )
+        return value
+
     @field_validator("unless_player", mode="before")
     @classmethod
     def _unless(cls, value: Any, info: ValidationInfo) -> Any:
@@ -558,6 +575,14 @@ def check_declarations(request: LoopRequest) -> None:
                     f"declared.{p}",
                     f"{p} names a number but has no listed way to break a loop of mandatory "
                     "actions (add a breaker)",
+                )
+            if value == "accept":
+                # MTR 4.4: "chooses a number of iterations to perform before they will take an
+                # action to break the loop or that they wish to take no action"
+                raise RequestError(
+                    f"declared.{p}",
+                    "a loop of mandatory actions has no proposal to accept: name a number of "
+                    'iterations or "no_action"',
                 )
         return
     for p in maintainers:

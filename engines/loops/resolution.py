@@ -56,6 +56,17 @@ REASON_CITES = {
 }
 
 
+def reason_cites(reason: str, poison_threshold: int) -> tuple[str, ...]:
+    """The rules behind a loss. CR 104.3d and 704.5c say ten poison counters: another limit is a
+    Two-Headed Giant team's fifteen (CR 704.6b, 810.8d) or an effect's (CR 101.1: a card that
+    contradicts the rules wins), never those two."""
+    if reason != "poison" or poison_threshold == 10:
+        return REASON_CITES[reason]
+    if poison_threshold == 15:
+        return (cite.SBA_TEAM_POISON, cite.THG_TEAM_POISON)
+    return (cite.CARD_OVERRIDES_RULES,)
+
+
 def declaration_order(
     request: LoopRequest, kind: LoopKind, maintainers: Sequence[str]
 ) -> tuple[str, ...]:
@@ -208,7 +219,7 @@ def _describe_loss(
         d.say(
             f"{where}, {p} " + " and ".join(words) + ".",
             cite.SBA_CHECK,
-            *[c for r in reasons for c in REASON_CITES[r]],
+            *[c for r in reasons for c in reason_cites(r, request.poison_threshold)],
         )
     losers = tuple(p for p in request.players if p in loss.reasons)
     remaining = tuple(p for p in request.players if p not in loss.reasons)

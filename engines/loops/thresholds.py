@@ -13,6 +13,9 @@ from engines.loops.records import Action, LoopRequest, Loss
 # 729.2a: a shortcut's choices must be ones that "may be legally taken based on the current game
 # state"). A library below 0 is instead a draw from an empty library (CR 104.3c).
 SPENT = ("tokens",)
+# The counters the game's rules read (a player's life, poison counters, library, tokens): an
+# amount for them read off another counter is never negative (CR 107.1b).
+GAME_COUNTERS = ("life", "poison", "library", "tokens", "cards_drawn")
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,12 @@ def _apply(state: dict[str, dict[str, int]], action: Action) -> None:
             value = ch.amount
         else:
             assert ch.source is not None
-            value += ch.amount * before[ch.source[0]][ch.source[1]]
+            read = before[ch.source[0]][ch.source[1]]
+            if ch.counter in GAME_COUNTERS and ch.source != (ch.player, ch.counter):
+                # CR 107.1b: no negative life gain or damage, no negative counters put: a
+                # negative amount is 0 ("life equal to X" with X -1; a creature of -2 power)
+                read = max(read, 0)
+            value += ch.amount * read
         if ch.counter == "poison":
             value = max(value, 0)  # removing counters a player doesn't have removes none
         state[ch.player][ch.counter] = value

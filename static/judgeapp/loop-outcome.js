@@ -26,6 +26,13 @@
   };
   var REASON_WORDS = { life: "has 0 or less life", poison: "has reached the poison counter limit" };
   var REASON_CITES = { life: [CITE.LOSE_LIFE, CITE.SBA_LIFE], poison: [CITE.LOSE_POISON, CITE.SBA_POISON] };
+  /* resolution.reason_cites: CR 104.3d and 704.5c say ten poison counters; fifteen is a Two-Headed Giant
+     team's (704.6b, 810.8d), any other limit an effect's (101.1). */
+  function reasonCites(reason, threshold) {
+    if (reason !== "poison" || Number(threshold) === 10) return REASON_CITES[reason];
+    if (Number(threshold) === 15) return [CR + "704.6b", CR + "810.8d"];
+    return [CR + "101.1"];
+  }
 
   function Unsupported() {}
   function Refused(field) { this.field = field; }
@@ -174,6 +181,8 @@
     if (kind === "mandatory") {
       var able = breakersOf(r);
       players.forEach(function (p) { if (countKey(d[p]) !== null && able.indexOf(p) < 0) throw new Refused("declared." + p); });
+      // MTR 4.4: a number, or no action; no one proposed a number to accept
+      players.forEach(function (p) { if (d[p] === "accept") throw new Refused("declared." + p); });
       return;
     }
     m.forEach(function (p) {
@@ -321,7 +330,7 @@
       var reasons = loss.reasons[p];
       var words = reasons.map(function (x) { return x === "poison" ? "has " + r.poison_threshold + " or more poison counters" : REASON_WORDS[x]; });
       var refs = [CITE.SBA_CHECK];
-      reasons.forEach(function (x) { refs = refs.concat(REASON_CITES[x]); });
+      reasons.forEach(function (x) { refs = refs.concat(reasonCites(x, r.poison_threshold)); });
       d.say.apply(d, [where + ", " + p + " " + words.join(" and ") + "."].concat(refs));
     });
     var losers = r.players.filter(function (p) { return has(loss.reasons, p); });

@@ -1291,3 +1291,80 @@ class ArithmeticAgreesWithPlayingOutTests(unittest.TestCase):
         self.check(data, horizon.iteration - 1, extra)
         out = resolve(data)
         self.assertEqual(out["iterations"] == horizon.iteration, at)
+
+
+class SecondEnginesAuditTests(unittest.TestCase):
+    """What the second audit of the engines found, each against the rule it quotes."""
+
+    def test_an_amount_read_off_a_negative_counter_is_zero(self) -> None:
+        # CR 107.1b: "You can't ... deal negative damage, gain negative life ... If a calculation
+        # that would determine the result of an effect yields a negative number, zero is used"
+        gain = {
+            "players": ["A", "B"],
+            "state": {"A": {"x": -1}, "B": {"life": 3}},
+            "iteration": [
+                {
+                    "player": "A",
+                    "kind": "mandatory",
+                    "text": "B gains life equal to X",
+                    "effects": {
+                        "B": {"life": {"per": {"player": "A", "counter": "x"}, "factor": 1}}
+                    },
+                }
+            ],
+        }
+        out = resolve(gain)
+        self.assertTrue(out["draw"], out["explanation"])  # nothing changes: CR 729.4
+        self.assertFalse(out["game_over"] and not out["draw"])
+
+    def test_a_poison_limit_other_than_ten_is_not_cited_as_the_ten_counter_rules(self) -> None:
+        data = {
+            "players": ["A", "B"],
+            "iteration": [
+                {
+                    "player": "A",
+                    "kind": "mandatory",
+                    "text": "B gets poison",
+                    "effects": {"B": {"poison": 1}},
+                }
+            ],
+        }
+        ten = resolve(data)["citations"]
+        self.assertIn(cite.SBA_POISON, ten)
+        for limit, expected in ((15, cite.SBA_TEAM_POISON), (12, cite.CARD_OVERRIDES_RULES)):
+            refs = resolve({**data, "poison_threshold": limit})["citations"]
+            self.assertNotIn(cite.SBA_POISON, refs)
+            self.assertNotIn(cite.LOSE_POISON, refs)
+            self.assertIn(expected, refs)
+
+    def test_a_library_or_poison_is_never_set_below_zero(self) -> None:
+        for counter in ("library", "poison", "tokens"):
+            data = {
+                "players": ["A", "B"],
+                "state": {"A": {"library": 5}},
+                "iteration": [
+                    {
+                        "player": "A",
+                        "kind": "optional",
+                        "text": "set",
+                        "effects": {"A": {counter: {"set": -1}}},
+                    }
+                ],
+                "declared": {"A": 3},
+            }
+            with self.assertRaises(RequestError) as raised:
+                loops.validate_loop_request(data)
+            self.assertEqual(raised.exception.field, f"iteration[0].effects.A.{counter}.set")
+
+    def test_no_proposal_to_accept_in_a_loop_of_mandatory_actions(self) -> None:
+        # MTR 4.4: a number of iterations, or no action
+        data = {
+            "players": ["A", "B"],
+            "breakers": [{"player": "B", "text": "cast Stifle"}],
+            "iteration": [{"player": "A", "kind": "mandatory", "text": "t"}],
+            "declared": {"B": "accept"},
+        }
+        with self.assertRaises(RequestError) as raised:
+            resolve(data)
+        self.assertEqual(raised.exception.field, "declared.B")
+        self.assertTrue(resolve({**data, "declared": {"B": "no_action"}})["draw"])
