@@ -269,7 +269,7 @@ class LoopAction(Shape):
 
     @field_validator("effects", mode="after")
     @classmethod
-    def _never_negative(cls, value: dict) -> dict:
+    def _never_negative(cls, value: dict[str, Any]) -> dict[str, Any]:
         """A library, poison counters, tokens or cards drawn are never set below 0 (CR 704.5b: an
         empty library is a loss only when a draw is attempted)."""
         for target, counters in value.items():

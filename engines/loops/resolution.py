@@ -27,6 +27,7 @@ from engines.loops.thresholds import (
     Shortage,
     first_loss_arithmetic,
     first_shortage,
+    never_ends,
     play_out,
     state_after,
     thresholds_by_player,
@@ -356,6 +357,16 @@ def resolve_loop(request: LoopRequest, *, max_steps: int) -> LoopOutcome:
             else state_after(request, short.iterations, short.action - 1 if short.action else None)
         )
         return _short_stop(request, d, common, short, final)
+    if run is not None and run.gave_up and limit is None and never_ends(request, run.state):
+        # nobody stops it, and no state-based action ever can: an endless loop (CR 104.4b)
+        d.say(
+            "Played out step by step the loop never comes back to the same state, but every "
+            "change in it keeps each player's life above 0 and poison counters below the limit, "
+            "and draws from no library and spends no tokens: no state-based action can ever end "
+            "the game."
+        )
+        common.update(gave_up=False)
+        return _endless(request, d, common, None)
     if run is not None and run.gave_up:
         d.say(
             "The loop's effects are not simple additions, so it was played out step by step; after "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engines.loops.records import Action, LoopRequest, Loss
+from engines.loops.records import Action, Change, LoopRequest, Loss
 
 # Counters a loop spends and that can't go below 0: a player with no token left can't sacrifice one,
 # so an action that would take tokens below 0 can't be taken, and the loop stops before it (CR
@@ -304,6 +304,41 @@ def play_out(
         if stopped is not None:
             return replace(stopped, cycle=cycle)
     return Playout(None, done, state, cycle=cycle)
+
+
+def never_ends(request: LoopRequest, state: Mapping[str, Mapping[str, int]]) -> bool:
+    """Whether no state-based action can ever end the game from `state`, however long the loop
+    runs: every player's life above 0, poison below the limit, and every change of the loop keeps
+    them so (life only grows or is set above 0, poison only falls or is set below the limit, a
+    library and tokens never fall). A sound test for loops the play-out cannot finish (a life total
+    doubled each iteration): True only when it is so; False when it cannot tell."""
+    for p in request.players:
+        counters = state[p]
+        if counters.get("life", 0) <= 0 or counters.get("poison", 0) >= request.poison_threshold:
+            return False
+    return all(
+        _keeps_clear(ch, request.poison_threshold) for a in request.iteration for ch in a.changes
+    )
+
+
+def _keeps_clear(ch: Change, limit: int) -> bool:
+    """A change that never brings a player nearer to losing (life above 0, poison below `limit`, a
+    library and tokens not spent); per: a life total's own amount, or another counter read as 0
+    or more (CR 107.1b)."""
+    if ch.counter not in GAME_COUNTERS:
+        return True
+    poison = ch.counter == "poison"  # must stay low; life, a library, tokens must not fall
+    if ch.op == "add":
+        return ch.amount <= 0 if poison else ch.amount >= 0
+    if ch.op == "times":
+        return 0 <= ch.amount <= 1 if poison else ch.amount >= 1
+    if ch.op == "set":
+        if ch.counter == "life":
+            return ch.amount > 0
+        return ch.amount < limit if poison else ch.amount >= 0
+    # "per": factor times a counter read as it is (its own: a life total doubled, never below 0
+    # here) or as 0 or more (another, CR 107.1b); poison is never below 0
+    return ch.amount <= 0 if poison else ch.amount >= 0
 
 
 def _multiplies(action: Action) -> bool:

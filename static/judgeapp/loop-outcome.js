@@ -180,9 +180,11 @@
     });
     if (kind === "mandatory") {
       var able = breakersOf(r);
-      players.forEach(function (p) { if (countKey(d[p]) !== null && able.indexOf(p) < 0) throw new Refused("declared." + p); });
-      // MTR 4.4: a number, or no action; no one proposed a number to accept
-      players.forEach(function (p) { if (d[p] === "accept") throw new Refused("declared." + p); });
+      // a number needs a way to break the loop; MTR 4.4: a number, or no action (no one proposed a
+      // number to accept); one player at a time, as the engine checks them
+      players.forEach(function (p) {
+        if ((countKey(d[p]) !== null && able.indexOf(p) < 0) || d[p] === "accept") throw new Refused("declared." + p);
+      });
       return;
     }
     m.forEach(function (p) {

@@ -1368,3 +1368,33 @@ class SecondEnginesAuditTests(unittest.TestCase):
             resolve(data)
         self.assertEqual(raised.exception.field, "declared.B")
         self.assertTrue(resolve({**data, "declared": {"B": "no_action"}})["draw"])
+
+    def test_a_loop_of_mandatory_actions_that_can_never_end_the_game_is_a_draw(self) -> None:
+        # CR 729.4: "If a loop contains only mandatory actions, the game is a draw"; CR 104.4b
+        # needs no repeated state: a life total doubled forever is such a loop
+        def mandatory(effects: dict, state: dict | None = None) -> dict:
+            return resolve(
+                {
+                    "players": ["A", "B"],
+                    "state": state or {},
+                    "iteration": [
+                        {"player": "A", "kind": "mandatory", "text": "t", "effects": effects}
+                    ],
+                }
+            )
+
+        for effects, state in (
+            ({"A": {"life": {"times": 2}}}, None),
+            ({"A": {"life": {"times": 1}, "storm": 1}}, None),
+            ({"A": {"life": {"set": 20}, "storm": 1}}, None),
+            ({"A": {"poison": -1, "life": 1}}, {"A": {"poison": 3}}),
+        ):
+            out = mandatory(effects, state)
+            self.assertTrue(out["draw"] and not out["gave_up"], (effects, out["explanation"]))
+            self.assertIn(cite.DRAW_MANDATORY_LOOP, out["citations"])
+        # a loop that can end the game is played to its end, never called a draw
+        out = mandatory({"A": {"life": {"times": 2}}, "B": {"life": -1}})
+        self.assertEqual(out["game_over"]["winners"], ["A"])
+        # and one the test cannot clear stays the judge's: poison multiplied
+        out = mandatory({"B": {"poison": {"times": 2}}, "A": {"x": 1}}, {"B": {"poison": 1}})
+        self.assertFalse(out["draw"])
