@@ -65,6 +65,9 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
     if "penalty" in changes and call.needs_review and head:
         changes["needs_review"] = [True, False]  # the head judge decided which penalty stands
     with transaction.atomic():
+        # the event first, as recording a call locks it: every count of an event's calls is
+        # changed in one order (no deadlock between an edit and a call, or two edits)
+        Event.objects.select_for_update().filter(pk=event.pk).first()
         locked = Call.objects.select_for_update().get(pk=call.pk)
         for name, (_, value) in changes.items():
             setattr(locked, name, value)
@@ -78,9 +81,11 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
         if changes.keys() & {"offender", "players", "day", "round", "penalty"}:
             # The player's history changed: their other calls are counted again (and the
             # player's the call left, when it moved to another).
+            # The edited call too, unless the edit set its penalty: the head judge's decision.
+            skip = locked.pk if "penalty" in changes else None
             for key in dict.fromkeys([call.offender_key, locked.offender_key]):
                 if key:
-                    recording.recheck(event, key, f"call #{locked.pk} was edited", skip=locked.pk)
+                    recording.recheck(event, key, f"call #{locked.pk} was edited", skip=skip)
         revision = CallRevision.objects.create(
             call=locked, editor=user, changes=changes, reason=reason.strip()
         )

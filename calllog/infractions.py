@@ -282,7 +282,16 @@ def repeat_calls(version_id: int, content_hash: str) -> dict[str, dict]:
     out = {}
     for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
         infraction = of_rule(rule, "")
-        if infraction is not None and (repeat := infraction.count_upgrade()):
+        if infraction is None or not (repeat := infraction.count_upgrade()):
+            continue
+        # IPG 2 and 3 count Warnings: said only of an infraction that can give one (its penalty,
+        # its Upgrade's or its Downgrade's); Unsporting Conduct's repeats always
+        gives_warning = (
+            penalties.is_warning(infraction.penalty)
+            or "warning" in infraction.upgrade.lower()
+            or "warning" in infraction.downgrade.lower()
+        )
+        if gives_warning or infraction.category == penalties.UNSPORTING_CONDUCT:
             out[rule.number] = {"repeat": repeat}
     return out
 

@@ -364,7 +364,9 @@ def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> lis
             continue
         call.computed_penalty = counted.penalty
         call.upgrade_reason = counted.reason
-        fields = ["computed_penalty", "upgrade_reason"]
+        # an upgrade by count is what the call records only while the count still gives it
+        call.upgraded = call.upgraded and penalties.same_penalty(counted.penalty, call.penalty)
+        fields = ["computed_penalty", "upgrade_reason", "upgraded"]
         if not penalties.same_penalty(counted.penalty, call.penalty):
             whose = f"{call.offender}'s" if call.offender else "the player's"
             call.needs_review = True
@@ -375,6 +377,14 @@ def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> lis
             )
             fields += ["needs_review", "review_reason"]
             flagged.append(call)
+        elif call.needs_review:
+            # flagged before, and the count now gives what the call records: said, the flag
+            # left for the head judge to clear
+            call.review_reason = (
+                f"Counted again after {why}: the count now gives {counted.penalty}, the penalty "
+                f"this call records. Before: {call.review_reason}"
+            )
+            fields.append("review_reason")
         call.save(update_fields=fields)
     return flagged
 

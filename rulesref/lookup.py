@@ -10,7 +10,7 @@ import re
 from django.db.models import Q
 
 from rulesref.errors import NotFound, RulesError
-from rulesref.models import Document, GlossaryTerm, Rule, Version
+from rulesref.models import Document, GlossaryTerm, Rule, Version, VersionEvent
 from rulesref.old_numbers import sentence, where_now
 from rulesref.parsing.records import RuleKind
 
@@ -29,6 +29,35 @@ def parse_date(raw: str, field: str) -> dt.date:
         raise RulesError(
             f"{field} must be a date as YYYY-MM-DD, not {raw!r}", details={field: raw}
         ) from None
+
+
+def withdrawn(doc: str) -> set[int]:
+    """The versions of `doc` a roll-back to an older one left, and no publish or roll-back has made
+    current again since (the document's events, in order)."""
+    events = (
+        VersionEvent.objects.filter(
+            document__slug=doc,
+            action__in=[VersionEvent.Action.PUBLISH, VersionEvent.Action.ROLLBACK],
+        )
+        .order_by("at", "id")
+        .values_list(
+            "action",
+            "from_version_id",
+            "from_version__effective_date",
+            "to_version_id",
+            "to_version__effective_date",
+        )
+    )
+    left: set[int] = set()
+    for action, old, old_date, new, new_date in events:
+        # back to an older version (a version made current again that had been current is recorded
+        # as a roll-back too, whichever way it goes)
+        if action == VersionEvent.Action.ROLLBACK and old is not None and new_date is not None:
+            if old_date > new_date:
+                left.add(old)
+        if new is not None:
+            left.discard(new)
+    return left
 
 
 def get_version(
@@ -64,11 +93,9 @@ def get_version(
     if as_of:
         date = parse_date(as_of, "as_of")
         in_effect = stored.filter(status="published", effective_date__lte=date)
-        current = stored.filter(is_current=True).first()
-        if current is not None:
-            # A version newer than the current one was rolled back (withdrawn): never in effect.
-            in_effect = in_effect.filter(effective_date__lte=current.effective_date)
-        found = in_effect.order_by("-effective_date").first()
+        # A version rolled back from, and not made current again since, was withdrawn: never in
+        # effect (whatever was published after it).
+        found = in_effect.exclude(pk__in=withdrawn(doc)).order_by("-effective_date").first()
         if found is None:
             raise NotFound(f"no {doc.upper()} version was in effect on {date.isoformat()}")
         return found

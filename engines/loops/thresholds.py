@@ -327,6 +327,10 @@ def _keeps_clear(ch: Change, limit: int) -> bool:
     or more (CR 107.1b)."""
     if ch.counter not in GAME_COUNTERS:
         return True
+    if ch.counter == "cards_drawn":
+        # cards drawn that grow are draws, from a library this test cannot follow (only a number
+        # of cards drawn comes with its library change): never clear
+        return ch.op == "add" and ch.amount <= 0
     poison = ch.counter == "poison"  # must stay low; life, a library, tokens must not fall
     if ch.op == "add":
         return ch.amount <= 0 if poison else ch.amount >= 0

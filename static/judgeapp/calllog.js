@@ -34,9 +34,19 @@
   var catalogue = JSON.parse(data.textContent);
   var eventId = form.dataset.event;
   var eventRel = form.dataset.rel;
-  // Today's tournament day by this tablet's calendar (a page kept from yesterday says yesterday's).
-  function setToday() { if (form.elements.day && window.JudgePenalty) form.elements.day.value = JudgePenalty.eventDay(form.dataset.date); }
+  // Today's tournament day by this tablet's calendar, unless the judge typed one: set at load, again
+  // when the page comes back into view (a tablet left on it overnight) and at Save.
+  function setToday() {
+    var day = form.elements.day;
+    if (!day || !window.JudgePenalty || day.dataset.touched) return false;
+    var today = String(JudgePenalty.eventDay(form.dataset.date));
+    if (day.value === today) return false;
+    day.value = today;
+    return true;
+  }
   setToday();
+  if (form.elements.day) form.elements.day.addEventListener("input", function () { form.elements.day.dataset.touched = "1"; });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden && setToday()) refresh(); });
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
@@ -167,6 +177,12 @@
 
   form.addEventListener("submit", function (submitEvent) {
     submitEvent.preventDefault();
+    if (setToday()) {   // a new day began: the penalty shown was the day before's
+      refresh();
+      status.className = "save-status";
+      status.textContent = "A new tournament day began: Day is now " + form.elements.day.value + ". Check the penalty, then save.";
+      return;
+    }
     if (!form.reportValidity()) return;
     var infraction = chosen();
     var players = [offender.value(), opponent.value()].filter(Boolean);
@@ -220,6 +236,7 @@
       // Sent, or kept on this tablet to be sent: either way it is saved, and a second tap on a form
       // still filled in would record the same call twice.
       form.reset();
+      if (form.elements.day) delete form.elements.day.dataset.touched;
       setToday();
       offender.input.value = ""; opponent.input.value = "";
       refresh();

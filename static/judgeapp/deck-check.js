@@ -13,6 +13,7 @@
   var rows = Array.prototype.slice.call(form.querySelectorAll("tr[data-type]"));
   var statusEl = document.getElementById("deck-status");
   var data, history;
+  var stored = true;   // false once storage refused a write: then the check counts in memory alone
   sync();
 
   function load(key, empty) {
@@ -21,6 +22,7 @@
   function fresh() { return { player: "", registered: {}, counted: {}, sideboard: 0 }; }
   /* The check and its Undo history as stored (another tab may have counted since this one read them). */
   function sync() {
+    if (!stored) return;
     data = load(KEY, fresh);
     data.registered = data.registered || {}; data.counted = data.counted || {};
     history = load(UNDO_KEY, function () { return []; });
@@ -30,7 +32,8 @@
     try {
       localStorage.setItem(KEY, JSON.stringify(data));
       localStorage.setItem(UNDO_KEY, JSON.stringify(history.slice(-KEPT)));
-    } catch (e) { /* kept in memory */ }
+      stored = true;
+    } catch (e) { stored = false; /* kept in memory, and counted there */ }
   }
   function remember(entry) { history.push(entry); if (history.length > KEPT) history.splice(0, history.length - KEPT); }
   function say(text) { statusEl.textContent = text; }

@@ -729,6 +729,7 @@
     form.appendChild(fields);
     form.elements.round.addEventListener("change", function () { refreshPreview(offender.value(), true); });
     form.elements.day.addEventListener("change", function () { refreshPreview(offender.value()); });
+    form.elements.day.addEventListener("input", function () { form.elements.day.dataset.touched = "1"; });
     form.appendChild(who);
     form.appendChild(box);
     form.appendChild(el("button", { type: "submit", className: "big", text: "Save call" }));
@@ -736,12 +737,22 @@
     form.appendChild(status);
     form.addEventListener("submit", function (submitEvent) {
       submitEvent.preventDefault();
+      // a page left open overnight: today's day, unless the judge typed one (the preview again first)
+      var today = String(window.JudgePenalty ? JudgePenalty.eventDay(chosenEvent.date) : 1);
+      if (!form.elements.day.dataset.touched && form.elements.day.value !== today) {
+        form.elements.day.value = today;
+        refreshPreview(offender.value());
+        status.className = "save-status";
+        status.textContent = "A new tournament day began: Day is now " + today + ". Check the penalty, then save.";
+        return;
+      }
       if (!form.reportValidity()) return;
       var button = form.querySelector("button[type=submit]");
       button.disabled = true;
       var players = [offender.value(), opponent.value()].filter(Boolean);
       var body = {
-        client_id: window.JudgeOffline.uuid(),
+        // a call the server refused, corrected and saved again, replaces the refused one
+        client_id: form.dataset.retry || window.JudgeOffline.uuid(),
         guide: guide.slug,
         answers: answers.slice(),
         table: String(form.elements.table.value).trim(),
@@ -762,8 +773,12 @@
       window.JudgeOffline.enqueue(url, body).then(function (outcome) {
         status.className = "save-status" + (outcome.sent ? " ok" : "");
         status.textContent = outcome.sent ? "Saved to the event."
+          : outcome.refused ? "Not stored: " + outcome.error + ". Correct the call and save it again (it replaces the " +
+            "refused one), or discard it from the list above."
           : outcome.error ? "Not sent yet (" + outcome.error + "): the call is kept on this tablet and tried again."
           : "No connection: the call is kept on this tablet and sent when the connection returns.";
+        if (outcome.refused) { form.dataset.retry = outcome.client_id; button.disabled = false; return; }
+        delete form.dataset.retry;
         var reply = outcome.reply || {};
         if (outcome.sent && reply.penalty) {
           status.textContent += " Penalty recorded: " + reply.penalty + ".";

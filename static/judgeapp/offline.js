@@ -123,10 +123,13 @@
           return true;
         }
         var status = response.status;
-        var final = status >= 400 && status < 500 && [401, 403, 408, 429].indexOf(status) < 0;
+        // refused for good only by the API's own error (a proxy's or a Wi-Fi sign-in page's 4xx is
+        // no answer about the call: tried again)
+        var apiError = !!(answer && answer.error && answer.error.code);
+        var final = apiError && status >= 400 && status < 500 && [401, 403, 408, 429].indexOf(status) < 0;
         var said = answer && answer.error && answer.error.message ? String(answer.error.message) : "";
         var error = status === 401 || status === 403 ? "sign in again to send it"
-          : response.ok ? "an answer that is not the server's came back (is the Wi-Fi asking to sign in?)"
+          : response.ok || !apiError ? "an answer that is not the server's came back (is the Wi-Fi asking to sign in?)"
           : "the server refused it (" + status + ")" + (said ? ": " + said : "");
         mark(item.body.client_id, { error: error, refused: final });
         return false;
@@ -219,17 +222,20 @@
     if (!el) return;
     items = items || read();
     if (!items.length) { el.hidden = true; el.textContent = ""; return; }
-    var calls = items.filter(function (i) { return !i.kind || i.kind === "call"; }).length;
-    var clocks = items.length - calls, parts = [];
+    var refused = items.filter(function (i) { return i.refused; });
+    var waiting = items.filter(function (i) { return !i.refused; });
+    var calls = waiting.filter(function (i) { return !i.kind || i.kind === "call"; }).length;
+    var clocks = waiting.length - calls, parts = [];
     if (calls) parts.push(calls + (calls === 1 ? " call" : " calls"));
     if (clocks) parts.push(clocks === 1 ? "1 round clock change" : clocks + " round clock changes");
-    var text = parts.join(" and ") + " waiting to be sent";
-    var errors = items.filter(function (i) { return i.error; });
-    if (errors.length) text += " — " + errors[0].error;
-    else if (!navigator.onLine) text += " (offline)";
+    var text = parts.length ? parts.join(" and ") + " waiting to be sent" : "";
+    var errors = waiting.filter(function (i) { return i.error; });
+    if (text && errors.length) text += " — " + errors[0].error;
+    else if (text && !navigator.onLine) text += " (offline)";
+    if (refused.length) text += (text ? "; " : "") + (refused.length === 1 ? "1 refused by the server, below" : refused.length + " refused by the server, below");
     el.textContent = text;
     el.hidden = false;
-    refusedList(el, items.filter(function (i) { return i.refused; }));
+    refusedList(el, refused);
   }
 
   /* What the server refused for good, one line each (what was saved, the server's words), with Copy

@@ -488,6 +488,28 @@ class OfflineRecordTests:
         page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
         assert Call.objects.get().ipg_section == "3.3"
 
+    def test_a_proxys_4xx_page_is_no_refusal_and_the_call_is_tried_again(self, page, judge):
+        from calllog.models import Call
+
+        event = judge["event"]
+        page.goto(f"/events/{event.pk}/")
+        url = f"**/api/v1/events/{event.pk}/calls"
+        page.route(
+            url,
+            lambda route: route.fulfill(
+                status=407, content_type="text/html", body="<html>Proxy sign-in</html>"
+            ),
+        )
+        record(page, "3.3", "Ana Costa")
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status:has-text('Not sent yet')")
+        (item,) = page.evaluate("JudgeOffline.pending()")
+        assert not item.get("refused") and page.locator("#call-refused").count() == 0
+        page.unroute(url)
+        page.evaluate("JudgeOffline.flush()")
+        page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
+        assert Call.objects.count() == 1
+
     def test_a_call_the_server_refuses_is_listed_with_its_words_and_can_be_discarded(
         self, page, judge
     ):

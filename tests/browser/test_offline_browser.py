@@ -439,3 +439,14 @@ class OfflineFloorToolsTests:
             assert tab.inner_text("tr[data-type=Lands] .counted") == "15"
             assert tab.inner_text("tr[data-type=Creatures] .counted") == "1"
         other.close()
+
+    def test_deck_check_counts_in_memory_when_storage_refuses_writes(self, page):
+        page.goto("/tools/deck-check/")
+        page.click("#deck-reset")
+        page.evaluate(
+            "() => { Storage.prototype.setItem = function () { throw new Error('quota'); }; }"
+        )
+        lands = page.locator("tr[data-type=Lands] .plus")
+        for _ in range(3):
+            lands.click()
+        assert page.inner_text("tr[data-type=Lands] .counted") == "3"

@@ -627,3 +627,47 @@ class HistoryOrderTests:
         moved_from = Call.objects.get(pk=upgraded["id"])
         # Ana now has one Warning before round 3: her Game Loss is no longer the count's
         assert moved_from.computed_penalty == "Warning" and moved_from.needs_review
+
+
+class EditRecountTests:
+    def _grv(self, cast, round_, **extra):
+        body = infraction_body("2.5", round=round_, **{"announced_penalty": "Warning", **extra})
+        event = cast["event"]
+        return (
+            api(cast["floor_judge"])
+            .post(f"/api/v1/events/{event.pk}/calls", body, format="json")
+            .json()
+        )
+
+    def test_a_call_moved_to_day_two_is_counted_again_itself(self, cast):
+        event = cast["event"]
+        self._grv(cast, 1)
+        self._grv(cast, 2)
+        third = self._grv(cast, 3, announced_penalty="Game Loss")
+        assert third["penalty"] == "Game Loss" and third["upgraded"]
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{third['id']}", {"day": 2}, format="json"
+        )
+        moved = Call.objects.get(pk=third["id"])
+        # IPG 2: the count resets between days: the count gives a Warning, the call records a
+        # Game Loss: flagged, no longer an upgrade by count
+        assert (moved.computed_penalty, moved.upgraded, moved.needs_review) == (
+            "Warning",
+            False,
+            True,
+        )
+
+    def test_a_flag_the_count_no_longer_supports_says_so(self, cast):
+        event = cast["event"]
+        first = self._grv(cast, 1)
+        self._grv(cast, 2)
+        third = self._grv(cast, 3)  # announced Warning, the count gives Game Loss: flagged
+        assert third["needs_review"]
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{first['id']}",
+            {"players": ["Ben Ito", "Ana Costa"], "offender": "Ben Ito"},
+            format="json",
+        )
+        now = Call.objects.get(pk=third["id"])
+        assert now.computed_penalty == "Warning"
+        assert "the count now gives Warning" in now.review_reason

@@ -68,3 +68,36 @@ class PenaltyMigrationTests:
         assert not any(r.needs_review or r.announced_penalty for r in rows.values())
         # every app at its latest again
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+class UnsportingConductNameMigrationTests:
+    def test_guide_calls_of_unsporting_conduct_are_named_as_the_ipg_titles_them(self):
+        old = migrate(AFTER)
+        user = old.get_model("auth", "User").objects.create(username="hj", password="!")
+        event = old.get_model("calllog", "Event").objects.create(
+            name="PTQ", date=dt.date(2026, 11, 21), head_judge=user
+        )
+        Call = old.get_model("calllog", "Call")
+
+        def make(infraction: str, category: str):
+            return Call.objects.create(
+                event=event,
+                judge=user,
+                client_id=uuid.uuid4(),
+                guide="infraction-finder",
+                conclusion="x",
+                infraction=infraction,
+                category=category,
+                created_at=timezone.now(),
+            )
+
+        short = make("Minor", "unsporting_conduct")
+        titled = make("Unsporting Conduct - Major", "unsporting_conduct")
+        other = make("Game Rule Violation", "game_play_error")
+        new = migrate([("calllog", "0004_unsporting_conduct_named_as_the_ipg")])
+        names = dict(new.get_model("calllog", "Call").objects.values_list("pk", "infraction"))
+        assert names[short.pk] == "Unsporting Conduct - Minor"
+        assert names[titled.pk] == "Unsporting Conduct - Major"
+        assert names[other.pk] == "Game Rule Violation"
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -1398,3 +1398,25 @@ class SecondEnginesAuditTests(unittest.TestCase):
         # and one the test cannot clear stays the judge's: poison multiplied
         out = mandatory({"B": {"poison": {"times": 2}}, "A": {"x": 1}}, {"B": {"poison": 1}})
         self.assertFalse(out["draw"])
+
+    def test_a_loop_that_draws_more_cards_each_time_is_never_called_a_draw(self) -> None:
+        # the review: cards drawn that grow are draws from the library; CR 704.5b, not 104.4b
+        data = {
+            "players": ["A", "B"],
+            "state": {"A": {"library": 30, "n": 1}},
+            "iteration": [
+                {
+                    "player": "A",
+                    "kind": "mandatory",
+                    "text": "double life, n += 1, draw n",
+                    "effects": {
+                        "A": {
+                            "life": {"times": 2},
+                            "n": 1,
+                            "cards_drawn": {"per": {"player": "A", "counter": "n"}, "factor": 1},
+                        }
+                    },
+                }
+            ],
+        }
+        self.assertFalse(resolve(data)["draw"])

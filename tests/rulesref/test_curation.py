@@ -260,10 +260,20 @@ class PublishTests:
         assert response.status_code == 200, response.content
         assert current_cr().effective_date.isoformat() == "2022-04-29"
         assert response.json()["event"]["to"]["effective_date"] == "2022-04-29"
-        # The version rolled back from is withdrawn: no later day finds it in effect.
+        # The version rolled back from is withdrawn: no later day finds it in effect, and a
+        # version published after the roll-back does not bring it back for the days between.
         for day in ("2025-02-07", "2026-01-01"):
             found = api["head_judge"].get(f"/api/v1/rules/cr/100.1?as_of={day}").json()
             assert found["version"]["effective_date"] == "2022-04-29", (day, found["version"])
+        from rulesref.lookup import withdrawn
+
+        left = Version.objects.get(document__slug="cr", effective_date="2025-02-07")
+        assert withdrawn("cr") == {left.pk}
+        # published again (or any later publish naming it): in effect again from its date
+        api["head_judge"].post(f"/api/v1/admin/versions/{left.pk}/publish")
+        assert withdrawn("cr") == set()
+        found = api["head_judge"].get("/api/v1/rules/cr/100.1?as_of=2026-01-01").json()
+        assert found["version"]["effective_date"] == "2025-02-07"
 
     @needs_history
     def test_two_roll_backs_leaving_the_same_version_do_not_undo_each_other(

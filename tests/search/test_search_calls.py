@@ -97,6 +97,8 @@ def test_a_section_a_repeat_upgrades_says_so_beside_its_penalty():
     assert "Disqualification" in calls["4.2"]["repeat"]
     assert "third or subsequent Warning" in calls["2.3"]["repeat"]
     assert calls["2.6"]["repeat"].startswith("Never upgraded")
+    # IPG 3 counts Warnings: Outside Assistance (a Match Loss, its Downgrade a Game Loss) has none
+    assert "repeat" not in calls["3.2"]
     body = Client().get("/search/", {"q": "unsporting conduct minor penalty"}).content.decode()
     assert 'class="call-repeat"' in body
 
