@@ -1,7 +1,10 @@
-"""Search API (docs/API.md "Rules reference", GET /api/v1/search): a thin view over
-search.service."""
+"""Search API (docs/API.md "Rules reference", GET /api/v1/search, and POST with the same fields in
+a JSON body, for a long question whose address would be too long: 1,000 characters of Cyrillic or
+Greek are over 4,096 once percent-encoded): a thin view over search.service."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rest_framework.response import Response
 
@@ -14,7 +17,26 @@ from rulesref.views import RulesView
 
 class SearchView(RulesView):
     def get(self, request):
-        params = request.query_params
+        return self.answer(request, request.query_params)
+
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            message = "the request body must be a JSON object with q"
+            raise ApiError("invalid", f"body: {message}", details={"body": [message]})
+        # the body's values as the query string gives them: text, a limit a whole number too
+        params: dict[str, str] = {}
+        for key in ("q", "doc", "version", "limit"):
+            value = request.data.get(key)
+            if value is None:
+                continue
+            if key == "limit" and isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if not isinstance(value, str):
+                raise ApiError("invalid", f"{key} must be text", details={key: "must be text"})
+            params[key] = value
+        return self.answer(request, params)
+
+    def answer(self, request, params: Mapping[str, str]) -> Response:
         query = params.get("q", "").strip()
         if not query:
             raise ApiError(

@@ -14,7 +14,9 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_serializer,
     extend_schema_view,
+    inline_serializer,
 )
+from rest_framework import serializers as drf_serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -199,6 +201,22 @@ describe(
                 description="1 to 100 (default 10)",
             ),
         ],
+        "responses": {200: shapes.SearchSerializer, **errors(400, 404)},
+    },
+    post={
+        "tags": ["rules"],
+        "summary": "Search the rules in judges' words, the question in a JSON body",
+        "description": "The same fields and answer as GET, for a question whose address would be "
+        "too long (1,000 characters of Cyrillic or Greek pass 4,096 once percent-encoded).",
+        "request": inline_serializer(
+            "SearchRequest",
+            {
+                "q": drf_serializers.CharField(max_length=1000),
+                "doc": drf_serializers.CharField(required=False, help_text="cr, mtr, ipg or jar"),
+                "version": drf_serializers.DateField(required=False),
+                "limit": drf_serializers.IntegerField(min_value=1, max_value=100, required=False),
+            },
+        ),
         "responses": {200: shapes.SearchSerializer, **errors(400, 404)},
     },
 )
