@@ -148,6 +148,10 @@ RULES = {
     ("POST", "/api/v1/shuffle-check"): _deck_rules_kept,
     ("POST", "/api/v1/events/{event_id}/calls"): _offender_kept,
     ("PATCH", "/api/v1/events/{event_id}/calls/{call_id}"): _corrected_offender_kept,
+    # as the query's: a version date belongs to one document, so `version` comes with `doc`
+    ("POST", "/api/v1/search"): lambda body: (
+        not isinstance(body, dict) or not body.get("version") or bool(body.get("doc"))
+    ),
 }
 
 

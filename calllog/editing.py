@@ -81,11 +81,12 @@ def edit_call(user, event: Event, call: Call, body: Any) -> tuple[Call, CallRevi
         if changes.keys() & {"offender", "players", "day", "round", "penalty"}:
             # The player's history changed: their other calls are counted again (and the
             # player's the call left, when it moved to another).
-            # The edited call too, unless the edit set its penalty: the head judge's decision.
-            skip = locked.pk if "penalty" in changes else None
+            # The edited call too; one whose penalty the edit set (the head judge's decision) gets
+            # the new count without a flag.
+            quiet = locked.pk if "penalty" in changes else None
             for key in dict.fromkeys([call.offender_key, locked.offender_key]):
                 if key:
-                    recording.recheck(event, key, f"call #{locked.pk} was edited", skip=skip)
+                    recording.recheck(event, key, f"call #{locked.pk} was edited", quiet=quiet)
         revision = CallRevision.objects.create(
             call=locked, editor=user, changes=changes, reason=reason.strip()
         )

@@ -327,6 +327,13 @@ def _offense(call: Call, rel: str, *, given: bool) -> penalties.Offense:
     )
 
 
+def _first_reason(reason: str) -> str:
+    """A flag's reason less what recounts said of it since (each "Counted again ..." in front)."""
+    while reason.startswith("Counted again"):
+        reason = reason.split(" Before: ", 1)[1] if " Before: " in reason else ""
+    return reason
+
+
 def _before(other: Call, call: Call) -> bool:
     """Whether `other` was given before `call`: an earlier day or round; in the same round, or
     where either says no round, stored before it (as when `call` was stored)."""
@@ -337,13 +344,16 @@ def _before(other: Call, call: Call) -> bool:
     return other.round < call.round
 
 
-def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> list[Call]:
+def recheck(
+    event: Event, key: str, why: str, *, skip: int | None = None, quiet: int | None = None
+) -> list[Call]:
     """Count each of a player's calls again against the calls before it (_before), after `why`
     changed the history: a call recorded
     late (synced from a tablet that was offline) for an earlier round, or an edit. A call whose
     count now gives another penalty keeps the penalty it records, gets the new count, and is
     flagged for the head judge when the two differ; nothing else changes behind the judge's back.
-    The calls flagged."""
+    `skip`: a call not counted again (just stored, counted as it was); `quiet`: one counted again
+    but never flagged (its penalty was just set by hand). The calls flagged."""
     calls = list(
         Call.objects.select_for_update()
         .filter(event=event, offender_key=key)
@@ -364,10 +374,12 @@ def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> lis
             continue
         call.computed_penalty = counted.penalty
         call.upgrade_reason = counted.reason
-        # an upgrade by count is what the call records only while the count still gives it
-        call.upgraded = call.upgraded and penalties.same_penalty(counted.penalty, call.penalty)
+        # an upgrade by count is what the call records while the count gives it
+        call.upgraded = counted.upgraded and penalties.same_penalty(counted.penalty, call.penalty)
         fields = ["computed_penalty", "upgrade_reason", "upgraded"]
-        if not penalties.same_penalty(counted.penalty, call.penalty):
+        if call.pk == quiet:
+            pass
+        elif not penalties.same_penalty(counted.penalty, call.penalty):
             whose = f"{call.offender}'s" if call.offender else "the player's"
             call.needs_review = True
             call.review_reason = (
@@ -380,9 +392,10 @@ def recheck(event: Event, key: str, why: str, *, skip: int | None = None) -> lis
         elif call.needs_review:
             # flagged before, and the count now gives what the call records: said, the flag
             # left for the head judge to clear
+            first = _first_reason(call.review_reason)
             call.review_reason = (
                 f"Counted again after {why}: the count now gives {counted.penalty}, the penalty "
-                f"this call records. Before: {call.review_reason}"
+                "this call records." + (f" Before: {first}" if first else "")
             )
             fields.append("review_reason")
         call.save(update_fields=fields)

@@ -79,15 +79,18 @@ def record_context(event: Event) -> dict:
 
 def event_day(event: Event, today: dt.date | None = None) -> int:
     """The tournament day a call made today belongs to: 1 on the event's date, 2 the day after
-    (IPG 2 and 3: Warning counts reset between days), up to a week; a call made later than that is
-    entered after the event, and is day 1 unless the judge says otherwise. The tablet works it out
-    from its own calendar the same way (penalty.js eventDay), and the judge may change it."""
-    today = today or timezone.localdate()
+    (IPG 2 and 3: Warning counts reset between days), the day turning at 06:00 (a round past
+    midnight is still the day before's), up to a week; a call made later than that is entered
+    after the event, and is day 1 unless the judge says otherwise. The tablet works it out from
+    its own calendar the same way (penalty.js eventDay), and the judge may change it."""
+    today = today or (timezone.localtime() - DAY_TURNS).date()
     day = (today - event.date).days + 1 if event.date else 1
     return day if 1 <= day <= EVENT_DAYS else 1
 
 
 EVENT_DAYS = 7  # the longest event a day is worked out for (penalty.js eventDay says the same)
+# A tournament day runs past midnight: until 06:00 it is the day before's (penalty.js too).
+DAY_TURNS = dt.timedelta(hours=6)
 
 
 @login_required

@@ -10,8 +10,8 @@ from typing import Any
 
 # Plain ASCII digits, at most 30 (a whole number no field takes more of), an optional minus sign.
 _WHOLE = re.compile(r"-?[0-9]{1,30}")
-# Seconds as a plain decimal: "5", "2.5", ".5".
-_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{0,6})?|\.[0-9]{1,6}")
+# A number of seconds as JSON or Python writes one: "5", "2.5", ".5", "6.5e-228" (ASCII digits).
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def whole(value: Any, *, floats: bool = True) -> int | None:
@@ -30,5 +30,9 @@ def whole(value: Any, *, floats: bool = True) -> int | None:
 
 
 def decimal(text: str) -> float | None:
-    """A query parameter's plain decimal number ("5", "2.5"), else None ("1_0", "nan", "1e3")."""
-    return float(text) if _DECIMAL.fullmatch(text) else None
+    """A query parameter's number ("5", "2.5", "1e1"), finite, else None ("1_0", "nan", "inf",
+    "٣", " 5")."""
+    if len(text) > 40 or not _DECIMAL.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None

@@ -252,13 +252,13 @@ def release_notes(old: Version, new: Version) -> list[dict]:
     data = diff_versions(old, new)
     new_rules = {
         r.number: r
-        for r in new.rules.exclude(kind=RuleKind.CHAPTER.value).only(
+        for r in new.rules.exclude(kind=RuleKind.CHAPTER.value, text="").only(
             "version", "number", "title", "text"
         )
     }
     old_rules = {
         r.number: r
-        for r in old.rules.exclude(kind=RuleKind.CHAPTER.value).only(
+        for r in old.rules.exclude(kind=RuleKind.CHAPTER.value, text="").only(
             "version", "number", "title", "text"
         )
     }

@@ -32,8 +32,8 @@ def parse_date(raw: str, field: str) -> dt.date:
 
 
 def withdrawn(doc: str) -> set[int]:
-    """The versions of `doc` a roll-back to an older one left, and no publish or roll-back has made
-    current again since (the document's events, in order)."""
+    """The versions of `doc` a roll-back to an older one left or skipped over, and no publish or
+    roll-back has made current again since (the document's events, in order)."""
     events = (
         VersionEvent.objects.filter(
             document__slug=doc,
@@ -48,13 +48,15 @@ def withdrawn(doc: str) -> set[int]:
             "to_version__effective_date",
         )
     )
+    dated = list(Version.objects.filter(document__slug=doc).values_list("pk", "effective_date"))
     left: set[int] = set()
     for action, old, old_date, new, new_date in events:
         # back to an older version (a version made current again that had been current is recorded
-        # as a roll-back too, whichever way it goes)
+        # as a roll-back too, whichever way it goes): every version after it, up to the one left,
+        # is withdrawn, those the roll-back skipped over included
         if action == VersionEvent.Action.ROLLBACK and old is not None and new_date is not None:
             if old_date > new_date:
-                left.add(old)
+                left |= {pk for pk, date in dated if new_date < date <= old_date}
         if new is not None:
             left.discard(new)
     return left

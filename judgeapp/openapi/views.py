@@ -21,9 +21,10 @@ class FormatNegotiation(DefaultContentNegotiation):
     URL_FORMAT_OVERRIDE is None)."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
-        return super().select_renderer(
-            request, renderers, format_suffix or request.query_params.get("format")
-        )
+        # a format no renderer gives is ignored (JSON), never a 404 for a path that exists
+        asked = format_suffix or request.query_params.get("format")
+        known = {renderer.format for renderer in renderers}
+        return super().select_renderer(request, renderers, asked if asked in known else None)
 
 
 @extend_schema(exclude=True)

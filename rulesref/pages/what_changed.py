@@ -74,6 +74,9 @@ def _place(outline: Outline | None, number: str) -> tuple[OutlineEntry | None, O
     """(chapter, section) of a rule: the outermost enclosing entry and the nearest section."""
     if outline is None or not number:
         return None, None
+    entry = outline.by_number.get(number)
+    if entry is not None and entry.kind == "chapter":  # the IPG's chapters have text of their own
+        return entry, entry
     section = outline.section_of(number)
     ancestors = outline.ancestors(section.number if section is not None else number)
     chapter = ancestors[0] if ancestors else section

@@ -65,8 +65,11 @@ class ParsedDocument:
 
     @property
     def counted_rules(self) -> tuple[ParsedRule, ...]:
-        """Rules as docs/API.md counts them: every numbered rule and subrule, chapters excluded."""
-        return tuple(r for r in self.rules if r.kind is not RuleKind.CHAPTER)
+        """Rules as docs/API.md counts them: every numbered rule and subrule, chapters that are only
+        a heading excluded (the CR's nine, the MTR's); a chapter with text of its own (the IPG's
+        General Philosophy and its categories' introductions) is a section like any, compared and
+        counted as the diff counts it."""
+        return tuple(r for r in self.rules if r.kind is not RuleKind.CHAPTER or r.text.strip())
 
     @property
     def example_count(self) -> int:

@@ -46,7 +46,12 @@
   }
   setToday();
   if (form.elements.day) form.elements.day.addEventListener("input", function () { form.elements.day.dataset.touched = "1"; });
-  document.addEventListener("visibilitychange", function () { if (!document.hidden && setToday()) refresh(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden || !setToday()) return;
+    refresh();
+    status.className = "save-status";
+    status.textContent = "A new tournament day began: Day is now " + form.elements.day.value + ".";
+  });
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
@@ -220,6 +225,12 @@
           "clear for the next call."
         : "No connection: the call is kept on this tablet and sent when the connection returns. The form is " +
           "clear for the next call.";
+      var names = JudgePlayers.remember(eventId, players);
+      offender.setRoster(names); opponent.setRoster(names);
+      // refused: kept on the form to correct; saved again it replaces the refused call, and that
+      // save says what becomes of it (no second notice waiting here)
+      if (outcome.refused) { form.dataset.retry = outcome.client_id; return; }
+      delete form.dataset.retry;
       if (!outcome.sent && JudgeOffline.whenSent) JudgeOffline.whenSent(outcome.client_id, function (sent) {
         var flagged = document.createElement("p");
         flagged.className = "notice" + (sent.needs_review ? " warn review-flag" : "") + " synced";
@@ -229,10 +240,6 @@
         status.parentNode.insertBefore(flagged, status.nextSibling);
         if (sent.id) listCall(sent);
       });
-      var names = JudgePlayers.remember(eventId, players);
-      offender.setRoster(names); opponent.setRoster(names);
-      if (outcome.refused) { form.dataset.retry = outcome.client_id; return; }
-      delete form.dataset.retry;
       // Sent, or kept on this tablet to be sent: either way it is saved, and a second tap on a form
       // still filled in would record the same call twice.
       form.reset();

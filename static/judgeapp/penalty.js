@@ -117,12 +117,15 @@
 
   /* The tournament day of a call made today on this device: 1 on the event's date (YYYY-MM-DD), 2 the
      day after, by the device's own calendar (the venue's), up to a week (calllog/views.py EVENT_DAYS); a
-     call made later is entered after the event: day 1 unless the judge says. IPG 2 and 3 reset Warning
-     counts between days. */
+     call made later is entered after the event: day 1 unless the judge says. The day turns at 06:00, not
+     at midnight. IPG 2 and 3 reset Warning counts between days. */
+  var DAY_TURNS_HOURS = 6;   // calllog/views.py DAY_TURNS
   function eventDay(date, now) {
     var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(date || ""));
     if (!m) return 1;
-    var today = now || new Date();
+    // a tournament day runs past midnight: until 06:00 it is still the day before's (round 9 at
+    // 00:20 is day 1's)
+    var today = new Date((now || new Date()).getTime() - DAY_TURNS_HOURS * 3600000);
     var start = Date.UTC(+m[1], +m[2] - 1, +m[3]);
     var local = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
     var day = Math.round((local - start) / 86400000) + 1;

@@ -392,7 +392,12 @@ class TournamentDayTests:
         from calllog.models import Call
 
         event = judge["event"]
-        type(event).objects.filter(pk=event.pk).update(date=dt.date.today() - dt.timedelta(days=1))
+        from django.utils import timezone
+
+        from calllog.views import DAY_TURNS
+
+        yesterday = (timezone.localtime() - DAY_TURNS).date() - dt.timedelta(days=1)
+        type(event).objects.filter(pk=event.pk).update(date=yesterday)
         event.refresh_from_db()
         head = User.objects.get(pk=judge["user"].pk)
         for round_ in (1, 2):

@@ -671,3 +671,33 @@ class EditRecountTests:
         now = Call.objects.get(pk=third["id"])
         assert now.computed_penalty == "Warning"
         assert "the count now gives Warning" in now.review_reason
+
+    def test_moved_there_and_back_it_is_an_upgrade_again_and_reasons_do_not_nest(self, cast):
+        event = cast["event"]
+        url = f"/api/v1/events/{event.pk}/calls"
+        self._grv(cast, 1)
+        self._grv(cast, 2)
+        third = self._grv(cast, 3, announced_penalty="Game Loss")
+        head = api(cast["head_judge"])
+        head.patch(f"{url}/{third['id']}", {"day": 2}, format="json")
+        head.patch(f"{url}/{third['id']}", {"day": 1}, format="json")
+        back = Call.objects.get(pk=third["id"])
+        assert (back.penalty, back.computed_penalty, back.upgraded) == ("Game Loss",) * 2 + (True,)
+        assert back.review_reason.count("Counted again") <= 1
+
+    def test_a_penalty_and_a_day_set_together_leave_the_count_of_the_new_day(self, cast):
+        event = cast["event"]
+        self._grv(cast, 1)
+        self._grv(cast, 2)
+        third = self._grv(cast, 3, announced_penalty="Game Loss")
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{third['id']}",
+            {"day": 2, "penalty": "Warning"},
+            format="json",
+        )
+        now = Call.objects.get(pk=third["id"])
+        assert (now.penalty, now.computed_penalty, now.needs_review) == (
+            "Warning",
+            "Warning",
+            False,
+        )

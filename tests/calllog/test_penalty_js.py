@@ -104,7 +104,10 @@ const context = {window: {}, URLSearchParams, fetch: () => null};
 vm.runInNewContext(fs.readFileSync(input.script, 'utf8'), context);
 return input.cases.map(([date, today]) => {
   const [y, m, d] = today.split('-').map(Number);
-  return context.window.JudgePenalty.eventDay(date, new Date(y, m - 1, d, 23, 30));
+  return [
+    context.window.JudgePenalty.eventDay(date, new Date(y, m - 1, d, 23, 30)),
+    context.window.JudgePenalty.eventDay(date, new Date(y, m - 1, d, 0, 20)),
+  ];
 });
 """
 
@@ -125,5 +128,9 @@ def test_the_tablets_event_day_is_the_servers():
             "cases": [[a.isoformat(), b.isoformat()] for a, b in cases],
         },
     )
-    assert days == [event_day(Event(date=a), b) for a, b in cases]
-    assert days[2:9] == [1, 2, 3, 4, 5, 6, 7] and days[9] == 1 and days[-1] == 3
+    evening = [late for late, _ in days]
+    past_midnight = [early for _, early in days]
+    assert evening == [event_day(Event(date=a), b) for a, b in cases]
+    assert evening[2:9] == [1, 2, 3, 4, 5, 6, 7] and evening[9] == 1 and evening[-1] == 3
+    # at 00:20 it is still the day before's tournament day (round 9 of day 1 past midnight)
+    assert past_midnight[3:9] == [1, 2, 3, 4, 5, 6]

@@ -41,5 +41,15 @@ def test_no_bool_list_or_null_is_a_number():
 
 
 def test_decimal_seconds():
-    assert [numbers.decimal(t) for t in ("5", "2.5", ".5", "30.")] == [5.0, 2.5, 0.5, 30.0]
-    assert [numbers.decimal(t) for t in ("1_0", "nan", "inf", "1e1", "-1", " 5", "")] == [None] * 7
+    assert [numbers.decimal(t) for t in ("5", "2.5", ".5", "30.", "1e1", "-1")] == [
+        5.0,
+        2.5,
+        0.5,
+        30.0,
+        10.0,
+        -1.0,
+    ]
+    assert numbers.decimal("6.525875691132231e-228") > 0  # as a client's JSON library writes one
+    assert [numbers.decimal(t) for t in ("1_0", "nan", "inf", "1e400", " 5", "", "\u0663")] == [
+        None
+    ] * 7

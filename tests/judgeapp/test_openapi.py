@@ -81,6 +81,9 @@ class SchemaTests:
             "application/vnd.oai.openapi;"
         )
         assert "/api/v1/search" in yaml.safe_load(response.content)["paths"]
+        for unknown in ("xml", "openapi-json"):
+            other = Client().get(f"/api/v1/schema/?format={unknown}")
+            assert other.status_code == 200 and "/api/v1/search" in other.json()["paths"]
 
 
 class DocsPageTests:

@@ -103,6 +103,20 @@ class IpgChapterTests:
         assert {
             s["effective_date"]: s["number"] for s in api.get("/api/v1/rules/ipg/3/trace").json()
         }["2020-01-26"] == "3"
+        # the counts add up to each version's rule count, its chapters with text counted in both
+        counts = body["counts"]
+        old_total = counts["unchanged"] + counts["changed"] + counts["moved"] + counts["removed"]
+        new_total = counts["unchanged"] + counts["changed"] + counts["moved"] + counts["added"]
+        ipg = {
+            v.effective_date.isoformat(): v for v in Version.objects.filter(document__slug="ipg")
+        }
+        assert (old_total, new_total) == (
+            ipg["2020-01-26"].rule_count,
+            ipg["2021-01-06"].rule_count,
+        )
+        # and "what changed" places chapter 1's change under chapter 1, titled
+        page = APIClient().get("/changes/ipg/2021-01-06/").content.decode()
+        assert "General Philosophy" in page and "Front matter" not in page
 
 
 class StableReferenceTests:

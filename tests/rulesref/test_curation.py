@@ -276,6 +276,25 @@ class PublishTests:
         assert found["version"]["effective_date"] == "2025-02-07"
 
     @needs_history
+    def test_a_roll_back_over_several_versions_withdraws_every_one_it_skips(
+        self, api, django_capture_on_commit_callbacks
+    ):
+        oldest = self.pending(api, django_capture_on_commit_callbacks)  # the CR of 2022-02-18
+        middle = Version.objects.get(document__slug="cr", effective_date="2022-04-29")
+        newest = current_cr()  # 2025-02-07
+        for version in (oldest, middle, newest):
+            assert (
+                api["head_judge"].post(f"/api/v1/admin/versions/{version.pk}/publish").status_code
+                == 200
+            )
+        api["head_judge"].post(
+            "/api/v1/admin/documents/cr/rollback", {"to": "2022-02-18"}, format="json"
+        )
+        assert current_cr() == oldest
+        found = api["head_judge"].get("/api/v1/rules/cr/100.1?as_of=2026-01-01").json()
+        assert found["version"]["effective_date"] == "2022-02-18"
+
+    @needs_history
     def test_two_roll_backs_leaving_the_same_version_do_not_undo_each_other(
         self, api, django_capture_on_commit_callbacks
     ):
