@@ -347,6 +347,8 @@ SPECTACULAR_SETTINGS = {
         "judgeapp.openapi.hooks.add_default_errors",
         "judgeapp.openapi.hooks.json_request_bodies",
     ],
+    # the documents' choice set, one name wherever a field or parameter takes it
+    "ENUM_NAME_OVERRIDES": {"DocumentEnum": ["cr", "mtr", "ipg", "jar"]},
 }
 
 # Celery: memory:// (the default) runs every task in-process, eagerly.

@@ -212,7 +212,7 @@ describe(
             "SearchRequest",
             {
                 "q": drf_serializers.CharField(max_length=1000),
-                "doc": drf_serializers.CharField(required=False, help_text="cr, mtr, ipg or jar"),
+                "doc": drf_serializers.ChoiceField(["cr", "mtr", "ipg", "jar"], required=False),
                 "version": drf_serializers.DateField(required=False),
                 "limit": drf_serializers.IntegerField(min_value=1, max_value=100, required=False),
             },
