@@ -315,18 +315,6 @@ def _store(
     return call, True
 
 
-def _offense(call: Call, rel: str, *, given: bool) -> penalties.Offense:
-    return penalties.Offense(
-        call.infraction,
-        call.category,
-        call.base_penalty,
-        rel,
-        call.day,
-        call.penalty if given else "",
-        call.round,
-    )
-
-
 def _first_reason(reason: str) -> str:
     """A flag's reason less what recounts said of it since (each "Counted again ..." in front)."""
     while reason.startswith("Counted again"):
@@ -365,11 +353,10 @@ def recheck(
         if call.pk == skip:
             continue
         history = [
-            _offense(c, event.rel, given=True)
-            for c in calls
-            if c.pk != call.pk and _before(c, call)
+            services.offense_of(c, event.rel) for c in calls if c.pk != call.pk and _before(c, call)
         ]
-        counted = penalties.apply_upgrades(history, _offense(call, event.rel, given=False))
+        new = services.offense_of(call, event.rel, given=False)
+        counted = penalties.apply_upgrades(history, new)
         if penalties.same_penalty(counted.penalty, call.computed_penalty or call.penalty):
             continue
         call.computed_penalty = counted.penalty

@@ -415,12 +415,21 @@ def _offenses(event: Event, offender: str) -> list[penalties.Offense]:
     rows = Call.objects.filter(event=event, offender_key=player_key(offender)).exclude(
         infraction=""
     )
-    return [
-        penalties.Offense(
-            c.infraction, c.category, c.base_penalty, event.rel, c.day, c.penalty, c.round
-        )
-        for c in rows
-    ]
+    return [offense_of(c, event.rel) for c in rows]
+
+
+def offense_of(call: Call, rel: str, *, given: bool = True) -> penalties.Offense:
+    """A stored call as the upgrade count reads it: with the penalty it records (`given`), or as
+    a new offense whose penalty is to be counted."""
+    return penalties.Offense(
+        call.infraction,
+        call.category,
+        call.base_penalty,
+        rel,
+        call.day,
+        call.penalty if given else "",
+        call.round,
+    )
 
 
 def preview_penalty(
