@@ -13,6 +13,10 @@ MAX_ACTIONS = 64
 DEFAULT_LIFE = 20
 POISON_THRESHOLD = 10  # CR 104.3d
 DECLARATION_WORDS = ("accept", "indefinitely", "no_action")
+# Counters that are never below 0 (refused in a request's state and a set), and with life the
+# counters the game's rules read (CR 107.1b: an amount read for them is never negative).
+NOT_NEGATIVE = ("library", "poison", "cards_drawn", "tokens")
+GAME_COUNTERS = ("life", *NOT_NEGATIVE)
 
 
 class ActionKind(str, Enum):

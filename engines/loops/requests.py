@@ -27,6 +27,7 @@ from engines.loops.records import (
     MAX_ACTIONS,
     MAX_COUNT,
     MAX_PLAYERS,
+    NOT_NEGATIVE,
     POISON_THRESHOLD,
     Action,
     ActionKind,
@@ -54,7 +55,6 @@ from engines.validation import (
 )
 
 MAX_TIMES = 10**6  # a "times" factor, and a "per" factor either way
-NOT_NEGATIVE = ("library", "poison", "cards_drawn", "tokens")
 
 
 # --- one value ------------------------------------------------------------------------------------

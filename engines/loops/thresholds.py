@@ -6,16 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engines.loops.records import Action, Change, LoopRequest, Loss
+from engines.loops.records import GAME_COUNTERS, Action, Change, LoopRequest, Loss
 
 # Counters a loop spends and that can't go below 0: a player with no token left can't sacrifice one,
 # so an action that would take tokens below 0 can't be taken, and the loop stops before it (CR
 # 729.2a: a shortcut's choices must be ones that "may be legally taken based on the current game
 # state"). A library below 0 is instead a draw from an empty library (CR 104.3c).
 SPENT = ("tokens",)
-# The counters the game's rules read (a player's life, poison counters, library, tokens): an
-# amount for them read off another counter is never negative (CR 107.1b).
-GAME_COUNTERS = ("life", "poison", "library", "tokens", "cards_drawn")
 
 
 @dataclass(frozen=True)
