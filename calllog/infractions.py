@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from calllog import penalties
+from guides import calls as guide_calls
 
 # The JAR's own headings, pinned (rulesref resolves a JAR heading as the reference's "number").
 JAR_INTRO = "jar@2019-01-21:Introduction"
@@ -125,8 +126,10 @@ _REGULAR_REPEAT = (
 # A Penalty line that qualifies its penalty ("Warning with potential upgrade", IPG 3.5): the penalty
 # to give is the one named; the upgrades are the section's Upgrade paragraphs.
 _QUALIFIED = re.compile(
-    r"(?P<penalty>" + "|".join(penalties.PENALTY_NAMES) + r")\s+with\s+(?:a\s+)?potential\s+"
-    r"upgrades?\.?",
+    "(?P<penalty>"
+    + "|".join(penalties.PENALTY_NAMES)
+    + ")"
+    + guide_calls.POTENTIAL_UPGRADE.pattern,  # the qualifier as the search hit reads it
     re.IGNORECASE,
 )
 _NAMED = re.compile(

@@ -21,14 +21,15 @@ FINDER = "infraction-finder"
 
 
 # Deck Problem's line, "Warning with potential upgrade": the Warning it gives (its Upgrade says when
-# it is more), as the call log records it (calllog.infractions.penalty_to_give).
-_POTENTIAL = re.compile(r"\s+with\s+(?:a\s+)?potential\s+upgrades?\.?$", re.IGNORECASE)
+# it is more), as the call log records it (calllog.infractions.penalty_to_give reads the same
+# qualifier, after a penalty's name).
+POTENTIAL_UPGRADE = re.compile(r"\s+with\s+(?:a\s+)?potential\s+upgrades?\.?$", re.IGNORECASE)
 
 
 def base_penalty(line: str) -> str:
     """The penalty the IPG's Penalty line gives, in the words the finder uses ("None" is "No
     penalty"; "Warning with potential upgrade" is "Warning")."""
-    line = _POTENTIAL.sub("", " ".join(line.split()))
+    line = POTENTIAL_UPGRADE.sub("", " ".join(line.split()))
     return "No penalty" if line.casefold() == "none" else line
 
 
