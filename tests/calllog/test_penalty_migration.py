@@ -8,19 +8,12 @@ import datetime as dt
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
+from tests.migrating import latest, migrate
 
 BEFORE = [("calllog", "0002_call_log_players_revisions")]
 AFTER = [("calllog", "0003_announced_and_computed_penalties")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -67,7 +60,7 @@ class PenaltyMigrationTests:
         assert got(jar) == ("None: educate the player",) * 3
         assert not any(r.needs_review or r.announced_penalty for r in rows.values())
         # every app at its latest again
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(latest())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -100,4 +93,4 @@ class UnsportingConductNameMigrationTests:
         assert names[short.pk] == "Unsporting Conduct - Minor"
         assert names[titled.pk] == "Unsporting Conduct - Major"
         assert names[other.pk] == "Game Rule Violation"
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate(latest())

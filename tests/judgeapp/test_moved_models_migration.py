@@ -8,23 +8,12 @@ import datetime as dt
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
+from tests.migrating import latest, migrate
 
 # The last state before the move: judgeapp owned the four models; jobs and calllog had no migration.
 BEFORE = [("judgeapp", "0002_call_log"), ("jobs", None), ("calllog", None)]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,18 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest, migrate
 
 BEFORE = [("rulesref", "0005_searchvector_moved_to_search")]
 AFTER = [("rulesref", "0006_chapters_with_text_are_sections")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,4 +51,4 @@ def test_versions_with_chapters_of_text_are_counted_again_and_their_pairings_dro
         .values_list("old__document__slug", flat=True)
     )
     assert list(kept) == ["zz-cr"]
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrate(latest())

@@ -6,22 +6,11 @@ tests/search/test_moved_search_vector_migration.py`)."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest, migrate
 
 # The last state before the move: rulesref owned SearchVector; search had no migration.
 BEFORE = [("rulesref", "0004_searchvector_model_name_length"), ("search", None)]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 @pytest.mark.django_db(transaction=True)
