@@ -246,6 +246,8 @@
       if (form.elements.day) delete form.elements.day.dataset.touched;
       setToday();
       offender.input.value = ""; opponent.input.value = "";
+      // the pickers say what their (now empty) fields hold: no "on the list" left under them
+      [offender, opponent].forEach(function (p) { p.input.dispatchEvent(new Event("input")); });
       refresh();
       if (outcome.sent) {
         if (reply.id) listCall(reply);

@@ -463,6 +463,8 @@ class OfflineRecordTests:
         page.wait_for_selector("#record-form .save-status:has-text('No connection')")
         assert page.input_value("#record-form input[name=table]") == ""
         assert page.input_value("#record-form input[name=offender]") == ""
+        picker = page.locator(".player-picker:has(input[name=offender])")
+        assert picker.get_attribute("data-state") == "" and "on the event" not in picker.inner_text()
         page.context.set_offline(False)
         page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
         assert Call.objects.count() == 1
