@@ -464,7 +464,8 @@ class OfflineRecordTests:
         assert page.input_value("#record-form input[name=table]") == ""
         assert page.input_value("#record-form input[name=offender]") == ""
         picker = page.locator(".player-picker:has(input[name=offender])")
-        assert picker.get_attribute("data-state") == "" and "on the event" not in picker.inner_text()
+        assert picker.get_attribute("data-state") == ""
+        assert "on the event" not in picker.inner_text()
         page.context.set_offline(False)
         page.wait_for_selector("#call-queue[hidden]", state="attached", timeout=45000)
         assert Call.objects.count() == 1
