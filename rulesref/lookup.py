@@ -139,8 +139,12 @@ def current_version_id(doc: str) -> int | None:
 
 
 def canonical_number(doc: str, raw: str) -> str | None:
+    """A rule number as a judge types it to look it up; an appendix's lone letter in either case
+    ("mtr b" is Appendix B). Search reads only a capital one: "a" in a question is a word."""
     from rulesref.parsing.common import normalize_rule_number
 
+    if doc != "cr" and isinstance(raw, str) and len(raw.strip()) == 1 and raw.strip().isalpha():
+        raw = raw.strip().upper()
     return normalize_rule_number(raw, doc=doc)
 
 

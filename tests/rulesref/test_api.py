@@ -32,6 +32,12 @@ class RuleLookupTests:
         assert response.status_code == 200, response.content
         assert response.json()["number"] == "729.2a"
 
+    @pytest.mark.parametrize("spelling", ["B", "b", "Appendix B", "appendix b"])
+    def test_an_appendix_letter_in_either_case(self, api, spelling):
+        response = api.get(f"/api/v1/rules/mtr/{spelling}")
+        assert response.status_code == 200, response.content
+        assert response.json()["number"] == "B"
+
     def test_spellings_of_one_number_share_one_cache_entry(self, api):
         """Issue 29: the cache keyed on the raw spelling grew an entry per leading space."""
         from rulesref import views
