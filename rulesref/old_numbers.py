@@ -53,3 +53,95 @@ def sentence(doc: str, now: dict) -> str:
     old = now["from"]
     verb = "is now" if old["version"] < now["version"] else "was"
     return f"{old['number']} in the {doc.upper()} of {old['version']} {verb} {now['number']}"
+
+
+# Rule numbers of each earlier version -> their numbers in a later one, composed from the stored
+# pairings of neighbouring versions: {key: {earlier version pk: {old number: new number}}}. Stored
+# pairings never change, so an entry is good for as long as the same pairings exist.
+_composed: dict[tuple, dict[int, dict[str, str]]] = {}
+
+
+def _into(versions: list[Version]) -> dict[int, dict[str, str]]:
+    """For each of versions[:-1], its numbers -> their numbers in versions[-1], as far back as
+    neighbouring pairings are stored (never computed here: a rule page must stay fast)."""
+    from rulesref.models import VersionPairing
+
+    ids = [v.pk for v in versions]
+    wanted = set(zip(ids, ids[1:]))
+    rows = VersionPairing.objects.filter(old_id__in=ids[:-1], new_id__in=ids[1:]).values_list(
+        "pk", "old_id", "new_id"
+    )
+    pairs = {(o, n): pk for pk, o, n in rows if (o, n) in wanted}
+    key = (ids[-1], tuple(sorted(pairs.items())))
+    if key in _composed:
+        return _composed[key]
+    mappings = dict(
+        ((o, n), m)
+        for o, n, m in VersionPairing.objects.filter(pk__in=pairs.values()).values_list(
+            "old_id", "new_id", "mapping"
+        )
+    )
+    composed: dict[int, dict[str, str]] = {}
+    later: dict[str, str] | None = None  # None: the identity (the last version itself)
+    for old, new in reversed(list(zip(ids, ids[1:]))):
+        step = mappings.get((old, new))
+        if step is None:
+            break
+        later = {
+            n: t
+            for n, t in (
+                (n, step_to if later is None else later.get(step_to)) for n, step_to in step.items()
+            )
+            if t is not None
+        }
+        composed[old] = later
+    if len(_composed) > 8:
+        _composed.clear()
+    _composed[key] = composed
+    return composed
+
+
+def reused(version: Version, number: str) -> list[dict]:
+    """Where `number` named another rule in earlier versions: a judge's older printout or article
+    quoting "719.3" (Taking Shortcuts in 2017, now 729.3) opens today's 719.3, another rule.
+
+    [{"number", "from", "until", "now"}], oldest first: the earliest and latest version (dates) in
+    which `number` named a rule that is `now` in `version` (None: removed since); consecutive
+    versions with the same rule are one entry. Only as far back as stored pairings reach."""
+    from rulesref import changes
+    from rulesref.models import Rule
+
+    versions = changes.stored_versions(version)
+    start = next((i for i, v in enumerate(versions) if v.pk == version.pk), None)
+    if not start:
+        return []
+    earlier = versions[:start]
+    having = set(
+        Rule.objects.filter(version__in=earlier, number=number).values_list("version_id", flat=True)
+    )
+    if not having:
+        return []
+    composed = _into(versions[: start + 1])
+    found: list[dict] = []
+    for other in earlier:
+        if other.pk not in having or other.pk not in composed:
+            continue
+        now = composed[other.pk].get(number)
+        if now == number:
+            continue
+        date = other.effective_date.isoformat()
+        if found and found[-1]["now"] == now and found[-1]["last"] == versions.index(other) - 1:
+            found[-1].update(until=date, last=versions.index(other))
+            continue
+        found.append(
+            {
+                "number": number,
+                "from": date,
+                "until": date,
+                "now": now,
+                "last": versions.index(other),
+            }
+        )
+    for item in found:
+        del item["last"]
+    return found

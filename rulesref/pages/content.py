@@ -306,6 +306,7 @@ def _history(version: Version, rule: Rule) -> dict:
     added = raw.get("added_in")
     was.reverse()  # the number judges remember best, the latest, first
     return {
+        "reused": _reused(version, rule),
         "changed_in": changed,
         "was": was[:1],
         "was_earlier": was[1:],
@@ -316,6 +317,35 @@ def _history(version: Version, rule: Rule) -> dict:
         if added
         else None,
     }
+
+
+def _reused(version: Version, rule: Rule) -> list[dict]:
+    """The line over a rule whose number named another rule before ("719.3 in the CR of 2017-04-28
+    to 2021-11-19 was another rule, now 729.3"), with what that rule says now."""
+    from rulesref import old_numbers
+
+    doc = version.document.slug
+    items = old_numbers.reused(version, rule.number)
+    now = {
+        r.number: r
+        for r in Rule.objects.filter(
+            version=version, number__in=[i["now"] for i in items if i["now"]]
+        )
+    }
+    lines = []
+    for item in items:
+        target = now.get(item["now"] or "")
+        lines.append(
+            {
+                "number": item["number"],
+                "from": long_date(item["from"]),
+                "until": long_date(item["until"]) if item["until"] != item["from"] else "",
+                "now": target.number if target else "",
+                "now_url": rule_url(doc, target.number, version) if target else "",
+                "now_words": (target.title or target.text)[:90] if target else "",
+            }
+        )
+    return lines
 
 
 def trace_rows(version: Version, rule: Rule) -> list[dict]:

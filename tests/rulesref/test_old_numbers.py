@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from rulesref import changes
+from rulesref import changes, old_numbers
 from rulesref.models import Version
 from tests.conftest import needs_history
 
@@ -107,3 +107,34 @@ def test_the_rule_page_says_a_renumbering_once(crs):
     main = html.split('<main id="main">', 1)[1]
     assert main.count(">725.3<") + main.count("725.3 in the CR") == 1, main.count("725.3")
     assert "Trace it through every version" in main  # the history is there, without the old number
+
+
+def test_a_number_that_named_another_rule_before_says_so_and_where_that_rule_is(crs):
+    old, new = crs
+    # 725.1 was "Taking Shortcuts" in 2022; 725.1 of 2025 is another rule.
+    assert new.rules.filter(number="725.1").exists()
+    went = now_in_2025(crs, "725.1")
+    assert went not in (None, "725.1")
+    changes.rule_history(new, "725.1")  # the pairings exist once a history was asked for
+    assert old_numbers.reused(new, "725.1") == [
+        {"number": "725.1", "from": "2022-04-29", "until": "2022-04-29", "now": went}
+    ]
+    main = Client().get("/rules/cr/725.1/").content.decode().split('<main id="main">', 1)[1]
+    line = main.split('class="renumbered reused">', 1)[1].split("</p>", 1)[0]
+    assert line.startswith("725.1 in the CR of April 29, 2022 was another rule, now <a href=")
+    assert f">{went}</a>" in line
+    words = new.rules.get(number=went).text[:30]
+    assert words in line
+
+
+def test_a_number_that_kept_its_rule_says_nothing_of_it(crs):
+    old, new = crs
+    assert now_in_2025(crs, "100.1") == "100.1"
+    changes.rule_history(new, "100.1")
+    assert old_numbers.reused(new, "100.1") == []
+    assert "reused" not in Client().get("/rules/cr/100.1/").content.decode()
+
+
+def test_the_oldest_version_has_nothing_before_it(crs):
+    old, _ = crs
+    assert old_numbers.reused(old, "725.1") == []
