@@ -131,6 +131,16 @@ class BadInputTests:
         message = self._assert_refused(bad, CR_2017)
         assert "section 4.2 appears twice" in message, message
 
+    def test_a_heading_numbered_twice_is_named_at_its_own_line_not_the_contents(self, tmp_path):
+        shipped = next((ROOT_RULES / "mtr").glob("*.html")).read_text(encoding="utf-8")
+        heading = "MTR 4.3 Out-of-Order Sequencing</h1>"
+        line = shipped[: shipped.index(heading)].count("\n") + 1
+        bad = _bad_file(
+            tmp_path, "mtr-typo.html", shipped.replace(heading, heading.replace("4.3", "4.2")).encode()
+        )
+        message = self._assert_refused(bad, line=line)
+        assert "section 4.2 appears twice" in message and f"and at line {line}" in message, message
+
     @needs_history
     def test_a_date_already_stored_refuses_the_whole_batch(self, tmp_path):
         run_import(str(CR_2017))

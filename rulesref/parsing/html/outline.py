@@ -322,6 +322,18 @@ def _check_against_contents(
         raise ParseError(
             "the file ends before its closing </html> (truncated?)", source=source, line=last_line
         )
+    # A heading numbered twice (a typo in the source) is the fault, not the section it hides.
+    seen: dict[str, int] = {}
+    for section in sections:
+        number = section.heading.number
+        if number in seen and section.heading.kind is not RuleKind.CHAPTER:
+            raise ParseError(
+                f"section {number} appears twice: at line {seen[number]} and at line "
+                f"{section.line}",
+                source=source,
+                line=section.line,
+            )
+        seen.setdefault(number, section.line)
     for entry in contents:
         heading = entry.heading
         if heading is None:
