@@ -135,9 +135,8 @@ class BadInputTests:
         shipped = next((ROOT_RULES / "mtr").glob("*.html")).read_text(encoding="utf-8")
         heading = "MTR 4.3 Out-of-Order Sequencing</h1>"
         line = shipped[: shipped.index(heading)].count("\n") + 1
-        bad = _bad_file(
-            tmp_path, "mtr-typo.html", shipped.replace(heading, heading.replace("4.3", "4.2")).encode()
-        )
+        typo = shipped.replace(heading, heading.replace("4.3", "4.2"))
+        bad = _bad_file(tmp_path, "mtr-typo.html", typo.encode())
         message = self._assert_refused(bad, line=line)
         assert "section 4.2 appears twice" in message and f"and at line {line}" in message, message
 
