@@ -9,8 +9,18 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from tests.browser.test_guides_browser import pytestmark  # noqa: F401
+import pytest
+
+from tests.browser.test_guides_browser import pytestmark, tablet_page  # noqa: F401
 from tests.browser.test_taps_browser import clock_page
+
+
+@pytest.fixture
+def page(browser, judge):  # noqa: F811
+    """A tablet page with no service worker: these tests work online, and a worker storing the
+    offline kit kept the live server busy for seconds after each test."""
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block") as tab:
+        yield tab
 
 
 def round_over(judge, round_number: int):

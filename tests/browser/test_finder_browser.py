@@ -5,8 +5,25 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.browser.guide_paths import conclusion_paths
-from tests.browser.test_guides_browser import all_guides, give, judge, page, pytestmark, settled  # noqa: F401
+from tests.browser.test_guides_browser import (  # noqa: F401
+    all_guides,
+    give,
+    judge,
+    pytestmark,
+    settled,
+    tablet_page,
+)
+
+
+@pytest.fixture
+def page(browser, judge):  # noqa: F811
+    """A tablet page with no service worker: these tests work online, and a worker storing the
+    offline kit kept the live server busy for seconds after each test."""
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block") as tab:
+        yield tab
 
 
 def test_a_finder_conclusion_shows_its_upgrades_and_cites_the_jar_by_heading(page):  # noqa: F811 (the fixture)

@@ -3,8 +3,18 @@ fixture imported), above the rules that answer it."""
 
 import json
 
-from tests.browser.test_guides_browser import judge, page, pytestmark  # noqa: F401
+import pytest
+
+from tests.browser.test_guides_browser import judge, pytestmark, tablet_page  # noqa: F401
 from tests.cards.conftest import CARDS, RULINGS
+
+
+@pytest.fixture
+def page(browser, judge):  # noqa: F811
+    """A tablet page with no service worker: these tests work online, and a worker storing the
+    offline kit kept the live server busy for seconds after each test."""
+    with tablet_page(browser, judge["url"], cookie=judge["cookie"], service_workers="block") as tab:
+        yield tab
 
 
 def test_a_question_naming_a_card_shows_its_oracle_text_and_rulings_above_the_rules(
