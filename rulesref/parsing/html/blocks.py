@@ -19,6 +19,9 @@ _CONTAINER = frozenset(
 _BOLD = frozenset({"b", "strong"})
 _SKIP = frozenset({"head", "script", "style", "title"})
 _SCRAPE_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
+# What an <img> in the text becomes: the 2018+ MTRs print the playoff brackets (10.4) and two of
+# Appendix C's results ("... so their opponents' match-win percentage is:") as images only.
+IMAGE_NOTE = "[an image in the published document, not shown here]"
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,11 @@ class _BlockReader(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP:
             self._skip += 1
+            return
+        if tag == "img":
+            if not self._skip and (self._stack or self._cells is not None):
+                self._line = self._line or self.getpos()[0]
+                self._parts.append(f" {IMAGE_NOTE} ")
             return
         if tag in _BOLD:
             self._bold += 1

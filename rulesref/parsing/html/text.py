@@ -41,11 +41,18 @@ _EXAMPLE_LEAD = re.compile(r"^Examples?\s*:\s*(?=\S)", re.IGNORECASE)
 _EXAMPLE_MARK = re.compile(r"^Examples?\s*:?$", re.IGNORECASE)
 
 
+def _introduces_table(blocks: list[Block], index: int) -> bool:
+    """An example paragraph that a table follows (MTR Appendix C: "Examples: These three players
+    competed ...", then their records) is the table's introduction: both stay in the text."""
+    return index + 1 < len(blocks) and blocks[index + 1].kind == "row"
+
+
 def split_examples(blocks: list[Block]) -> tuple[list[Block], list[str]]:
     """Take "Example:" paragraphs out of a section's blocks: (the other blocks, the examples).
 
     "Example: text" gives "text". A bare "Example(s):" line gives the list items right after it,
     one example each, or else the one paragraph after it; the bare line itself is then dropped.
+    An example followed by a table introduces it, and stays in the text with it.
     """
     kept: list[Block] = []
     examples: list[str] = []
@@ -53,7 +60,7 @@ def split_examples(blocks: list[Block]) -> tuple[list[Block], list[str]]:
     while index < len(blocks):
         block = blocks[index]
         lead = _EXAMPLE_LEAD.match(block.text)
-        if lead and block.kind != "row":
+        if lead and block.kind != "row" and not _introduces_table(blocks, index):
             examples.append(block.text[lead.end() :].strip())
             index += 1
             continue
@@ -62,7 +69,11 @@ def split_examples(blocks: list[Block]) -> tuple[list[Block], list[str]]:
             while following < len(blocks) and blocks[following].kind == "li":
                 examples.append(blocks[following].text)
                 following += 1
-            if following == index + 1 and blocks[following].kind in ("p", "text"):
+            if (
+                following == index + 1
+                and blocks[following].kind in ("p", "text")
+                and not _introduces_table(blocks, following)
+            ):
                 examples.append(blocks[following].text)
                 following += 1
             if following > index + 1:

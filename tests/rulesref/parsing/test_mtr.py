@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesref.parsing.common import normalize_rule_number
+from rulesref.parsing.html.blocks import IMAGE_NOTE
 from rulesref.parsing.mtr import INTRO_NUMBER, parse_mtr
 from rulesref.parsing.records import ParseError, RuleKind
 from tests.conftest import rules_files
@@ -275,3 +276,22 @@ def test_mtr_2019_section_4_2_is_tournament_shortcuts(rules_dir):
     assert "shortcut" in shortcuts.title.lower()
     assert shortcuts.parent == "4" and "tournament shortcut is an action" in shortcuts.text
     assert next(r for r in doc.rules if r.number == "4").title == "Communication"
+
+
+def test_appendix_c_examples_stay_with_their_tables_and_images_are_said(rules_dir):
+    path = rules_dir / "mtr" / "MagicTournamentRules-20190606.html"
+    html = path.read_text(encoding="utf-8")
+    doc = parse_mtr(html, str(path))
+    tiebreakers = next(r for r in doc.rules if r.number == "C")
+    intro = "These three players competed in an 8-round tournament"
+    # the example introduces the table of their records, and reads before it
+    assert intro in tiebreakers.text and not any(intro in e for e in tiebreakers.examples)
+    assert tiebreakers.text.index(intro) < tiebreakers.text.index("5-2-1 | 16 | 8")
+    # its two results are images only: the example says so instead of ending on a colon
+    results = [e for e in tiebreakers.examples if "opponents' match-win percentage is:" in e]
+    assert len(results) == 2 and all(e.endswith(IMAGE_NOTE) for e in results)
+    # every <img> of the document is said once
+    said = sum(
+        r.text.count(IMAGE_NOTE) + sum(e.count(IMAGE_NOTE) for e in r.examples) for r in doc.rules
+    )
+    assert said == html.count("<img")
