@@ -2,7 +2,10 @@
 an IPG version (a section whose Penalty line the IPG parser stored), its penalty at Competitive and
 Professional as that line gives it, at Regular as the finder's conclusion for the infraction gives
 it (the JAR's handling), the section's Upgrade and Downgrade when it has them, and the address that
-opens the finder at that conclusion."""
+opens the finder where the infraction is certain: at the conclusion when no question is left, or at
+the first question after which every answer ends in this infraction or in no infraction at all
+(Missed Trigger opens at how the trigger would affect the game: whether it was missed at all is
+still the judge's to answer)."""
 
 from __future__ import annotations
 
@@ -47,7 +50,7 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
         node = _conclusion(guide, rule, base)
         if node is None or node.penalty is None:
             continue
-        answers = links.path_to(guide, node.id)
+        answers = _opening(guide, links.path_to(guide, node.id) or [], node.infraction)
         query = urlencode([("rel", "competitive"), *(("a", str(a)) for a in answers or [])])
         out[rule.number] = {
             "infraction": rule.title,
@@ -69,6 +72,33 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
         if downgrade:
             out[rule.number]["downgrade"] = downgrade
     return out
+
+
+def _opening(guide: Guide, answers: list[int], infraction: str | None) -> list[int]:
+    """The first answers of `answers` (a path from the start to a conclusion on `infraction`) that
+    reach a node from which every conclusion is on that infraction or on none."""
+    node_id = guide.start
+    for taken, index in enumerate(answers):
+        if _only(guide, node_id, infraction):
+            return answers[:taken]
+        node_id = guide.nodes[node_id].answers[index].next
+    return answers
+
+
+def _only(guide: Guide, node_id: str, infraction: str | None) -> bool:
+    """Whether every node reachable from `node_id` through questions is a question or a conclusion
+    on `infraction` or on no infraction."""
+    seen, todo = set(), [node_id]
+    while todo:
+        node = guide.nodes[todo.pop()]
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        if node.kind is NodeKind.QUESTION:
+            todo.extend(answer.next for answer in node.answers)
+        elif node.kind is not NodeKind.CONCLUSION or node.infraction not in ("", None, infraction):
+            return False
+    return True
 
 
 def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:

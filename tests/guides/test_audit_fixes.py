@@ -173,7 +173,7 @@ class MarkedSideboardTests:
         assert body["finished"] and body["node_id"] == "mc-sideboard"
         for rel in RELS:
             assert node["penalty"][rel].startswith("No penalty"), (rel, node["penalty"])
-        assert not node.get("infraction") and not node.get("category")
+        assert node["infraction"] == "" and node["category"] == "" and not node.get("category")
         alert = (
             "Unless investigating, judges are encouraged to alert players about concerns with "
             "marked sideboard cards."
@@ -198,7 +198,16 @@ class MissedTriggerRegularTests:
     def test_the_detrimental_missed_trigger_fix_at_regular_has_the_jars_may_rule(self):
         """JAR (a player forgets a triggered ability): "If the ability includes the word "may,"
         assume the player chose not to perform it." """
-        body = walk(FINDER, ["A game action went wrong", "A triggered ability", "Yes", "Yes, both"])
+        body = walk(
+            FINDER,
+            [
+                "A game action went wrong",
+                "A triggered ability",
+                "It changes the visible",
+                "No:",
+                "Yes, both",
+            ],
+        )
         node = body["node"]
         assert body["node_id"] == "mt-warning"
         assert_penalties(node, "No penalty", "Warning")
@@ -261,3 +270,73 @@ class UnsportingMinorRegularTests:
             "If they make no attempt to correct their behaviour, applying a Game Loss may "
             "reinforce the seriousness of the issue.",
         )
+
+
+class MissedTriggerAwarenessTests:
+    """IPG 2.1: "Note that passing priority, casting an instant spell or activating an ability
+    doesn't mean a triggered ability has been forgotten"; a trigger remembered in time is not
+    missed, whatever its controller did meanwhile (a life-gain trigger remembered after tapping
+    mana, audit rulings4 A04)."""
+
+    def test_a_trigger_remembered_after_tapping_mana_is_not_missed(self):
+        body = walk(
+            FINDER,
+            [
+                "A game action went wrong",
+                "A triggered ability",
+                "It changes the visible",
+                "Yes, or they have only passed priority",
+            ],
+        )
+        assert body["node_id"] == "mt-remembered"
+        node = body["node"]
+        assert_penalties(node, "No penalty", "No penalty")
+        assert node["infraction"] == "" and node["category"] == ""
+        assert "Resolve the ability" in node["fix"]
+        assert cited_text(node, "ipg", "2.1")
+
+    def test_targets_not_announced_before_passing_priority_are_a_missed_trigger(self):
+        body = walk(
+            FINDER,
+            ["A game action went wrong", "A triggered ability", "It needs targets", "No", "No"],
+        )
+        assert body["node_id"] == "mt" and body["node"]["infraction"] == "MT"
+        assert_penalties(body["node"], "No penalty (JAR)", "No penalty")
+
+
+class UnsportingMinorRepeatTests:
+    def test_a_repeat_game_loss_says_how_a_game_loss_between_games_is_given(self):
+        """IPG 1.1, for a Game Loss given between games or rounds (audit rulings4 A35): "The player
+        receiving a Game Loss chooses whether to play or draw in the next game of that match"."""
+        body = walk(FINDER, ["Behaviour", "Disruptive", "Yes"])
+        node = body["node"]
+        assert body["node_id"] == "usc-minor-repeat"
+        assert_penalties(node, "Game Loss may be applied", "Game Loss")
+        for sentence in (
+            "The player receiving a Game Loss chooses whether to play or draw in the next game of "
+            "that match, if applicable.",
+            "If a Game Loss is issued before the match begins, neither player in that match may use "
+            "sideboards (if the tournament uses them) for the first game they play.",
+        ):
+            assert_cites(node, "ipg", sentence, "1.1")
+        assert "chooses whether to play or draw in the next game" in node["fix"]
+        assert "neither player may use sideboards for the first game" in node["fix"]
+
+
+def test_a_regular_conclusion_says_which_rel_each_upgrade_is_for():
+    """The JAR: the IPG's fixes and penalties "don't apply at Regular REL". A conclusion reached at
+    Regular that lists the IPG's Warning count says it is for Competitive and Professional (audit
+    rulings4, finding 4)."""
+    regular = [
+        node
+        for guide in loader.load_all().values()
+        for node in guide.nodes.values()
+        if node.id.startswith("jar-") and node.upgrades
+    ]
+    assert len(regular) >= 6
+    for node in regular:
+        for line in node.upgrades:
+            if "(IPG" in line:
+                assert line.startswith("At Competitive and Professional:"), (node.id, line)
+            else:
+                assert line.startswith("At Regular:"), (node.id, line)

@@ -142,3 +142,32 @@ def test_a_section_with_a_downgrade_says_it_beside_its_penalty():
     assert "1 minute" in downgrade and hits[0]["call"]["downgrade"] == downgrade
     page = Client().get("/search/", {"q": question}).content.decode()
     assert 'class="call-downgrade"' in page and "before 1 minute has elapsed" in page
+
+
+def test_a_missed_trigger_hit_opens_the_finder_where_the_judge_says_whether_it_was_missed():
+    """IPG 2.1: a trigger is missed only when awareness was not shown in time; the hit must not walk
+    the judge past that to the Missed Trigger conclusion (a remembered trigger simply resolves)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from guides import calls, links
+
+    version = Rule.objects.filter(version__document__slug="ipg", version__is_current=True).first()
+    version = version.version
+    call = calls.infraction_calls(version.pk, version.content_hash)["2.1"]
+    answers = [int(a) for a in parse_qs(urlsplit(call["finder"]).query)["a"]]
+    finder = guide_services.get_guide("infraction-finder")
+    node = finder.nodes[finder.start]
+    for index in answers:
+        node = finder.nodes[node.answers[index].next]
+    assert node.kind is NodeKind.QUESTION, node.id
+    assert len(answers) < len(links.path_to(finder, "mt"))
+    reachable = {n.next for n in node.answers}
+    assert "mt-remembered" in {
+        a.next
+        for nid in reachable
+        if finder.nodes[nid].kind is NodeKind.QUESTION
+        for a in finder.nodes[nid].answers
+    }
+    # the page opens at that question, not at a conclusion
+    html = Client().get(call["finder"]).content.decode()
+    assert node.text in html.replace("&#x27;", "'").replace("&quot;", '"')
