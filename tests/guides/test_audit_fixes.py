@@ -315,8 +315,8 @@ class UnsportingMinorRepeatTests:
         for sentence in (
             "The player receiving a Game Loss chooses whether to play or draw in the next game of "
             "that match, if applicable.",
-            "If a Game Loss is issued before the match begins, neither player in that match may use "
-            "sideboards (if the tournament uses them) for the first game they play.",
+            "If a Game Loss is issued before the match begins, neither player in that match may "
+            "use sideboards (if the tournament uses them) for the first game they play.",
         ):
             assert_cites(node, "ipg", sentence, "1.1")
         assert "chooses whether to play or draw in the next game" in node["fix"]
