@@ -313,23 +313,33 @@ def _store_batch(
             )
         )
     if publish:
-        # The older versions of a published batch were in effect in their day: they become published
-        # (not current), so ?as_of= finds them. The newest of each document becomes current.
+        _publish_batch(outcomes, actor=actor)
+    return outcomes
+
+
+def _publish_batch(outcomes: Sequence[ImportOutcome], *, actor) -> None:
+    """`import_rules --publish`: what the batch brought that no one has published yet (stored now,
+    or left pending by an earlier import) is published; a version already published is left as the
+    curators left it, so running the same import again (every start of a deployment does) never
+    undoes a publish or a roll-back made since. The older versions of a batch were in effect in
+    their day: published, not current, so ?as_of= finds them. The newest of each document becomes
+    current when it is newer than the current one (or there is none)."""
+    fresh = list(
         Version.objects.filter(
             pk__in=[o.version_id for o in outcomes], status=Version.Status.PENDING
-        ).update(status=Version.Status.PUBLISHED)
-        newest: dict[str, ImportOutcome] = {}
-        for outcome in outcomes:
-            if (
-                outcome.doc not in newest
-                or outcome.effective_date > newest[outcome.doc].effective_date
-            ):
-                newest[outcome.doc] = outcome
-        for outcome in newest.values():
-            version = Version.objects.get(pk=outcome.version_id)
-            if not version.is_current:
-                publish_version(version, actor=actor, note="import_rules --publish")
-    return outcomes
+        ).select_related("document")
+    )
+    Version.objects.filter(pk__in=[v.pk for v in fresh]).update(status=Version.Status.PUBLISHED)
+    newest: dict[str, Version] = {}
+    for version in fresh:
+        slug = version.document.slug
+        if slug not in newest or version.effective_date > newest[slug].effective_date:
+            newest[slug] = version
+    for version in newest.values():
+        current = Version.objects.filter(document=version.document, is_current=True).first()
+        if current is None or version.effective_date > current.effective_date:
+            version.refresh_from_db()
+            publish_version(version, actor=actor, note="import_rules --publish")
 
 
 # ---------------------------------------------------------------- publishing

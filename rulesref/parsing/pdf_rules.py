@@ -15,7 +15,7 @@ from dataclasses import replace
 from rulesref.parsing.html import Block, ContentsEntry, outline_from_blocks, parse_heading
 from rulesref.parsing.pdf import LeaderEntry, Line, PdfLimits, PdfText, read_pages, strip_furniture
 from rulesref.parsing.pdf_blocks import make_blocks
-from rulesref.parsing.records import DocKind, ParsedDocument, ParseError
+from rulesref.parsing.records import DocKind, ParsedDocument, ParseError, SectionTwice
 
 _TITLE_WORDS = (
     (DocKind.MTR, "tournament rules"),
@@ -171,6 +171,8 @@ def parse_pdf(raw: bytes, source: str, limits: PdfLimits | None = None) -> Parse
     plain = "\n".join(ln.text for _, ln in kept)
     try:
         return _unique(_build(kind, blocks, leaders, scrape, source, plain), text)
+    except SectionTwice as exc:
+        raise _twice(exc.number, exc.first, exc.second, text) from None
     except ParseError as exc:
         if exc.page:
             raise
@@ -183,16 +185,18 @@ def _unique(parsed: ParsedDocument, text: PdfText) -> ParsedDocument:
     seen: dict[str, int] = {}
     for rule in parsed.rules:
         if rule.number in seen:
-            first = seen[rule.number]
-            raise ParseError(
-                f"section {rule.number} appears twice: on page {text.page_of(first)} (line "
-                f"{first}) "
-                f"and on page {text.page_of(rule.line)} (line {rule.line})",
-                source=text.source,
-                page=text.page_of(rule.line),
-            )
+            raise _twice(rule.number, seen[rule.number], rule.line, text)
         seen[rule.number] = rule.line
     return parsed
+
+
+def _twice(number: str, first: int, second: int, text: PdfText) -> ParseError:
+    return ParseError(
+        f"section {number} appears twice: on page {text.page_of(first)} (line {first}) "
+        f"and on page {text.page_of(second)} (line {second})",
+        source=text.source,
+        page=text.page_of(second),
+    )
 
 
 def _build(

@@ -90,3 +90,15 @@ class ParseError(ValueError):
             super().__init__(f"{source}: page {page}: {message}")
         else:
             super().__init__(f"{source}:{line}: {message}" if line else f"{source}: {message}")
+
+
+class SectionTwice(ParseError):
+    """A section number given twice, at lines `first` and `second` (a PDF names the pages)."""
+
+    def __init__(self, number: str, first: int, second: int, *, source: str) -> None:
+        self.number, self.first, self.second = number, first, second
+        super().__init__(
+            f"section {number} appears twice: at line {first} and at line {second}",
+            source=source,
+            line=second,
+        )

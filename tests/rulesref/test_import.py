@@ -53,12 +53,47 @@ class ImportCommandTests:
         assert "already stored" in output
         assert snapshot() == before
 
-    @needs_history
-    def test_publish_makes_the_newest_imported_current(self):
-        run_import(str(CR_2017), "--publish")
+    def test_publish_makes_a_newer_version_current(self, tmp_path):
+        newer = _newer_cr(tmp_path)
+        run_import(str(newer), "--publish")
         current = Version.objects.get(document__slug="cr", is_current=True)
-        assert current.effective_date.isoformat() == "2017-08-25"
+        assert current.effective_date.isoformat() == "2026-02-06"
         assert Version.objects.filter(document__slug="cr", is_current=True).count() == 1
+
+    @needs_history
+    def test_publishing_an_older_version_keeps_the_current_one(self):
+        before = Version.objects.get(document__slug="cr", is_current=True)
+        run_import(str(CR_2017), "--publish")
+        old = Version.objects.get(document__slug="cr", effective_date="2017-08-25")
+        assert old.status == "published" and not old.is_current  # in effect in its day (as_of)
+        assert Version.objects.get(document__slug="cr", is_current=True) == before
+
+    def test_importing_again_undoes_no_publish_or_roll_back_made_since(self, tmp_path):
+        """Every start of a deployment runs `import_rules <folder> --publish` again (docker/,
+        scripts/stack): a roll-back a head judge made since must stay."""
+        from rulesref import services
+
+        newer = _newer_cr(tmp_path)
+        run_import(str(newer), str(ROOT_RULES), "--publish")
+        stored = Version.objects.get(document__slug="cr", effective_date="2026-02-06")
+        assert stored.is_current
+        services.rollback_document(stored.document)
+        rolled_back = Version.objects.get(document__slug="cr", is_current=True)
+        assert rolled_back.effective_date < stored.effective_date
+        before = snapshot()
+        output = run_import(str(newer), str(ROOT_RULES), "--publish")
+        assert "already stored" in output
+        assert snapshot() == before
+        assert Version.objects.get(document__slug="cr", is_current=True) == rolled_back
+
+
+def _newer_cr(tmp_path: Path) -> Path:
+    """The shipped CR as if published a year later (2026-02-06)."""
+    shipped = next((ROOT_RULES / "cr").glob("*.txt")).read_bytes()
+    assert b"effective as of February 7, 2025." in shipped
+    newer = tmp_path / "MagicCompRules-20260206.txt"
+    newer.write_bytes(shipped.replace(b"February 7, 2025.", b"February 6, 2026.", 1))
+    return newer
 
 
 def _bad_file(tmp_path: Path, name: str, content: bytes) -> Path:

@@ -16,7 +16,7 @@ from rulesref.parsing.html.front import (
     _title_block,
     read_dates,
 )
-from rulesref.parsing.records import DocKind, ParseError, RuleKind
+from rulesref.parsing.records import DocKind, ParseError, RuleKind, SectionTwice
 
 # ---------------------------------------------------------------------------------------------
 # Headings
@@ -103,7 +103,7 @@ class Outline:
         ]
 
 
-def read_outline(text: str, source: str, expected: DocKind) -> Outline:
+def read_outline(text: str, source: str, expected: DocKind, *, unique: bool = True) -> Outline:
     """Blocks of an MTR or IPG rendering grouped under their numbered headings.
 
     Raises ParseError (source, line) for: no text, a title that is not `expected`, no Effective
@@ -111,7 +111,7 @@ def read_outline(text: str, source: str, expected: DocKind) -> Outline:
     (no closing </html>), and text between the date and the contents that is not a contents entry.
     """
     blocks, closed, scrape = to_blocks(text)
-    return outline_from_blocks(blocks, closed, scrape, source, expected)
+    return outline_from_blocks(blocks, closed, scrape, source, expected, unique=unique)
 
 
 def outline_from_blocks(
@@ -121,9 +121,12 @@ def outline_from_blocks(
     source: str,
     expected: DocKind,
     contents: list[ContentsEntry] | None = None,
+    *,
+    unique: bool = True,
 ) -> Outline:
     """read_outline on blocks another reader made (rulesref.parsing.pdf); `contents` are entries it
-    read from a contents page of its own, added to any the front matter holds."""
+    read from a contents page of its own, added to any the front matter holds. `unique=False` reads
+    a section numbered twice as it is (a test typesets such a file as a PDF)."""
     notes: list[str] = []
     if scrape:
         notes.append(f"line 1: scrape date {scrape} (not part of the document)")
@@ -141,6 +144,8 @@ def outline_from_blocks(
     intro, intro_line, listed = _split_front(front, date_lines, source, notes)
     contents = listed + list(contents or [])
     sections = _read_body(blocks[first_body:], contents, notes)
+    if unique:
+        _check_unique(sections, source)
     _check_against_contents(sections, contents, closed, source, notes, blocks[-1].line)
     _note_unmatched_entries(contents, blocks[start:], notes)
     title = " ".join(title_block.text.split())
@@ -309,6 +314,17 @@ def _title_from_contents(heading: Heading, listed: dict[str, Heading]) -> tuple[
     return heading, ""
 
 
+def _check_unique(sections: list[Section], source: str) -> None:
+    """A heading numbered twice (a typo in the source) is the fault, not the section it hides from
+    the contents: named at both lines, before the contents are checked."""
+    seen: dict[str, int] = {}
+    for section in sections:
+        number = section.heading.number
+        if number in seen and section.heading.kind is not RuleKind.CHAPTER:
+            raise SectionTwice(number, seen[number], section.line, source=source)
+        seen.setdefault(number, section.line)
+
+
 def _check_against_contents(
     sections: list[Section],
     contents: list[ContentsEntry],
@@ -322,18 +338,6 @@ def _check_against_contents(
         raise ParseError(
             "the file ends before its closing </html> (truncated?)", source=source, line=last_line
         )
-    # A heading numbered twice (a typo in the source) is the fault, not the section it hides.
-    seen: dict[str, int] = {}
-    for section in sections:
-        number = section.heading.number
-        if number in seen and section.heading.kind is not RuleKind.CHAPTER:
-            raise ParseError(
-                f"section {number} appears twice: at line {seen[number]} and at line "
-                f"{section.line}",
-                source=source,
-                line=section.line,
-            )
-        seen.setdefault(number, section.line)
     for entry in contents:
         heading = entry.heading
         if heading is None:
