@@ -1,8 +1,10 @@
 """System checks: every guide file loads and every rule it cites resolves in the current rules.
 
 A malformed guide is an error (the service must not start with a guide a judge could get stuck in);
-a reference that does not resolve is an error when rules are imported, and only a warning while no
+a reference that cannot be resolved is an error when rules are imported, and only a warning while no
 version of that document is current (so `migrate` and a first import on an empty database work).
+A reference to a rule that a published version removed is a warning: the guide runs and cites it as
+removed, and an error would stop every management command, the roll-back undoing the publish too.
 """
 
 from __future__ import annotations
@@ -63,6 +65,19 @@ def check_guides(app_configs=None, **kwargs):
         return references.resolve(ref)
 
     for guide in guides.values():
-        for problem in loader.validate_references(guide, resolve):
-            messages.append(Error(problem, id="judgeapp.E002"))
+        for problem, gone in loader.reference_problems(guide, resolve):
+            if gone:
+                # A published version removed the rule: the guide still runs (its citation says the
+                # rule was removed), and an error here would stop migrate, import_rules and the roll
+                # back that could undo the publish, and so every restart of a deployment.
+                messages.append(
+                    Warning(
+                        problem,
+                        hint="Update the guide file's reference (the publish review lists the "
+                        "guides a version affects), or roll the publish back.",
+                        id="judgeapp.W003",
+                    )
+                )
+            else:
+                messages.append(Error(problem, id="judgeapp.E002"))
     return messages

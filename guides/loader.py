@@ -465,18 +465,28 @@ def validate_references(guide: Guide, resolve: Callable[[str], Any]) -> list[str
     a reference fails when resolve raises LookupError or ValueError (rulesref's ReferenceError) or
     returns something whose ``number`` is None (the rule is gone).
     """
-    problems = []
+    return [message for message, _ in reference_problems(guide, resolve)]
+
+
+def reference_problems(guide: Guide, resolve: Callable[[str], Any]) -> list[tuple[str, bool]]:
+    """validate_references with each message's kind: (message, gone), gone when the reference
+    resolves but the current version no longer has the rule (a publish removed it; the guide still
+    runs and its citation says so), not when it cannot be resolved at all."""
+    problems: list[tuple[str, bool]] = []
     for node in guide.nodes.values():
         for ref in node.refs:
             try:
                 resolved = resolve(ref)
             except (LookupError, ValueError) as exc:
                 # the resolver's own error says what is missing
-                problems.append(f"{guide.source} [{node.id}]: {ref}: {exc}")
+                problems.append((f"{guide.source} [{node.id}]: {ref}: {exc}", False))
                 continue
             if getattr(resolved, "number", "") is None:
                 problems.append(
-                    f"{guide.source} [{node.id}]: {ref} names a rule that is gone from the "
-                    "current version"
+                    (
+                        f"{guide.source} [{node.id}]: {ref} names a rule that is gone from the "
+                        "current version",
+                        True,
+                    )
                 )
     return problems

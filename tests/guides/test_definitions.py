@@ -5,6 +5,7 @@ being reached."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -276,3 +277,39 @@ class GuidesAffectedTests:
         assert "loop-resolution" in {g["slug"] for g in review.affected_guides}
         html = page.content.decode()
         assert "Judge guides affected" in html and 'id="guide-loop-resolution"' in html
+
+
+class RemovedRuleCheckTests:
+    def test_a_published_version_without_a_cited_rule_is_a_warning_that_blocks_no_command(
+        self, tmp_path
+    ):
+        """Ops audit 3: a newer CR published without 729.2b, which guides cite, made `migrate`,
+        `import_rules` and `publish_version --rollback` fail the system checks (judgeapp.E002)."""
+        import re as regex
+
+        from django.core.management import call_command
+
+        from guides import checks
+        from rulesref import references
+        from rulesref.models import Version
+
+        shipped = next((Path(__file__).resolve().parents[2] / "rules" / "cr").glob("*.txt"))
+        text = shipped.read_text(encoding="utf-8-sig")
+        assert "cr@2025-02-07:729.2b" in loader.all_refs(guide_services.guides()["loop-resolution"])
+        text = regex.sub(r"\r?\n729\.2b .*?(?=\r?\n729\.2c )", "", text, count=1, flags=regex.S)
+        text = text.replace("February 7, 2025.", "February 6, 2026.", 1)
+        newer = tmp_path / "MagicCompRules-20260206.txt"
+        newer.write_text(text, encoding="utf-8")
+        call_command("import_rules", str(newer), "--publish", stdout=io.StringIO())
+        current = Version.objects.get(document__slug="cr", is_current=True)
+        assert current.effective_date.isoformat() == "2026-02-06"
+        assert not current.rules.filter(number="729.2b").exists()
+        references.forget_resolutions()
+        try:
+            messages = checks.check_guides()
+            call_command("check", stdout=io.StringIO())  # SystemCheckError on an error
+        finally:
+            references.forget_resolutions()
+        gone = [m for m in messages if m.id == "judgeapp.W003"]
+        assert gone and all(m.level < 40 for m in messages), messages
+        assert any("729.2b" in m.msg for m in gone)
