@@ -14,6 +14,7 @@ import gc
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -52,9 +53,13 @@ class _Cached:
 
 
 # (version ids, card stamp) -> index: the cards search reads are part of what an index is
-# built from.
-_indexes: dict[tuple[tuple[int, ...], str], _Cached] = {}
+# built from. Oldest use first.
+_indexes: OrderedDict[tuple[tuple[int, ...], str], _Cached] = OrderedDict()
 _lock = threading.Lock()
+# Indexes kept of versions that are not all current (a search of an older version, or of the
+# current ones before a publish): the least recently used go. Each is tens of megabytes, and one
+# process kept one for every version ever searched (49 in the history: gigabytes per worker).
+OLD_INDEXES = 2
 
 
 def _attach_semantic(cached: _Cached) -> None:
@@ -104,8 +109,22 @@ def _cached_for(versions: list[Version]) -> _Cached:
                 for old in [k for k in _indexes if k[1] != stamp]:
                     del _indexes[old]
                 _indexes[key] = cached
+                _forget_old()
+    else:
+        with _lock:
+            if key in _indexes:
+                _indexes.move_to_end(key)
     _attach_semantic(cached)
     return cached
+
+
+def _forget_old() -> None:
+    """Keep OLD_INDEXES indexes of versions not all current, the most recently used (under _lock);
+    an index of the current versions stays until a publish makes it old."""
+    current = {v.pk for v in Version.objects.filter(is_current=True).only("pk")}
+    old = [k for k in _indexes if not set(k[0]) <= current]
+    for key in old[: max(0, len(old) - OLD_INDEXES)]:
+        del _indexes[key]
 
 
 def _load_or_build(versions: list[Version], stamp: str) -> _Cached:
