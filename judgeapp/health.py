@@ -1,4 +1,5 @@
-"""GET /api/v1/health: database and broker reachability for load balancers and compose.
+"""GET /api/v1/health: database and broker reachability for load balancers and compose, and whether
+the database is migrated and the static files collected (without either every page fails: 503).
 
 The broker is asked on one Redis connection per process, kept and reused (a new connection per call
 cost up to seconds under load), with short timeouts, and at most once a second, on a thread of its
@@ -60,6 +61,55 @@ def _database_status() -> str:
         return f"unreachable: {exc.__class__.__name__}"
 
 
+# Once this process has found every migration applied and the static files collected, that stays
+# true (a deploy that changes either starts new processes): asked again only until it is.
+SCHEMA_RECHECK_SECONDS = 5.0
+_schema: tuple[float, str] | None = None  # (when asked, status)
+_static: str | None = None
+
+
+def _schema_status() -> str:
+    """ "ok" when the database holds every migration of the code, else which are not applied: a
+    machine added before `migrate` ran (or new code ahead of its migration) answers SELECT 1 but
+    fails every page."""
+    global _schema
+    now = time.monotonic()
+    if _schema is not None and (_schema[1] == "ok" or now - _schema[0] < SCHEMA_RECHECK_SECONDS):
+        return _schema[1]
+    from django.db.migrations.executor import MigrationExecutor
+
+    try:
+        executor = MigrationExecutor(connection)
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    except Exception as exc:  # the database went away between the two checks
+        return f"unreachable: {exc.__class__.__name__}"
+    if plan:
+        names = [f"{m.app_label}.{m.name}" for m, _ in plan]
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        status = f"migrations not applied: {', '.join(names[:3])}{more} (run migrate)"
+    else:
+        status = "ok"
+    _schema = (now, status)
+    return status
+
+
+def _static_status() -> str:
+    """ "ok" unless the static files are served from a manifest that collectstatic has not written
+    (every HTML page would answer 500)."""
+    global _static
+    if _static == "ok":
+        return _static
+    from django.contrib.staticfiles.storage import ManifestFilesMixin
+    from django.core.files.storage import storages
+
+    storage = storages["staticfiles"]
+    if isinstance(storage, ManifestFilesMixin) and not storage.exists(storage.manifest_name):
+        _static = "not collected (run collectstatic)"
+    else:
+        _static = "ok"
+    return _static
+
+
 def _ask_broker(url: str) -> None:
     """PING the broker (at most BROKER_TIMEOUT) and keep the answer."""
     global _status, _asking
@@ -107,7 +157,12 @@ def health(request):
         "database": database,
         "broker": broker,
     }
-    response = JsonResponse(body, status=200 if database == "ok" else 503)
+    if database == "ok":
+        body["schema"] = _schema_status()
+        body["static"] = _static_status()
+        if body["schema"] != "ok" or body["static"] != "ok":
+            body["status"] = "unavailable"
+    response = JsonResponse(body, status=200 if body["status"] == "ok" else 503)
     if database != "ok":
         response["Retry-After"] = str(settings.JUDGEAPP_RETRY_AFTER)
     return response

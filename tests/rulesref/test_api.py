@@ -193,3 +193,51 @@ class RequestEdgeTests:
         bad = api.get("/api/v1/glossary/flying?doc=xyz")
         assert bad.status_code == 400 and bad.json()["error"]["details"] == {"doc": "xyz"}
         assert api.get("/api/v1/glossary/flying?doc=").status_code == 200
+
+
+class HealthReadinessTests:
+    """Ops audit 5: health answered 200 on a database with no migrations applied and with no static
+    files collected, while every page failed."""
+
+    def test_a_database_behind_the_code_is_unavailable_naming_the_migrations(self, api):
+        from django.db import connection
+        from django.db.migrations.recorder import MigrationRecorder
+
+        from judgeapp import health
+        from tests.migrating import latest
+
+        app, name = next(node for node in latest() if node[0] == "calllog")
+        MigrationRecorder(connection).migration_qs.filter(app=app, name=name).delete()
+        health._schema = None
+        try:
+            response = api.get("/api/v1/health")
+        finally:
+            health._schema = None
+        assert response.status_code == 503, response.content
+        body = response.json()
+        assert body["status"] == "unavailable" and body["database"] == "ok"
+        assert f"{app}.{name}" in body["schema"] and "run migrate" in body["schema"]
+
+    def test_static_files_not_collected_are_unavailable(self, api, settings, tmp_path):
+        from django.core.files.storage import storages
+
+        from judgeapp import health
+
+        settings.STATIC_ROOT = tmp_path  # nothing collected there
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        }
+        storages._storages.pop("staticfiles", None)
+        health._static = None
+        try:
+            response = api.get("/api/v1/health")
+        finally:
+            health._static = None
+            storages._storages.pop("staticfiles", None)
+        assert response.status_code == 503
+        assert response.json()["static"] == "not collected (run collectstatic)"
+
+    def test_a_ready_service_says_ok_for_each(self, api):
+        body = api.get("/api/v1/health").json()
+        assert (body["status"], body["schema"], body["static"]) == ("ok", "ok", "ok")
