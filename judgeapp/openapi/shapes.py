@@ -35,6 +35,9 @@ class HealthSerializer(s.Serializer):
     status = s.ChoiceField(choices=["ok", "unavailable"])
     database = s.CharField()
     broker = s.CharField()
+    # with the database reachable: "ok", or the migrations not applied / static files not collected
+    schema = s.CharField(required=False)
+    static = s.CharField(required=False)
 
 
 # -- rules -----------------------------------------------------------------------------------------
