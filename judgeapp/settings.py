@@ -37,6 +37,18 @@ def env_bool(name: str, default: bool) -> bool:
     )
 
 
+def _port(name: str, parts) -> int | None:
+    """The URL's port, or ImproperlyConfigured naming the variable (urlparse raises a bare
+    ValueError for "host:63x9")."""
+    try:
+        return parts.port
+    except ValueError:
+        where = parts.netloc.rsplit("@", 1)[-1]  # never the password
+        raise ImproperlyConfigured(
+            f"{name} has a port that is not a number from 0 to 65535: {where!r}"
+        ) from None
+
+
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
@@ -101,13 +113,14 @@ def database_from_url(url: str, sqlite_path: Path) -> dict:
             "tcp_user_timeout": str(env_int("JUDGEAPP_DB_CONNECT_TIMEOUT", 3) * 1000 + 7000),
         }
         options.update({key: values[-1] for key, values in parse_qs(parts.query).items()})
+        port = _port("DATABASE_URL", parts)
         return {
             "ENGINE": "judgeapp.db_guard",
             "NAME": unquote(parts.path.lstrip("/")) or "postgres",
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
-            "PORT": str(parts.port or ""),
+            "PORT": str(port or ""),
             "OPTIONS": options,
             "CONN_MAX_AGE": env_int("DATABASE_CONN_MAX_AGE", 60),
             # A persistent connection the server dropped (a restart, pg_terminate_backend) is
@@ -351,8 +364,25 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"DocumentEnum": ["cr", "mtr", "ipg", "jar"]},
 }
 
+
+BROKER_SCHEMES = ("memory", "redis", "rediss", "amqp", "amqps", "pyamqp")
+
+
+def _broker(url: str) -> str:
+    """CELERY_BROKER_URL, checked as the service starts: a misspelt scheme ("reddis://") or port
+    passed every check and health, then failed every job with a 500."""
+    parts = urlparse(url)
+    if parts.scheme not in BROKER_SCHEMES:
+        raise ImproperlyConfigured(
+            f"CELERY_BROKER_URL scheme {parts.scheme!r} is not supported (use redis://, rediss://, "
+            "amqp:// or memory://)"
+        )
+    _port("CELERY_BROKER_URL", parts)
+    return url
+
+
 # Celery: memory:// (the default) runs every task in-process, eagerly.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://localhost/")
+CELERY_BROKER_URL = _broker(env_str("CELERY_BROKER_URL", "memory://localhost/"))
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL.startswith("memory://")
 # The queue jobs are sent to and workers take them from: two deployments (or two test runs) that
 # share one broker keep their jobs apart by naming different queues.
@@ -364,6 +394,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("JUDGEAPP_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("JUDGEAPP_TASK_SOFT_TIME_LIMIT", 100)
+if not 0 < CELERY_TASK_SOFT_TIME_LIMIT < CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"JUDGEAPP_TASK_SOFT_TIME_LIMIT={CELERY_TASK_SOFT_TIME_LIMIT} must be above 0 and below "
+        f"JUDGEAPP_TASK_TIME_LIMIT={CELERY_TASK_TIME_LIMIT} (a job is told to stop at the soft "
+        "limit, then killed at the hard one)"
+    )
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A web process that sends a job to a broker that is down must find out in well under a second
 # (jobs.dispatch leaves the job queued for the re-send); workers keep retrying their own connection.

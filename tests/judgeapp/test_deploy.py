@@ -183,3 +183,30 @@ def test_the_client_address_behind_the_proxy(settings, rf, count, forwarded, see
     request = rf.get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR="10.0.0.5")
     ForwardedForMiddleware(lambda r: r.META["REMOTE_ADDR"])(request)
     assert request.META["REMOTE_ADDR"] == seen
+
+
+def test_the_image_stands_alone_and_setup_imports_what_it_holds(tmp_path):
+    """Ops audit 1: the image held no rules and compose mounted only RULES_DIR, which a clone has
+    not: `setup` failed ("no rules files found") and nothing started. The image now holds rules/,
+    and `setup` imports it, with RULES_DIR's history when one is mounted."""
+    dockerfile = (REPO / "docker" / "Dockerfile").read_text()
+    assert "COPY rules ./rules" in dockerfile
+    setup = COMPOSE["services"]["setup"]["command"][-1].replace("$$", "$")
+    fake = setup.replace("python -c", "true ||").replace("python manage.py", "echo manage")
+    empty, history = tmp_path / "empty", tmp_path / "history"
+    empty.mkdir()
+    history.mkdir()
+    (history / "cr.txt").write_text("x")
+    for mounted, imported in ((empty, "rules"), (history, f"rules {history}")):
+        run = subprocess.run(
+            ["sh", "-c", fake.replace("/rules", str(mounted))], capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines()[-1] == f"manage import_rules {imported} --publish"
+
+
+def test_every_long_running_service_comes_back_after_it_stops():
+    """Ops audit 7: no service had a restart policy; a dead worker left jobs running for good."""
+    for name, service in COMPOSE["services"].items():
+        expected = "no" if name == "setup" else "unless-stopped"
+        assert service.get("restart") == expected, name

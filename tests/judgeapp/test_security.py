@@ -205,3 +205,44 @@ class DeployCheckTests:
         settings.SECURE_SSL_REDIRECT = True
         assert Client().get("/api/v1/health").status_code == 200
         assert Client().get("/api/v1/documents").status_code == 301
+
+
+class ServiceUrlTests:
+    """Ops audit 6 and 16: a misspelt broker scheme or port, or a soft time limit above the hard
+    one, passed `check` and health, then every job POST answered 500; a malformed DATABASE_URL port
+    raised a bare ValueError naming no variable."""
+
+    @pytest.mark.parametrize(
+        "url, words",
+        [
+            ("reddis://127.0.0.1:6379/0", "CELERY_BROKER_URL scheme 'reddis' is not supported"),
+            ("redis://127.0.0.1:63x9/0", "CELERY_BROKER_URL has a port that is not a number"),
+        ],
+    )
+    def test_a_broker_url_that_cannot_work_is_refused_naming_it(self, url, words):
+        from django.core.exceptions import ImproperlyConfigured
+
+        with pytest.raises(ImproperlyConfigured, match=words):
+            settings_module()._broker(url)
+
+    @pytest.mark.parametrize(
+        "url", ["redis://:secret@127.0.0.1:6379/1", "amqp://guest:guest@localhost//", "memory://"]
+    )
+    def test_a_working_broker_url_is_taken_as_it_is(self, url):
+        assert settings_module()._broker(url) == url
+
+    def test_a_database_port_that_is_no_number_names_the_variable_and_not_the_password(self):
+        from django.core.exceptions import ImproperlyConfigured
+
+        with pytest.raises(ImproperlyConfigured) as raised:
+            settings_module().database_from_url("postgres://u:hunter2@db:54x2/judge", Path("x"))
+        assert "DATABASE_URL has a port that is not a number" in str(raised.value)
+        assert "hunter2" not in str(raised.value)
+
+    def test_a_soft_time_limit_not_below_the_hard_one_stops_the_start(self):
+        env = clean_env(
+            DJANGO_DEBUG="1", JUDGEAPP_TASK_TIME_LIMIT="60", JUDGEAPP_TASK_SOFT_TIME_LIMIT="90"
+        )
+        run = manage(env, "check")
+        assert run.returncode != 0
+        assert "JUDGEAPP_TASK_SOFT_TIME_LIMIT=90 must be above 0 and below" in run.stderr
