@@ -58,7 +58,10 @@ def _database_status() -> str:
             cursor.execute("SELECT 1")
         return "ok"
     except Exception as exc:  # any driver error means unreachable
-        return f"unreachable: {exc.__class__.__name__}"
+        # its first line: "database unavailable (connect failed: OperationalError: database
+        # "judgeapp" does not exist)", where the class name alone hid a wrong name, role or host
+        line = " ".join(str(exc).split("\n", 1)[0].split())[:240]
+        return f"unreachable: {exc.__class__.__name__}" + (f": {line}" if line else "")
 
 
 # Once this process has found every migration applied and the static files collected, that stays

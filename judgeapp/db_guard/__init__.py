@@ -125,6 +125,17 @@ WATCHDOG = Watchdog()
 PROBE_WAIT = 0.5
 
 
+def connect_failure(exc: BaseException) -> str:
+    """Why a connection failed, for the 503's message, health and logs: the driver's own words
+    ("database "judgeapp" does not exist", "password authentication failed for user ...", never
+    the password itself), where a class name alone hid a wrong database name, role or host."""
+    words = " ".join(str(exc).split())
+    if "FATAL:" in words:
+        words = words.split("FATAL:", 1)[1].strip()
+    words = words[:200]
+    return f"connect failed: {exc.__class__.__name__}" + (f": {words}" if words else "")
+
+
 class Breaker:
     """After a failed connect or a cut connection, new connections are refused for a while.
 
@@ -180,7 +191,7 @@ class Breaker:
         try:
             connect()
         except Exception as exc:
-            self.trip(retry_seconds, f"connect failed: {exc.__class__.__name__}")
+            self.trip(retry_seconds, connect_failure(exc))
         else:
             self._probe_ok = True
             self.reset()

@@ -76,9 +76,7 @@ class DatabaseWrapper(postgresql.DatabaseWrapper):
         except TimeoutError as exc:
             raise OperationalError(f"database unavailable ({exc})") from None
         except Exception as exc:
-            db_guard.BREAKER.trip(
-                settings.JUDGEAPP_DB_RETRY_SECONDS, f"connect failed: {exc.__class__.__name__}"
-            )
+            db_guard.BREAKER.trip(settings.JUDGEAPP_DB_RETRY_SECONDS, db_guard.connect_failure(exc))
             raise
         db_guard.BREAKER.reset()
         return connection

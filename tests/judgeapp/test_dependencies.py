@@ -544,3 +544,18 @@ def test_the_watchdog_ends_a_query_the_server_never_answers():
     finally:
         db_guard.BREAKER.reset()
         relay.close()
+
+
+def test_a_wrong_database_name_is_said_in_the_drivers_words():
+    """Ops audit 8: a wrong database name, role or host read only "connect failed:
+    OperationalError" in the 503, in health and in migrate's error."""
+    import psycopg
+
+    from judgeapp import db_guard
+
+    wrong = urllib.parse.urlunsplit(_PG._replace(path="/judgeapp_no_such_database_here"))
+    with pytest.raises(psycopg.OperationalError) as raised:
+        psycopg.connect(wrong, connect_timeout=3)
+    said = db_guard.connect_failure(raised.value)
+    assert said.startswith("connect failed: OperationalError: ")
+    assert 'database "judgeapp_no_such_database_here" does not exist' in said
