@@ -51,13 +51,17 @@ def claim_job(job_id: int, *, worker: str = "") -> Job | None:
     return Job.objects.get(pk=job_id)
 
 
-def run_claimed_job(job: Job) -> Job:
-    """Run the engine for a claimed job and store its result or its error."""
+def run_claimed_job(job: Job, *, passes: tuple[type[BaseException], ...] = ()) -> Job:
+    """Run the engine for a claimed job and store its result or its error. The exceptions of
+    `passes` are not errors of the service: raised for the caller to handle (the worker's time
+    limit: the task fails the job saying so)."""
     try:
         computation = COMPUTATIONS[job.kind]()
         outcome = computation.run(computation.validate(job.input))
         result = resolve_citations(outcome_dict(outcome))
         json.dumps(result)  # a result the job's row cannot hold fails here, never after it
+    except passes:
+        raise
     except Exception as exc:
         # stored with the job: a failed job is never lost; the traceback goes to the log only
         field = getattr(exc, "field", None)

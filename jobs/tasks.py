@@ -35,7 +35,7 @@ def run_job(self, job_id: int) -> None:
         return
     try:
         with running.heartbeat(job_id):
-            running.run_claimed_job(job)
+            running.run_claimed_job(job, passes=(SoftTimeLimitExceeded,))
     except SoftTimeLimitExceeded:
         running.fail_job(job_id, "the computation took longer than its time limit and was stopped")
 

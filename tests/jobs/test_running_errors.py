@@ -145,3 +145,29 @@ class DatabaseAwayTests:
         assert len(calls) == 2 and retried[0]["countdown"] == tasks.CLAIM_RETRY_SECONDS
         job.refresh_from_db()
         assert job.status == Job.Status.SUCCEEDED, (job.status, job.error)
+
+
+class TimeLimitTests:
+    def test_a_job_stopped_at_its_time_limit_says_so_and_logs_no_error(self, monkeypatch, caplog):
+        """Ops audit 10: a job the worker's soft time limit stopped read "an error in the service"
+        and was logged as an error with a traceback; the task's own message never ran."""
+        from celery.exceptions import SoftTimeLimitExceeded
+
+        from jobs import tasks
+
+        job = Job.objects.create(kind=Job.Kind.GAME_OUTCOME, input=GAME, status=Job.Status.QUEUED)
+
+        class Slow:
+            def validate(self, payload):
+                return payload
+
+            def run(self, request):
+                raise SoftTimeLimitExceeded()
+
+        monkeypatch.setitem(computations.COMPUTATIONS, Job.Kind.GAME_OUTCOME, Slow)
+        with caplog.at_level(logging.WARNING):
+            tasks.run_job.apply(args=[job.pk])
+        job.refresh_from_db()
+        assert job.status == Job.Status.FAILED
+        assert job.error == "the computation took longer than its time limit and was stopped"
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
