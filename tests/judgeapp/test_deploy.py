@@ -124,6 +124,69 @@ def test_scripts_stack_runs_what_compose_runs():
     reason="nginx is not installed (Debian: apt-get install nginx; `make stack` installs it as "
     "root)",
 )
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_with_gunicorn_away_the_api_answers_its_json_503_through_nginx(tmp_path):
+    """Ops audit 12: while gunicorn restarted, nginx answered its own HTML 502 under /api/v1/,
+    without Retry-After; a client of the API must get the contract's JSON 503."""
+    import json
+    import ssl
+    import time
+    import urllib.error
+    import urllib.request
+
+    env = {
+        "STACK_DIR": str(tmp_path / "stack"),
+        "PATH": os.environ["PATH"],
+        "STACK_HTTPS_PORT": str(_free_port()),
+        "STACK_HTTP_PORT": str(_free_port()),
+    }
+    s = stack.Stack(env)
+    (s.dir / "logs").mkdir(parents=True)
+    (s.dir / "run").mkdir()
+    subprocess.run(
+        [
+            "sh",
+            str(REPO / "docker/nginx/selfsigned.sh"),
+            s.env["JUDGEAPP_TLS_CERT"],
+            s.env["JUDGEAPP_TLS_KEY"],
+            "localhost",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    nginx = s.nginx_binary()
+    conf = s.render_nginx(nginx)  # the upstream's socket does not exist: gunicorn is away
+    server = subprocess.Popen([nginx, "-c", str(conf)], stderr=subprocess.PIPE)
+    try:
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        url = f"https://127.0.0.1:{s.https_port}/api/v1/rules/cr/729.3"
+        for _ in range(50):
+            try:
+                urllib.request.urlopen(urllib.request.Request(url), context=context, timeout=5)
+            except urllib.error.HTTPError as answer:
+                status, headers, body = answer.code, answer.headers, answer.read()
+                break
+            except OSError:
+                time.sleep(0.1)  # nginx not listening yet
+        else:
+            pytest.fail("nginx never answered")
+        assert status == 503, body
+        assert headers["Content-Type"].startswith("application/json")
+        assert headers["Retry-After"] == "5"
+        assert json.loads(body)["error"]["code"] == "unavailable"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def test_nginx_accepts_the_configuration_made_from_compose_template(tmp_path):
     s = stack.Stack({"STACK_DIR": str(tmp_path / "stack"), "PATH": os.environ["PATH"]})
     (s.dir / "logs").mkdir(parents=True)
