@@ -119,11 +119,13 @@ def test_scripts_stack_runs_what_compose_runs():
     assert s.env["JUDGEAPP_PROXY_COUNT"] == "1"
 
 
-@pytest.mark.skipif(
+needs_nginx = pytest.mark.skipif(
     not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()),
     reason="nginx is not installed (Debian: apt-get install nginx; `make stack` installs it as "
     "root)",
 )
+
+
 def _free_port() -> int:
     import socket
 
@@ -132,6 +134,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@needs_nginx
 def test_with_gunicorn_away_the_api_answers_its_json_503_through_nginx(tmp_path):
     """Ops audit 12: while gunicorn restarted, nginx answered its own HTML 502 under /api/v1/,
     without Retry-After; a client of the API must get the contract's JSON 503."""
@@ -187,6 +190,7 @@ def test_with_gunicorn_away_the_api_answers_its_json_503_through_nginx(tmp_path)
         server.wait(timeout=10)
 
 
+@needs_nginx
 def test_nginx_accepts_the_configuration_made_from_compose_template(tmp_path):
     s = stack.Stack({"STACK_DIR": str(tmp_path / "stack"), "PATH": os.environ["PATH"]})
     (s.dir / "logs").mkdir(parents=True)
