@@ -539,9 +539,17 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Each line says when, how bad and from where (an operator reading `docker compose logs` or a
+# journal needs all three), then the message.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "line": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(process)d]: %(message)s",
+            "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": env_str("JUDGEAPP_LOG_LEVEL", "WARNING")},
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +247,16 @@ class ServiceUrlTests:
         run = manage(env, "check")
         assert run.returncode != 0
         assert "JUDGEAPP_TASK_SOFT_TIME_LIMIT=90 must be above 0 and below" in run.stderr
+
+
+def test_a_log_line_says_when_how_bad_and_from_where():
+    """Ops audit 15: log lines were the bare message, with no time, level or logger."""
+    code = "import logging; logging.getLogger('jobs.running').warning('job abc left queued')"
+    run = manage(clean_env(DJANGO_DEBUG="1"), "shell", "-c", code)
+    assert run.returncode == 0, run.stderr
+    line = run.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING jobs\.running \[\d+\]: "
+        r"job abc left queued",
+        line,
+    ), line
