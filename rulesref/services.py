@@ -394,9 +394,13 @@ def publish_version(
         version.published_at = version.published_at or timezone.now()
         version.save(update_fields=["is_current", "status", "published_at"])
         if action is None:
+            # back to an older version that was current before is a roll-back; to a newer one a
+            # publish, even one that was current before ("Rolled back" was said of a forward one)
             action = (
                 VersionEvent.Action.ROLLBACK
-                if was_current_before and previous is not None
+                if was_current_before
+                and previous is not None
+                and version.effective_date < previous.effective_date
                 else VersionEvent.Action.PUBLISH
             )
         event = VersionEvent.objects.create(

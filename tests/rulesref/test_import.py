@@ -190,3 +190,16 @@ class BadInputTests:
 
     def test_missing_path(self, tmp_path):
         self._assert_refused(tmp_path / "nothing-here.txt")
+
+
+def test_publishing_again_a_newer_version_rolled_back_from_is_a_publish(tmp_path):
+    """Ops audit 16: publishing forward again a version that had been current printed 'Rolled
+    back'; only going back to an older version is a roll-back."""
+    from rulesref import services
+
+    run_import(str(_newer_cr(tmp_path)), "--publish")
+    newer = Version.objects.get(document__slug="cr", is_current=True)
+    back = services.rollback_document(newer.document)
+    assert back.action == VersionEvent.Action.ROLLBACK
+    again = services.publish_version(newer)
+    assert again.action == VersionEvent.Action.PUBLISH and again.get_action_display() == "Published"
