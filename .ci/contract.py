@@ -67,6 +67,8 @@ def prepare_database(env: dict) -> dict:
         conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{DATABASE}"')
     run([PY, "manage.py", "migrate", "--noinput", "-v0"], env)
+    # as every deployment does (health answers 503 while they are not collected)
+    run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], env)
     run(
         [
             PY,
@@ -185,6 +187,7 @@ def main() -> int:
         "JUDGEAPP_SEARCH_SHIPPED_VECTORS": "0",
         "JUDGEAPP_SEARCH_INDEX_CACHE": str(workdir / "search"),
         "JUDGEAPP_MEDIA_ROOT": str(workdir / "media"),
+        "JUDGEAPP_STATIC_ROOT": str(workdir / "static"),
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": os.environ.get("CONTRACT_GUNICORN_WORKERS", "2"),
         "OPENBLAS_NUM_THREADS": "1",

@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
-from bench_env import ensure_database  # noqa: E402 - after the bench folder is on the path
+from bench_env import collected_static, ensure_database  # noqa: E402 - after the bench folder is on the path
 
 PY = sys.executable
 RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
@@ -105,6 +105,7 @@ def main() -> None:
         "OPENBLAS_NUM_THREADS": "1",
     }
     ensure_database(os.environ.get("DATABASE_URL", ""))
+    env["JUDGEAPP_STATIC_ROOT"] = collected_static(env)
     subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=REPO, env=env, check=True)
     subprocess.run(
         [

@@ -68,3 +68,18 @@ def setup_django(database_url: str, broker: str = "memory://") -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+
+
+def collected_static(env: dict[str, str], folder: Path | None = None) -> str:
+    """collectstatic for a server run with debug off, as every deployment does: a folder for
+    JUDGEAPP_STATIC_ROOT (health answers 503 while the static files are not collected)."""
+    import tempfile
+
+    root = folder or Path(tempfile.mkdtemp(prefix="judgeapp-static-"))
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0", "--skip-checks"],
+        cwd=REPO,
+        env={**os.environ, **env, "JUDGEAPP_STATIC_ROOT": str(root)},
+        check=True,
+    )
+    return str(root)

@@ -43,7 +43,7 @@ from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
-from bench_env import ensure_database  # noqa: E402 - after the bench folder is on the path
+from bench_env import collected_static, ensure_database  # noqa: E402 - after the bench folder is on the path
 
 RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 PY = sys.executable
@@ -118,6 +118,7 @@ print(json.dumps(out))
 
 def ensure_documents() -> None:
     ensure_database(os.environ.get("DATABASE_URL", ""))
+    ENV["JUDGEAPP_STATIC_ROOT"] = collected_static(ENV)
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=REPO, env=ENV, check=True)
     code = (
         "import django; django.setup(); from rulesref.models import Version; "

@@ -88,6 +88,9 @@ def memory(count: int, workers: int) -> None:
         "JUDGEAPP_SEARCH_VECTORS": "0",
         "PYTHONPATH": str(REPO),
     }
+    from bench_env import collected_static
+
+    env["JUDGEAPP_STATIC_ROOT"] = collected_static(env)
     started = time.perf_counter()
     server = subprocess.Popen(
         [

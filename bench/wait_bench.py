@@ -27,7 +27,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
-from bench_env import ensure_database  # noqa: E402 - after the bench folder is on the path
+from bench_env import collected_static, ensure_database  # noqa: E402 - after the bench folder is on the path
 
 PY = sys.executable
 DATABASE_URL = os.environ.get(
@@ -81,6 +81,7 @@ def main() -> int:
         "JUDGEAPP_RESEND_SECONDS": "3600",
     }
     ensure_database(DATABASE_URL)
+    env["JUDGEAPP_STATIC_ROOT"] = collected_static(env)
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v0"], cwd=REPO, env=env, check=True)
     subprocess.run(
         [PY, "-c", f"import redis; redis.Redis.from_url({BROKER!r}).delete('celery')"], check=True

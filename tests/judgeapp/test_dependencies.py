@@ -55,14 +55,19 @@ class App:
     """gunicorn (gthread, one worker) serving judgeapp with the given environment. Started at once;
     `ready()` waits until it answers, so several apps start side by side."""
 
+    # as deployed: debug off (the static files served from collectstatic's manifest)
+    SETTINGS = {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "test-only-" + "x" * 50,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+    }
+
     def __init__(self, env: dict[str, str], log: Path, threads: int = 4) -> None:
         self.port = _free_port()
         self.log = log
         full_env = {
             **os.environ,
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "test-only-" + "x" * 50,
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            **self.SETTINGS,
             "JUDGEAPP_SEARCH_VECTORS": "0",
             "JUDGEAPP_SEARCH_INDEX_CACHE": "",
             "CELERY_BROKER_URL": "memory://localhost/",
@@ -241,21 +246,40 @@ def stack(tmp_path_factory):
 
     logs = tmp_path_factory.mktemp("logs")
     sqlite = tmp_path_factory.mktemp("db") / "judge.sqlite3"
-    migrate = subprocess.Popen(
-        [sys.executable, "manage.py", "migrate", "-v0", "--skip-checks"],
-        cwd=REPO,
-        env={**os.environ, "DATABASE_URL": f"sqlite:///{sqlite}", "JUDGEAPP_SEARCH_VECTORS": "0"},
-    )
+    static = tmp_path_factory.mktemp("static")
     name = f"judgeapp_deps_probe_{os.getpid()}"
     with psycopg.connect(PG_URL, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
+    # Both databases migrated and the static files collected, side by side, as a deployment has
+    # them before it serves (health answers 503 until they are).
+    prepared = [
+        subprocess.Popen(
+            [sys.executable, "manage.py", *command, "--skip-checks"],
+            cwd=REPO,
+            env={**os.environ, "JUDGEAPP_SEARCH_VECTORS": "0", **env},
+        )
+        for command, env in (
+            (["migrate", "-v0"], {"DATABASE_URL": f"sqlite:///{sqlite}"}),
+            (["migrate", "-v0"], {"DATABASE_URL": PG_URL.rsplit("/", 1)[0] + f"/{name}"}),
+            (
+                ["collectstatic", "--noinput", "-v0"],
+                {**App.SETTINGS, "JUDGEAPP_STATIC_ROOT": str(static)},
+            ),
+        )
+    ]
+    for process in prepared:
+        assert process.wait(180) == 0
     pg_relay = Relay(PG_ADDRESS)
     redis_address, redis_db = _redis_target()
     redis_relay = Relay(redis_address)
     apps = {
         "pg": App(
-            {**PG_ENV, "DATABASE_URL": _via(pg_relay.port).rsplit("/", 1)[0] + f"/{name}"},
+            {
+                **PG_ENV,
+                "DATABASE_URL": _via(pg_relay.port).rsplit("/", 1)[0] + f"/{name}",
+                "JUDGEAPP_STATIC_ROOT": str(static),
+            },
             logs / "pg.log",
         ),
         "broker": App(
@@ -264,12 +288,12 @@ def stack(tmp_path_factory):
                 "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_relay.port}/{redis_db}",
                 # a publish to a broker that never answers gives up after this (default 2 s)
                 "JUDGEAPP_BROKER_SOCKET_TIMEOUT": "0.5",
+                "JUDGEAPP_STATIC_ROOT": str(static),
             },
             logs / "broker.log",
         ),
     }
     try:
-        assert migrate.wait(120) == 0
         for app in apps.values():
             app.ready()
         yield SimpleNamespace(**apps, pg_relay=pg_relay, redis_relay=redis_relay, pg_database=name)
