@@ -58,6 +58,7 @@ READ = {
     "real-blind4": REAL / "real_blind4.toml",
     "real-blind5": REAL / "real_blind5.toml",
     "real-blind6": REAL / "real_blind6.toml",
+    "real-blind7": REAL / "real_blind7.toml",
 }
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident,
 # each until it is measured once.
