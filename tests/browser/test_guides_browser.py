@@ -308,6 +308,15 @@ def guide_slugs() -> list[str]:
 
 
 class GuideWalkTests:
+    @pytest.fixture
+    def page(self, browser, judge):
+        """Online walks: no service worker (one storing the offline kit kept the live server busy
+        for seconds after each test)."""
+        with tablet_page(
+            browser, judge["url"], cookie=judge["cookie"], service_workers="block"
+        ) as tab:
+            yield tab
+
     def test_the_guides_page_lists_every_guide(self, page, judge):
         guides = all_guides()
         assert guides, "no guides installed"
