@@ -64,8 +64,8 @@ class WordsTests:
 
 @pytest.fixture
 def pack(db):
-    """The offline pack of the documents published now, as the tablet downloads it."""
-    service.forget_packs()
+    """The offline pack of the documents published now, as the tablet downloads it (built once for
+    the versions and card table of the moment: the service's own cache, keyed by both)."""
     return json.loads(service.current_pack().body)
 
 
