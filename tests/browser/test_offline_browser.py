@@ -49,6 +49,14 @@ def site(rules_loaded, live_server):
 
 
 @pytest.fixture
+def online_page(browser, site):
+    """A tablet page with no service worker, for what needs no offline copy (one storing the kit
+    keeps the live server busy for seconds)."""
+    with tablet_page(browser, site, service_workers="block") as tab:
+        yield tab
+
+
+@pytest.fixture
 def page(browser, site):
     with tablet_page(browser, site, timeout=20000) as tab:
         yield tab
@@ -418,7 +426,8 @@ class OfflineFloorToolsTests:
         assert page.inner_text("tr[data-type=Lands] .counted") == "3"
         assert page.inner_text("#deck-verdict").startswith("Off by 1")
 
-    def test_deck_check_in_two_tabs_counts_into_one_check(self, page):
+    def test_deck_check_in_two_tabs_counts_into_one_check(self, online_page):
+        page = online_page
         # The home-screen app and a browser tab both on the deck check: neither's taps undo the
         # other's.
         page.goto("/tools/deck-check/")
@@ -428,8 +437,10 @@ class OfflineFloorToolsTests:
             lands.click()
         other = page.context.new_page()
         other.goto("/tools/deck-check/")
+        page.bring_to_front()  # the tab tapped is the one in front (a background one waits on rAF)
         for _ in range(10):
             lands.click()
+        other.bring_to_front()
         other.locator("tr[data-type=Creatures] .plus").click()
         page.wait_for_function(
             "document.querySelector('tr[data-type=Creatures] .counted').innerText === '1'"
@@ -440,7 +451,8 @@ class OfflineFloorToolsTests:
             assert tab.inner_text("tr[data-type=Creatures] .counted") == "1"
         other.close()
 
-    def test_deck_check_counts_in_memory_when_storage_refuses_writes(self, page):
+    def test_deck_check_counts_in_memory_when_storage_refuses_writes(self, online_page):
+        page = online_page
         page.goto("/tools/deck-check/")
         page.click("#deck-reset")
         page.evaluate(
