@@ -87,13 +87,8 @@ def _into(versions: list[Version]) -> dict[int, dict[str, str]]:
         step = mappings.get((old, new))
         if step is None:
             break
-        later = {
-            n: t
-            for n, t in (
-                (n, step_to if later is None else later.get(step_to)) for n, step_to in step.items()
-            )
-            if t is not None
-        }
+        onward = {n: t if later is None else later.get(t) for n, t in step.items()}
+        later = {n: t for n, t in onward.items() if t is not None}
         composed[old] = later
     if len(_composed) > 8:
         _composed.clear()
@@ -123,25 +118,17 @@ def reused(version: Version, number: str) -> list[dict]:
         return []
     composed = _into(versions[: start + 1])
     found: list[dict] = []
-    for other in earlier:
+    last = -2  # the place in `earlier` of the version the last entry reaches
+    for place, other in enumerate(earlier):
         if other.pk not in having or other.pk not in composed:
             continue
         now = composed[other.pk].get(number)
         if now == number:
             continue
         date = other.effective_date.isoformat()
-        if found and found[-1]["now"] == now and found[-1]["last"] == versions.index(other) - 1:
-            found[-1].update(until=date, last=versions.index(other))
-            continue
-        found.append(
-            {
-                "number": number,
-                "from": date,
-                "until": date,
-                "now": now,
-                "last": versions.index(other),
-            }
-        )
-    for item in found:
-        del item["last"]
+        if found and found[-1]["now"] == now and last == place - 1:
+            found[-1]["until"] = date
+        else:
+            found.append({"number": number, "from": date, "until": date, "now": now})
+        last = place
     return found
