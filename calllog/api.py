@@ -24,8 +24,9 @@ exist; head-judge-only actions on your own event answer 403. Errors: judgeapp.ap
                                             optional "round=3": a second Game Loss in that round
                                             says the player receives only one of those given at
                                             the same time (IPG 1.1), as the saved call does;
-                                            with "infraction", optional "downgrade=true": the
-                                            section's Downgrade applies, as in a direct call)
+                                            with "infraction", optional "downgrade=true" or
+                                            "upgrade=true": the section's Downgrade or its own
+                                            Upgrade applies, as in a direct call)
     GET  events/{id}/export.csv | export.json   (head judge) -> every call with its notes
 
 CALL_REQUEST, what the guide page posts (possibly queued offline and replayed later):
@@ -52,7 +53,10 @@ A call for any infraction of the current IPG, without a guide: the same body wit
 section, "3.3", or the name, "Slow Play") in place of "guide", "answers" and "conclusion"; its
 penalty is the IPG's at Competitive and Professional and the JAR's handling at Regular (see
 calllog.recording), and with "downgrade": true (optional, Competitive and Professional only, for a
-section whose Downgrade names a penalty: Tardiness, Outside Assistance) the Downgrade's penalty. Players are stored as the event's player list spells them, and names not
+section whose Downgrade names a penalty: Tardiness, Outside Assistance) the Downgrade's penalty, or
+with "upgrade": true (the same RELs, for a section whose own Upgrade names another penalty than its
+own: Tardiness's Match Loss, a detrimental Missed Trigger's Warning, Deck Problem's and Marked
+Cards' Game Loss) the Upgrade's. Players are stored as the event's player list spells them, and names not
 on the list are added to it. The player list, call edits and revisions: calllog.api_more.
 
 The server replays the guide from slug + answers, takes the conclusion's ruling, fix, penalty at the

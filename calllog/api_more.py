@@ -155,8 +155,8 @@ class CallRevisionsView(CallLogView):
 def infraction_preview(
     request: Request, event, name: str, day: int, round: int | None = None
 ) -> dict:
-    """PlayerView's "next" for ?infraction= (and &downgrade=true): what that infraction's penalty
-    would be for this player now."""
+    """PlayerView's "next" for ?infraction= (and &downgrade=true or &upgrade=true): what that
+    infraction's penalty would be for this player now."""
     wanted = request.query_params.get("infraction", "")
     infraction = infractions.find(wanted)
     if infraction is None:
@@ -170,8 +170,14 @@ def infraction_preview(
         raise ApiError(
             "invalid", "downgrade: true or false", details={"downgrade": ["true or false"]}
         )
+    raised = request.query_params.get("upgrade", "false")
+    if raised not in ("true", "false"):
+        raise ApiError("invalid", "upgrade: true or false", details={"upgrade": ["true or false"]})
     try:
         downgraded = recording.read_downgrade(flag == "true" or None, infraction, event.rel)
+        upgraded = recording.read_upgrade(
+            raised == "true" or None, infraction, event.rel, downgraded=downgraded
+        )
     except services.InvalidCall as exc:
         raise _invalid(exc) from None
     result = recording.preview_infraction(
@@ -182,9 +188,12 @@ def infraction_preview(
         day=day,
         round=round,
         downgraded=downgraded,
+        upgraded=upgraded,
     )
     return preview_record(
-        result, infraction.penalty_at(event.rel, downgraded=downgraded), event.rel
+        result,
+        infraction.penalty_at(event.rel, downgraded=downgraded, upgraded=upgraded),
+        event.rel,
     )
 
 

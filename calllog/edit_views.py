@@ -40,6 +40,8 @@ def record_infraction(request: HttpRequest, event_id: int) -> HttpResponse:
         # the section's Downgrade applies (the box calllog.js shows for Tardiness, Outside
         # Assistance)
         **({"downgrade": True} if request.POST.get("downgrade") == "yes" else {}),
+        # or its own Upgrade (Tardiness's Match Loss at 10 minutes)
+        **({"upgrade": True} if request.POST.get("upgrade") == "yes" else {}),
     }
     try:
         call, _ = recording.record_call(request.user, event, body)

@@ -167,11 +167,14 @@ class Infraction:
     downgrade: str = ""  # the section's own Downgrade text ("" when none)
     penalty_line: str = ""  # the IPG's Penalty line as printed ("Warning with potential upgrade")
 
-    def penalty_at(self, rel: str, *, downgraded: bool = False) -> str:
-        """The penalty at `rel`; with `downgraded`, the one the section's Downgrade gives
-        (Competitive and Professional only: check can_downgrade first)."""
+    def penalty_at(self, rel: str, *, downgraded: bool = False, upgraded: bool = False) -> str:
+        """The penalty at `rel`; with `downgraded` (or `upgraded`), the one the section's Downgrade
+        (or Upgrade) gives (Competitive and Professional only: check can_downgrade, can_upgrade
+        first)."""
         if rel == "regular":
             return self.regular
+        if upgraded:
+            return self.upgrade_penalty()
         return self.downgrade_penalty() if downgraded else self.penalty
 
     def by_rel(self) -> dict[str, str]:
@@ -181,6 +184,17 @@ class Infraction:
         """The penalty the section's Downgrade gives ("" when it has none or names no one
         penalty)."""
         return named_penalty(self.downgrade)
+
+    def upgrade_penalty(self) -> str:
+        """The penalty the section's Upgrade gives (Tardiness: "... 10 minutes into the round will
+        receive a Match Loss"); "" when it has none or names no one penalty."""
+        return named_penalty(self.upgrade)
+
+    def can_upgrade(self, rel: str) -> bool:
+        """Whether a judge can record the Upgrade's penalty: the section names one other than its
+        own, and the IPG applies (not at Regular REL: JAR introduction)."""
+        named = self.upgrade_penalty()
+        return rel != "regular" and bool(named) and not penalties.same_penalty(named, self.penalty)
 
     def can_downgrade(self, rel: str) -> bool:
         """Whether a judge can record the Downgrade's penalty: the section names one, and the IPG
@@ -228,6 +242,7 @@ class Infraction:
             "penalty_line": self.penalty_line or self.penalty,
             "downgrade": self.downgrade,
             "downgrade_penalty": self.downgrade_penalty(),
+            "upgrade_penalty": self.upgrade_penalty() if self.can_upgrade("competitive") else "",
             "regular_note": self.regular_note(),
         }
 

@@ -6,7 +6,8 @@ module is above services, players and penalties, and none of them imports it.
 
 A direct call's body is CALL_REQUEST (calllog.api) with "infraction" (the IPG section, "3.3",
 or its name, "Slow Play") in place of "guide" and "answers", and optionally "downgrade": true when
-the section's Downgrade applies (Competitive and Professional only).
+the section's Downgrade applies, or "upgrade": true when its own Upgrade does (Competitive and
+Professional only).
 """
 
 from __future__ import annotations
@@ -203,14 +204,19 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
         return _same(existing, infraction), False
     check_rel(event, extras.rel)
     downgraded = read_downgrade(body.get("downgrade"), infraction, event.rel)
+    upgraded = read_upgrade(body.get("upgrade"), infraction, event.rel, downgraded=downgraded)
     name = (
         infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
     )
-    base = penalties.penalty_label(infraction.penalty_at(event.rel, downgraded=downgraded))
+    base = penalties.penalty_label(
+        infraction.penalty_at(event.rel, downgraded=downgraded, upgraded=upgraded)
+    )
     refs = [infraction.ref] + ([infraction.regular_ref] if event.rel == "regular" else [])
     ruling = f"IPG {infraction.number} {infraction.title}"
     if downgraded:
         ruling += f". Downgrade (IPG {infraction.number}): {infraction.downgrade}"
+    if upgraded:
+        ruling += f". Upgrade (IPG {infraction.number}): {' '.join(infraction.upgrade.split())}"
     return _store(
         user,
         event,
@@ -251,6 +257,31 @@ def read_downgrade(value: Any, infraction: infractions.Infraction, rel: str) -> 
     return True
 
 
+def read_upgrade(
+    value: Any, infraction: infractions.Infraction, rel: str, *, downgraded: bool = False
+) -> bool:
+    """A direct call's "upgrade" (true: the section's own Upgrade applies, as Tardiness's Match Loss
+    for a player not in their seat 10 minutes into the round, and its penalty is the one given),
+    refused where there is none to apply: a section without one (or whose Upgrade names no one
+    penalty), with the Downgrade, and at Regular REL, where the IPG does not apply (JAR)."""
+    if value is None or value is False:
+        return False
+    if value is not True:
+        raise InvalidCall("upgrade", "true or false")
+    if rel == "regular":
+        raise InvalidCall(
+            "upgrade",
+            "the IPG's Upgrade does not apply at Regular REL (the JAR's handling is the penalty)",
+        )
+    if downgraded:
+        raise InvalidCall("upgrade", "the Upgrade and the Downgrade cannot both apply")
+    if not infraction.can_upgrade(rel):
+        raise InvalidCall(
+            "upgrade", f"IPG {infraction.number} {infraction.title} has no Upgrade to apply"
+        )
+    return True
+
+
 def _store(
     user,
     event: Event,
@@ -272,7 +303,7 @@ def _store(
             Event.objects.select_for_update().filter(pk=event.pk).first()
             add_to_roster(event, request, user)
             earlier = services._offenses(event, request.offender) if request.offender else []
-            upgrade = penalties.apply_upgrades(earlier, offense)
+            upgrade = _both_lose(event, request, penalties.apply_upgrades(earlier, offense))
             given = Given.of(upgrade, extras.announced_penalty, request.offender)
             call = Call.objects.create(
                 event=event,
@@ -313,6 +344,33 @@ def _store(
             raise
         return same(existing), False
     return call, True
+
+
+def _both_lose(event: Event, request: CallRequest, upgrade: penalties.UpgradeResult):
+    """`upgrade` with IPG 1.1's note when it is a Game Loss and an opponent named in the call
+    received one in the same round of the same day: Game Losses given to each player at the same
+    time are recorded but do not affect the match score (the judge knows whether they were)."""
+    if not penalties.same_penalty(upgrade.penalty, penalties.GAME_LOSS) or request.round is None:
+        return upgrade
+    offender = player_key(request.offender)
+    for name in request.players:
+        if not name.strip() or player_key(name) == offender:
+            continue
+        calls = Call.objects.filter(
+            event=event, offender_key=player_key(name), day=request.day, round=request.round
+        )
+        if any(penalties.same_penalty(call.penalty, penalties.GAME_LOSS) for call in calls):
+            note = (
+                f"{name} also received a Game Loss in round {request.round}: if the two are given "
+                "at the same time, both are recorded, but they do not affect the match score "
+                "(IPG 1.1)."
+            )
+            return dataclasses.replace(
+                upgrade,
+                reason=f"{upgrade.reason} {note}".strip(),
+                refs=(*upgrade.refs, penalties.GAME_LOSS_REF),
+            )
+    return upgrade
 
 
 def _first_reason(reason: str) -> str:
@@ -409,10 +467,16 @@ class Given:
         why = penalties.upgrade_why(upgrade.reason).rstrip(".") if upgrade.upgraded else ""
         whose = f"{offender}'s" if offender else "the player's"
         computed = f"{upgrade.penalty} ({why})" if why else upgrade.penalty
+        if upgrade.upgraded:
+            counted = f"With {whose} earlier penalties at this event the penalty is {computed}."
+        else:
+            counted = (
+                f"The penalty for this call is {computed}; {whose} earlier penalties at this "
+                "event do not change it."
+            )
         reason = (
-            f"Announced at the table: {announced}. With {whose} earlier penalties at this event "
-            "the "
-            f"penalty is {computed}. Flagged for the head judge, who decides which stands."
+            f"Announced at the table: {announced}. {counted} Flagged for the head judge, who "
+            "decides which stands."
         )
         return cls(announced, False, True, reason)
 
@@ -432,9 +496,11 @@ def preview_infraction(
     day: int = 1,
     round: int | None = None,
     downgraded: bool = False,
+    upgraded: bool = False,
 ):
     """What this infraction's penalty would be for this player now, upgrades applied (and the
-    section's Downgrade, when `downgraded`: read_downgrade checks it applies)."""
+    section's Downgrade, when `downgraded`, or its Upgrade, when `upgraded`: read_downgrade and
+    read_upgrade check they apply)."""
     name = (
         infraction.title if infraction.category == penalties.UNSPORTING_CONDUCT else infraction.name
     )
@@ -444,7 +510,7 @@ def preview_infraction(
         player=player,
         infraction=name,
         category=infraction.category,
-        penalty=infraction.penalty_at(event.rel, downgraded=downgraded),
+        penalty=infraction.penalty_at(event.rel, downgraded=downgraded, upgraded=upgraded),
         day=day,
         round=round,
     )

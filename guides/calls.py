@@ -104,7 +104,8 @@ def _only(guide: Guide, node_id: str, infraction: str | None) -> bool:
 def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
     """The finder's conclusion on `rule`'s infraction (named by one of the aliases the parser
     stored, or its title) that a judge reaches by answering questions: the one whose Competitive
-    penalty is the section's own first, else the first."""
+    penalty is the section's own first, else the first; of several, the one whose link opens
+    earliest (Cheating's own question, not the die roll's path that also ends in Cheating)."""
     names = {a.casefold() for a in (rule.aliases or [])} | {rule.title.casefold()}
     found = [
         n
@@ -116,4 +117,8 @@ def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
     ]
     same = [n for n in found if n.penalty is not None and n.penalty.competitive == base]
     chosen = same or found
-    return chosen[0] if chosen else None
+    return min(
+        chosen,
+        key=lambda n: len(_opening(guide, links.path_to(guide, n.id) or [], n.infraction)),
+        default=None,
+    )

@@ -134,6 +134,8 @@ def guide_run(request: HttpRequest, slug: str) -> HttpResponse:
         "answer_groups": _answer_groups(choices, links),
         "hidden_answers": answers,
         "penalties": _penalties(node, rel),
+        "fix_parts": fix_at(node.get("fix") or "", rel),
+        "upgrades": upgrades_at(node.get("upgrades") or [], rel),
         "result_lines": _result_lines(node, step["result"]),
         # The shuffle check run on the tablet offline (static/judgeapp/shuffle-check.js) uses the
         # server's threshold ...
@@ -178,6 +180,35 @@ def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
             "answer": ", ".join(map(str, value)) if isinstance(value, list) else str(value),
         }
         for node, value in zip(asked, recorded, strict=False)
+    ]
+
+
+# The JAR: "The fixes found in the Infraction Procedure Guide ... don't apply at Regular REL". A
+# conclusion's fix gives the IPG's fix, then "At Regular (JAR): ..."; at Regular the page shows the
+# JAR's first and labels the IPG's, and labels the IPG's upgrades in the same words (guides.js
+# fixAt and upgradesAt do the same on the tablet).
+AT_REGULAR = "At Regular"
+IPG_RELS = "At Competitive and Professional: "
+
+
+def fix_at(fix: str, rel: str) -> list[str]:
+    """A conclusion's fix as paragraphs for a page at `rel`: as written, except at Regular where
+    the JAR's part ("At Regular ...") comes first and the IPG's after it, labelled."""
+    start = fix.find(AT_REGULAR)
+    if rel != "regular" or start <= 0:
+        return [fix] if fix else []
+    ipg, regular = fix[:start].strip(), fix[start:].strip()
+    return [regular, IPG_RELS + ipg]
+
+
+def upgrades_at(upgrades: list[str], rel: str) -> list[str]:
+    """A conclusion's upgrades for a page at `rel`: at Regular, a line from the IPG that does not
+    say its REL is labelled as Competitive and Professional's."""
+    if rel != "regular":
+        return list(upgrades)
+    return [
+        IPG_RELS + line if "IPG" in line and not line.startswith("At ") else line
+        for line in upgrades
     ]
 
 

@@ -60,6 +60,9 @@
   var downgradeLabel = document.getElementById("record-downgrade-label");
   var downgradeApply = document.getElementById("record-downgrade-apply");
   var downgradeChoice = document.getElementById("record-downgrade-choice");
+  var raiseBox = document.getElementById("record-raise");
+  var raiseApply = document.getElementById("record-raise-apply");
+  var raiseChoice = document.getElementById("record-raise-choice");
   var box = document.getElementById("record-save-penalty");
   var status = form.querySelector(".save-status");
   var slot = document.getElementById("record-players");
@@ -84,6 +87,17 @@
   function downgraded(infraction) {
     return !!(infraction && eventRel !== "regular" && infraction.downgrade_penalty && downgradeApply && downgradeApply.checked);
   }
+  /* Whether the judge gives the section's own Upgrade penalty (Tardiness's Match Loss at 10 minutes):
+     the same RELs, for an Upgrade that names one penalty other than the section's. */
+  function raised(infraction) {
+    return !!(infraction && eventRel !== "regular" && infraction.upgrade_penalty && raiseApply && raiseApply.checked);
+  }
+  /* The penalty the judge gives before the player's earlier penalties are counted. */
+  function basePenalty(infraction) {
+    if (downgraded(infraction)) return infraction.downgrade_penalty;
+    if (raised(infraction)) return infraction.upgrade_penalty;
+    return infraction.penalty[eventRel];
+  }
   function showRules(infraction) {
     if (eventRel === "regular") {
       upgradeNote.textContent = infraction.regular_note || "";
@@ -91,6 +105,12 @@
       upgradeNote.textContent = [infraction.count_upgrade, infraction.upgrade ? "IPG upgrade: " + infraction.upgrade : ""].filter(Boolean).join(" ");
     }
     upgradeNote.hidden = !upgradeNote.textContent;
+    if (raiseBox) {
+      var raise = eventRel !== "regular" && !!infraction.upgrade_penalty;
+      raiseBox.hidden = !raise;
+      raiseChoice.textContent = raise ? "The upgrade applies: give " + infraction.upgrade_penalty : "";
+      if (!raise) raiseApply.checked = false;
+    }
     if (!downgradeBox) return;
     var offered = eventRel !== "regular" && !!infraction.downgrade;
     downgradeBox.hidden = !offered;
@@ -108,6 +128,7 @@
     table.hidden = !infraction;
     upgradeNote.hidden = !infraction;
     if (downgradeBox) downgradeBox.hidden = !infraction;
+    if (raiseBox) raiseBox.hidden = !infraction;
     if (box) box.hidden = !infraction;
     if (!infraction) return;
     var player = offender.value();
@@ -119,7 +140,7 @@
     });
     showRules(infraction);
     var lower = downgraded(infraction);
-    var base = lower ? infraction.downgrade_penalty : infraction.penalty[eventRel];
+    var base = basePenalty(infraction);
     var both = function (next, state, note) { JudgePenalty.show(row, base, next, state, note); JudgePenalty.summary(box, base, next, state, note); };
     var mine = ++serial;
     if (!keep) both(null, "");
@@ -134,6 +155,7 @@
     // the day: IPG 2 and 3 reset Warning counts between days
     if (form.elements.day && /^\d+$/.test(String(form.elements.day.value).trim())) params.day = String(form.elements.day.value).trim();
     if (lower) params.downgrade = "true";
+    if (raised(infraction)) params.upgrade = "true";
     JudgePenalty.fetchNext(eventId, player, params).then(function (next) {
       if (mine === serial) both(next, "checked");
     }, function (error) {
@@ -173,10 +195,19 @@
 
   select.addEventListener("change", function () {
     if (downgradeApply) downgradeApply.checked = false;   // another infraction: its own Downgrade, unticked
+    if (raiseApply) raiseApply.checked = false;
     refresh();
   });
   offender.onChange(function () { refresh(); });
-  if (downgradeApply) downgradeApply.addEventListener("change", function () { refresh(); });
+  // the Upgrade and the Downgrade never both apply: ticking one unticks the other
+  if (downgradeApply) downgradeApply.addEventListener("change", function () {
+    if (downgradeApply.checked && raiseApply) raiseApply.checked = false;
+    refresh();
+  });
+  if (raiseApply) raiseApply.addEventListener("change", function () {
+    if (raiseApply.checked && downgradeApply) downgradeApply.checked = false;
+    refresh();
+  });
   form.elements.round.addEventListener("change", function () { refresh(true); });
   if (form.elements.day) form.elements.day.addEventListener("change", function () { refresh(); });
 
@@ -204,10 +235,11 @@
       offender: players[0],
       // What the judge was shown, and so gave (the server flags the call when the history gives another).
       announced_penalty: (box && box.dataset.penalty) ||
-        JudgePenalty.label((downgraded(infraction) ? infraction.downgrade_penalty : infraction.penalty[eventRel]) || ""),
+        JudgePenalty.label(basePenalty(infraction) || ""),
       created_at: new Date().toISOString()
     };
     if (downgraded(infraction)) body.downgrade = true;   // the section's Downgrade: its penalty, not a deviation
+    if (raised(infraction)) body.upgrade = true;   // and its own Upgrade likewise
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
     status.className = "save-status";

@@ -78,6 +78,21 @@
     if (asksRel) return (current && current.facts && current.facts.rel) || (relSelect ? relSelect.value : "competitive");
     return relSelect ? relSelect.value : "competitive";
   }
+  /* The JAR: the IPG's fixes "don't apply at Regular REL". At Regular the JAR's part of a fix ("At
+     Regular ...") comes first and the IPG's after it, labelled, as are the IPG's upgrades: as
+     guides/pages.py fix_at and upgrades_at write them on the server's page. */
+  var IPG_RELS = "At Competitive and Professional: ";
+  function fixAt(fix, level) {
+    var start = fix.indexOf("At Regular");
+    if (level !== "regular" || start <= 0) return fix ? [fix] : [];
+    return [fix.slice(start).trim(), IPG_RELS + fix.slice(0, start).trim()];
+  }
+  function upgradesAt(upgrades, level) {
+    if (level !== "regular") return upgrades.slice();
+    return upgrades.map(function (line) {
+      return line.indexOf("IPG") >= 0 && line.indexOf("At ") !== 0 ? IPG_RELS + line : line;
+    });
+  }
   function relLabel(value) { return (RELS.filter(function (p) { return p[0] === value; })[0] || [value, value])[1]; }
   function autoRelAnswer(node) {
     if (!chosenEvent || !relQuestions[node.id]) return null;
@@ -604,11 +619,13 @@
         : "Choose the event at the top to check the player's earlier penalties: a repeat can upgrade this penalty." }));
     }
     box.appendChild(el("h3", { text: "Fix" }));
-    box.appendChild(el("p", { className: "fix", text: node.fix || "" }));
-    if ((node.upgrades || []).length) {
+    var fixes = fixAt(node.fix || "", rel());
+    (fixes.length ? fixes : [""]).forEach(function (part) { box.appendChild(el("p", { className: "fix", text: part })); });
+    var upgrades = upgradesAt(node.upgrades || [], rel());
+    if (upgrades.length) {
       box.appendChild(el("h3", { text: "Upgrades and downgrades" }));
       var ups = el("ul", { className: "upgrades" });
-      node.upgrades.forEach(function (u) { ups.appendChild(el("li", { text: u })); });
+      upgrades.forEach(function (u) { ups.appendChild(el("li", { text: u })); });
       box.appendChild(ups);
     }
     var handOver = (serverNode && serverNode.see_also) || node.see_also;

@@ -605,6 +605,20 @@ class DirectCallRulesTests:
         call = Call.objects.get()
         assert (call.penalty, call.base_penalty, call.needs_review) == ("Warning", "Warning", False)
         assert not page.is_checked("#record-downgrade-apply")  # the form starts afresh
+        # IPG 3.1's own Upgrade: "not in their seat 10 minutes into the round ... a Match Loss"
+        record(page, "3.1", "Ben Ito")
+        assert "give Match Loss" in page.inner_text("#record-raise")
+        page.check("#record-downgrade-apply")
+        page.check("#record-raise-apply")
+        assert not page.is_checked("#record-downgrade-apply")  # never both
+        page.wait_for_function(
+            "() => document.querySelector('#record-save-penalty').dataset.penalty === 'Match Loss'"
+            " && document.querySelector('#record-save-penalty').dataset.preview === 'checked'"
+        )
+        page.click("#record-form button[type=submit]")
+        page.wait_for_selector("#record-form .save-status.ok")
+        raised = Call.objects.get(offender="Ben Ito")
+        assert (raised.penalty, raised.needs_review) == ("Match Loss", False)
 
     def test_at_regular_the_ipgs_upgrades_and_downgrades_are_not_presented(self, page, judge):
         from calllog import services

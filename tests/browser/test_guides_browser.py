@@ -370,6 +370,28 @@ class GuideWalkTests:
         assert step["kind"] in ("question", "input")
         assert page.url.count("a=") == len(answers) - 1
 
+    def test_at_regular_the_tablet_shows_the_jars_fix_first_and_labels_the_ipgs(self, page, judge):
+        """As the server's page does (guides/pages.py fix_at, upgrades_at): the JAR says the IPG's
+        fixes do not apply at Regular REL (audit rulings5, W3)."""
+        from guides import links
+
+        guide = all_guides()["infraction-finder"]
+        node = guide.nodes["tardy-game-loss"]
+        answers = links.path_to(guide, node.id)
+        query = "&".join(["rel=regular", *(f"a={a}" for a in answers)])
+        page.goto(f"/guides/infraction-finder/?{query}")
+        assert settled(page, len(answers))["node"] == node.id
+        shown = page.eval_on_selector_all(
+            "#guide-app .fix, #guide-app .upgrades li", "els => els.map(e => e.textContent)"
+        )
+        ipg, jar = node.fix.split("At Regular", 1)
+        labelled = [f"At Competitive and Professional: {line}" for line in node.upgrades]
+        assert shown == [
+            "At Regular" + jar.rstrip(),
+            "At Competitive and Professional: " + ipg.strip(),
+            *labelled,
+        ]
+
     def test_a_reload_with_answers_in_the_address_returns_to_the_same_step(self, page, judge):
         guide = all_guides()["shortcut-disputes"]
         node_id, answers = max(conclusion_paths(guide).items(), key=lambda item: len(item[1]))

@@ -181,6 +181,103 @@ class DowngradeTests:
 # --- 5. Regular REL: the IPG's upgrades do not apply --------------------------------------------
 
 
+class UpgradeTests:
+    """A direct call can record the section's own Upgrade (audit rulings5, item K): IPG 3.1 "A
+    player not in their seat 10 minutes into the round will receive a Match Loss"; before, the
+    call stored the Game Loss and "upgrade" was ignored."""
+
+    def test_the_catalogue_offers_an_upgrade_only_where_it_names_another_penalty(self, cast):
+        listed = {
+            i["number"]: i
+            for i in api(cast["floor_judge"])
+            .get(f"/api/v1/events/{cast['event'].pk}/infractions")
+            .json()["infractions"]
+        }
+        assert "10 minutes" in ipg_field("3.1", "upgrade")
+        assert listed["3.1"]["upgrade_penalty"] == "Match Loss"
+        assert listed["2.1"]["upgrade_penalty"] == "Warning"  # a detrimental Missed Trigger
+        for number, item in listed.items():
+            named = item["upgrade_penalty"]
+            if named:
+                assert named != item["penalty"]["competitive"], number
+                assert named.casefold() in ipg_field(number, "upgrade").casefold(), number
+            else:
+                assert number not in ("3.1", "2.1"), number
+
+    def test_a_player_ten_minutes_late_is_recorded_as_the_match_loss(self, cast):
+        event, client = cast["event"], api(cast["floor_judge"])
+        shown = preview(client, event, "Ana Costa", "infraction=3.1&upgrade=true")
+        assert shown["penalty"] == shown["base_penalty"] == "Match Loss"
+        reply = post(
+            client, event, body("3.1", round=2, upgrade=True, announced_penalty="Match Loss")
+        )
+        assert reply.status_code == 201, reply.json()
+        call = reply.json()
+        assert (call["penalty"], call["computed_penalty"], call["needs_review"]) == (
+            "Match Loss",
+            "Match Loss",
+            False,
+        )
+        assert "Upgrade (IPG 3.1)" in call["ruling"] and "10 minutes" in call["ruling"]
+
+    def test_a_match_loss_announced_without_the_upgrade_is_flagged_in_true_words(self, cast):
+        """The flag said "With Brad2's earlier penalties at this event the penalty is Game Loss"
+        for a player with none: the count changed nothing, and the flag now says so."""
+        event, client = cast["event"], api(cast["floor_judge"])
+        call = post(client, event, body("3.1", announced_penalty="Match Loss")).json()
+        assert call["needs_review"] and call["penalty"] == "Match Loss"
+        assert "The penalty for this call is Game Loss" in call["review_reason"]
+        assert "earlier penalties at this event do not change it" in call["review_reason"]
+
+    @pytest.mark.parametrize(
+        ("where", "infraction", "extra"),
+        [
+            ("regular", "3.1", {}),  # the JAR: the IPG does not apply at Regular REL
+            ("event", "3.3", {}),  # Slow Play has no Upgrade of its own
+            ("event", "3.1", {"downgrade": True}),  # never both
+        ],
+    )
+    def test_an_upgrade_that_cannot_apply_is_refused_and_nothing_is_stored(
+        self, cast, regular, where, infraction, extra
+    ):
+        event = regular if where == "regular" else cast["event"]
+        client = api(cast["floor_judge"])
+        refused = post(client, event, body(infraction, upgrade=True, **extra))
+        assert refused.status_code == 400
+        assert "upgrade" in refused.json()["error"]["details"]
+        assert Call.objects.count() == 0 and Player.objects.count() == 0
+
+    def test_the_page_form_records_the_upgrade(self, cast, client):
+        client.force_login(cast["floor_judge"])
+        html = client.get(f"/events/{cast['event'].pk}/").content.decode()
+        assert 'id="record-raise-apply"' in html
+        response = client.post(
+            f"/events/{cast['event'].pk}/record",
+            {"infraction": "3.1", "offender": "Ana Costa", "round": "1", "upgrade": "yes"},
+        )
+        assert response.status_code == 302
+        assert Call.objects.get().penalty == "Match Loss"
+
+
+class BothPlayersGameLossTests:
+    """IPG 1.1: "If simultaneous Game Loss penalties are issued to each player, they are recorded,
+    but do not affect the match score" (audit rulings5, W2): the second call says so."""
+
+    def test_a_game_loss_for_each_player_in_one_round_carries_the_note(self, cast):
+        event, client = cast["event"], api(cast["floor_judge"])
+        first = post(client, event, body("3.4", "Ana Costa", round=3)).json()
+        assert "match score" not in first["upgrade_reason"]
+        both = ["Ben Ito", "Ana Costa"]
+        second = post(client, event, {**body("3.4", "Ben Ito", round=3), "players": both}).json()
+        assert second["penalty"] == "Game Loss"
+        assert "do not affect the match score (IPG 1.1)" in second["upgrade_reason"]
+        cited = [c for c in second["citations"] if c["doc"] == "ipg" and c["number"] == "1.1"]
+        assert cited and "do not affect the match score" in " ".join(cited[0]["text"].split())
+        # another round: nothing to say
+        later = post(client, event, {**body("3.4", "Ben Ito", round=4), "players": both}).json()
+        assert "match score" not in later["upgrade_reason"]
+
+
 class RegularPageTests:
     def test_the_regular_page_never_says_earlier_penalties_upgrade_the_penalty(
         self, cast, regular, client

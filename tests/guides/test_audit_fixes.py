@@ -5,6 +5,8 @@ test here failed before the fixes (the answers, conclusions or sentences did not
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -340,3 +342,96 @@ def test_a_regular_conclusion_says_which_rel_each_upgrade_is_for():
                 assert line.startswith("At Competitive and Professional:"), (node.id, line)
             else:
                 assert line.startswith("At Regular:"), (node.id, line)
+
+
+class OpponentsTriggerTests:
+    def test_keeping_quiet_about_the_opponents_own_trigger_is_no_infraction(self):
+        """IPG 2.6: "Not reminding an opponent about their triggered abilities is never Failure to
+        Maintain Game State nor Cheating." The finder's kept-quiet path led only to a
+        Disqualification (audit rulings5, W1)."""
+        body = walk(FINDER, ["The player knew", "Yes, both", "Only let the opponent miss"])
+        node = body["node"]
+        assert body["node_id"] == "opponents-trigger" and not node.get("infraction")
+        for rel in RELS:
+            assert node["penalty"][rel].startswith("No penalty"), node["penalty"]
+        assert_cites(
+            node,
+            "ipg",
+            "Not reminding an opponent about their triggered abilities is never Failure to "
+            "Maintain Game State nor Cheating.",
+            "2.6",
+        )
+        cheating = walk(FINDER, ["The player knew", "Yes, both", "Broke a rule"])["node"]
+        assert "never Cheating (IPG 2.6)" in cheating["ruling"]
+
+
+class OutsideAssistanceMatchTests:
+    def test_the_match_loss_says_whose_match_it_lands_on(self):
+        """IPG 1.1: "Match Losses are applied to the match during which the offense occurred unless
+        the offender's match has already ended, in which case the penalty will be applied to that
+        player's next match" (audit rulings5, W4)."""
+        body = walk(FINDER, [TE, "Advice or notes", "Play advice or private"])
+        node = body["node"]
+        assert body["node_id"] == "oa-match-loss"
+        assert "then to their next match (IPG 1.1)" in node["fix"]
+        assert_cites(
+            node,
+            "ipg",
+            "Match Losses are applied to the match during which the offense occurred unless the "
+            "offender's match has already ended, in which case the penalty will be applied to "
+            "that player's next match.",
+            "1.1",
+        )
+        assert_cites(node, "ipg", "Penalties are still issued even if a player drops", "1.2")
+
+
+class RegularPageTests:
+    """The JAR: "The fixes found in the Infraction Procedure Guide ... don't apply at Regular REL".
+    A finder page opened at Regular showed Tardiness's IPG fix ("The Game Loss is given before the
+    match begins ...") and its upgrades as if they applied (audit rulings5, W3)."""
+
+    def _page(self, client, node_id: str, rel: str) -> str:
+        from guides import links
+
+        guide = loader.load_all()[FINDER]
+        answers = links.path_to(guide, node_id)
+        assert answers is not None
+        query = "&".join([f"rel={rel}", *(f"a={a}" for a in answers)])
+        response = client.get(f"/guides/{FINDER}/?{query}")
+        assert response.status_code == 200
+        return " ".join(unescape(response.content.decode()).split())
+
+    def test_at_regular_the_jars_fix_comes_first_and_the_ipgs_is_labelled(self, client):
+        node = loader.load_all()[FINDER].nodes["tardy-game-loss"]
+        ipg, jar = node.fix.split("At Regular", 1)
+        regular = self._page(client, "tardy-game-loss", "regular")
+        fixes = re.findall(r'<p class="fix">(.*?)</p>', regular)
+        assert fixes == [
+            squeeze("At Regular" + jar),
+            "At Competitive and Professional: " + squeeze(ipg),
+        ]
+        for line in node.upgrades:
+            assert f"<li>At Competitive and Professional: {squeeze(line)}</li>" in regular
+        competitive = self._page(client, "tardy-game-loss", "competitive")
+        assert re.findall(r'<p class="fix">(.*?)</p>', competitive) == [squeeze(node.fix)]
+        assert "<li>At Competitive and Professional" not in competitive
+
+
+def test_the_cheating_hit_opens_the_finder_at_cheatings_own_question():
+    """IPG 4.8's search hit opened the finder through the die-roll questions ("Deciding a game or
+    match by a method outside the game ... Yes"), facts the judge never gave (audit rulings5,
+    W5)."""
+    from guides import calls as guide_calls
+    from rulesref.models import Version
+
+    version = Version.objects.get(document__slug="ipg", is_current=True)
+    call = guide_calls.infraction_calls(version.pk, version.content_hash)["4.8"]
+    answers = [int(a) for a in re.findall(r"a=(\d+)", call["finder"])]
+    guide = loader.load_all()[FINDER]
+    node_id, labels = guide.start, []
+    for index in answers:
+        answer = guide.nodes[node_id].answers[index]
+        labels.append(answer.label)
+        node_id = answer.next
+    assert node_id == "cheating-what", (node_id, labels)
+    assert not any("outside the game" in label for label in labels), labels
