@@ -59,6 +59,7 @@ READ = {
     "real-blind5": REAL / "real_blind5.toml",
     "real-blind6": REAL / "real_blind6.toml",
     "real-blind7": REAL / "real_blind7.toml",
+    "real-blind8": REAL / "real_blind8.toml",
 }
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident,
 # each until it is measured once.
