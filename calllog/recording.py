@@ -241,20 +241,7 @@ def read_downgrade(value: Any, infraction: infractions.Infraction, rel: str) -> 
     """A direct call's "downgrade" (true: the section's Downgrade applies and its penalty is the one
     given), refused where there is no Downgrade to apply: a section without one (or whose
     Downgrade names no one penalty), and Regular REL, where the IPG does not apply (JAR)."""
-    if value is None or value is False:
-        return False
-    if value is not True:
-        raise InvalidCall("downgrade", "true or false")
-    if rel == "regular":
-        raise InvalidCall(
-            "downgrade",
-            "the IPG's Downgrade does not apply at Regular REL (the JAR's handling is the penalty)",
-        )
-    if not infraction.can_downgrade(rel):
-        raise InvalidCall(
-            "downgrade", f"IPG {infraction.number} {infraction.title} has no Downgrade to apply"
-        )
-    return True
+    return _section_flag("downgrade", value, infraction, rel, infraction.can_downgrade(rel))
 
 
 def read_upgrade(
@@ -264,20 +251,39 @@ def read_upgrade(
     for a player not in their seat 10 minutes into the round, and its penalty is the one given),
     refused where there is none to apply: a section without one (or whose Upgrade names no one
     penalty), with the Downgrade, and at Regular REL, where the IPG does not apply (JAR)."""
+    both = "the Upgrade and the Downgrade cannot both apply" if downgraded else ""
+    return _section_flag(
+        "upgrade", value, infraction, rel, infraction.can_upgrade(rel), refused=both
+    )
+
+
+def _section_flag(
+    field: str,
+    value: Any,
+    infraction: infractions.Infraction,
+    rel: str,
+    applies: bool,
+    *,
+    refused: str = "",
+) -> bool:
+    """A direct call's flag giving the penalty of the section's own `field` ("downgrade",
+    "upgrade"): false when absent, else true where it `applies`; refused (InvalidCall on `field`)
+    when not a boolean, at Regular REL, for the reason `refused` names, or where it does not."""
     if value is None or value is False:
         return False
     if value is not True:
-        raise InvalidCall("upgrade", "true or false")
+        raise InvalidCall(field, "true or false")
+    name = field.capitalize()
     if rel == "regular":
         raise InvalidCall(
-            "upgrade",
-            "the IPG's Upgrade does not apply at Regular REL (the JAR's handling is the penalty)",
+            field,
+            f"the IPG's {name} does not apply at Regular REL (the JAR's handling is the penalty)",
         )
-    if downgraded:
-        raise InvalidCall("upgrade", "the Upgrade and the Downgrade cannot both apply")
-    if not infraction.can_upgrade(rel):
+    if refused:
+        raise InvalidCall(field, refused)
+    if not applies:
         raise InvalidCall(
-            "upgrade", f"IPG {infraction.number} {infraction.title} has no Upgrade to apply"
+            field, f"IPG {infraction.number} {infraction.title} has no {name} to apply"
         )
     return True
 

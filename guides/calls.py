@@ -47,10 +47,9 @@ def infraction_calls(version_id: int, content_hash: str) -> dict[str, dict]:
         if not line:
             continue
         base = base_penalty(line)
-        node = _conclusion(guide, rule, base)
+        node, answers = _conclusion(guide, rule, base)
         if node is None or node.penalty is None:
             continue
-        answers = _opening(guide, links.path_to(guide, node.id) or [], node.infraction)
         query = urlencode([("rel", "competitive"), *(("a", str(a)) for a in answers or [])])
         out[rule.number] = {
             "infraction": rule.title,
@@ -101,11 +100,12 @@ def _only(guide: Guide, node_id: str, infraction: str | None) -> bool:
     return True
 
 
-def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
+def _conclusion(guide: Guide, rule: Rule, base: str) -> tuple[Node | None, list[int]]:
     """The finder's conclusion on `rule`'s infraction (named by one of the aliases the parser
     stored, or its title) that a judge reaches by answering questions: the one whose Competitive
     penalty is the section's own first, else the first; of several, the one whose link opens
-    earliest (Cheating's own question, not the die roll's path that also ends in Cheating)."""
+    earliest (Cheating's own question, not the die roll's path that also ends in Cheating); with
+    the answers that open it (_opening). (None, []) when the finder has none."""
     names = {a.casefold() for a in (rule.aliases or [])} | {rule.title.casefold()}
     found = [
         n
@@ -117,8 +117,8 @@ def _conclusion(guide: Guide, rule: Rule, base: str) -> Node | None:
     ]
     same = [n for n in found if n.penalty is not None and n.penalty.competitive == base]
     chosen = same or found
-    return min(
-        chosen,
-        key=lambda n: len(_opening(guide, links.path_to(guide, n.id) or [], n.infraction)),
-        default=None,
-    )
+    if not chosen:
+        return None, []
+    openings = [_opening(guide, links.path_to(guide, n.id) or [], n.infraction) for n in chosen]
+    best = min(range(len(chosen)), key=lambda i: len(openings[i]))  # the first of the shortest
+    return chosen[best], openings[best]
