@@ -608,6 +608,14 @@ class DirectCallRulesTests:
         # IPG 3.1's own Upgrade: "not in their seat 10 minutes into the round ... a Match Loss"
         record(page, "3.1", "Ben Ito")
         assert "give Match Loss" in page.inner_text("#record-raise")
+        # the box beside its words, the line a big tap target (it was a box stretched to the
+        # form's width, its words under it)
+        box = page.locator("#record-raise-apply").bounding_box()
+        words = page.locator("#record-raise-choice").bounding_box()
+        line = page.locator("#record-raise label").bounding_box()
+        assert box["width"] < 60 and box["x"] + box["width"] <= words["x"]
+        assert abs((box["y"] + box["height"] / 2) - (words["y"] + words["height"] / 2)) < 8
+        assert line["height"] >= 44
         page.check("#record-downgrade-apply")
         page.check("#record-raise-apply")
         assert not page.is_checked("#record-downgrade-apply")  # never both
