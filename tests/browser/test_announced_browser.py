@@ -8,7 +8,7 @@ was announced.
   table at the top of the conclusion; what is saved is what was shown.
 - An upgrade's note says "upgraded" once.
 
-Skipped, like tests/browser/test_guides_browser.py, where Playwright or /usr/bin/chromium
+Skipped, like tests/browser/test_guides_browser.py, where Playwright or Chromium
 is missing.
 """
 

@@ -3,7 +3,7 @@
 conclusions that open at the ruling and speak in words, calls edited with their history, players
 picked from the list.
 
-Skipped, like tests/browser/test_guides_browser.py, where Playwright or /usr/bin/chromium
+Skipped, like tests/browser/test_guides_browser.py, where Playwright or Chromium
 is missing.
 """
 
