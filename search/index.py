@@ -8,6 +8,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from rulesref.parsing.ipg import PART_LABELS
 from rulesref.parsing.records import GlossaryEntry, ParsedDocument, RuleKind
@@ -287,7 +288,7 @@ def build_index(
             and (len(k) > 1 or len(counts.get(k[0], ())) <= max(1.0, _NAME_MAX_DF * n))
         },
         spoken=spoken_words,
-        cards={phrase_key(k): tuple(terms(v)) for k, v in card_text.items() if phrase_key(k)},
+        cards=dict(filter(None, (_card_words(k, v) for k, v in card_text.items()))),
         card_text=card_text,
         doc_entries={
             d: [i for i, e in enumerate(entries) if e.doc == d]
@@ -309,6 +310,14 @@ def build_index(
         ),
         **asked,
     )
+
+
+@lru_cache(maxsize=65536)
+def _card_words(name: str, text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A card's name and what it does, in the index's words; None for a name of no word. Remembered:
+    every index built reads the same cards again (a card table's 30,000)."""
+    key = phrase_key(name)
+    return (key, tuple(terms(text))) if key else None
 
 
 def _index_questions(entries: Sequence[SearchEntry], surface_count: dict[str, int]) -> dict:

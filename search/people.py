@@ -165,14 +165,16 @@ def read_people(query: str, people: People | None = None) -> str:
 
 def _is_policy(forms: list[str], bares: list[str], people: People) -> bool:
     flat = [w.replace("'", "") for w in bares]
+    said: dict[int, set[tuple[str, ...]]] = {}  # the question's runs of n words, as typed or bare
     for phrase in people.policy:
         if len(phrase) == 1 and phrase[0] in people.not_policy:
             continue
         n = len(phrase)
-        if any(
-            tuple(flat[k : k + n]) == phrase or tuple(forms[k : k + n]) == phrase
-            for k in range(len(forms) - n + 1)
-        ):
+        runs = said.get(n)
+        if runs is None:
+            starts = range(len(forms) - n + 1)
+            runs = said[n] = {tuple(words[k : k + n]) for words in (flat, forms) for k in starts}
+        if phrase in runs:
             return True
     return False
 

@@ -40,7 +40,7 @@ def vector_keys(entries: Sequence[SearchEntry], *, questions: bool = False) -> l
     if semantic is None:
         return []
     texts = semantic.question_texts(entries) if questions else semantic.entry_texts(entries)
-    return [semantic.vector_key(text) for text in texts]
+    return semantic.vector_keys_of(texts)
 
 
 def stored(keys: Sequence[str], *, with_vectors: bool) -> dict[str, bytes]:
@@ -82,7 +82,7 @@ def missing_vectors(version: Version) -> dict[str, str]:
         return {}
     entries, _ = entries_for(version)
     texts = semantic.entry_texts(entries) + semantic.question_texts(entries)
-    wanted = {semantic.vector_key(text): text for text in texts}
+    wanted = dict(zip(semantic.vector_keys_of(texts), texts, strict=True))
     found = stored(list(wanted), with_vectors=False)
     return {k: t for k, t in wanted.items() if k not in found}
 

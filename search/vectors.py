@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
-from search import bm25, embedder, model
+from search import bm25, card_source, embedder, model
 from search.embedder import DIMENSIONS, Encoder, np
 from search.index import is_heading_text, parent_number
 from search.records import SearchEntry, SearchIndex
@@ -55,8 +55,26 @@ def question_texts(entries: Sequence[SearchEntry]) -> list[str]:
     them, one vector each; SearchIndex.question_owner says whose each is), read as a judge's
     question is read: spoken words in the rules' words, a named card followed by what it does
     (spoken_rewrite with the shipped tables)."""
+    stamp = card_source.card_stamp()
     spoken, cards = shipped_words()
-    return [spoken_rewrite(spoken, question, cards) for e in entries for question in e.questions]
+    read = _read_questions.get(stamp)
+    if read is None:  # the card words changed: what was read with the old ones is dropped
+        _read_questions.clear()
+        read = _read_questions[stamp] = {}
+    out = []
+    for e in entries:
+        for question in e.questions:
+            text = read.get(question)
+            if text is None:
+                text = read[question] = spoken_rewrite(spoken, question, cards)
+            out.append(text)
+    return out
+
+
+# The asked-as questions as read with the card words of one card stamp (stamp -> question -> text):
+# every index built reads the same 45,000 (each version's, each set of current versions), about
+# 3 s of CPU each time unremembered.
+_read_questions: dict[str, dict[str, str]] = {}
 
 
 def fingerprint(entries: Sequence[SearchEntry], *, questions: bool = False) -> str:
@@ -72,7 +90,13 @@ def vector_key(text: str) -> str:
     """The content address of one embedded text: sha256 of the model name and the text. A rule
     whose text (with its section and heading names) did not change between two versions keeps
     its key, so a new version only embeds what changed."""
-    return hashlib.sha256(f"{model.model_name()}\0{text}".encode()).hexdigest()
+    return vector_keys_of([text])[0]
+
+
+def vector_keys_of(texts: Sequence[str]) -> list[str]:
+    """vector_key of each of `texts`, the model named once (finding it reads the disk)."""
+    name = model.model_name()
+    return [hashlib.sha256(f"{name}\0{text}".encode()).hexdigest() for text in texts]
 
 
 def embed_texts(

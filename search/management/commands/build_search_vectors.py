@@ -63,7 +63,7 @@ class Command(BaseCommand):
         ):
             entries, _ = entries_for(version)
             texts = vectors.entry_texts(entries) + vectors.question_texts(entries)
-            wanted.update((vectors.vector_key(t), t) for t in texts)
+            wanted.update(zip(vectors.vector_keys_of(texts), texts, strict=True))
             self.stdout.write(
                 f"{version.document.slug.upper()} {version.effective_date}: {len(texts)} texts"
             )
