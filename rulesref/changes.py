@@ -89,20 +89,39 @@ def diff_versions(old: Version, new: Version) -> dict:
     return {**_dates(old, new), **pairing(old, new).diff}
 
 
-def follow(old: Version, new: Version, number: str) -> str | None:
-    """Where rule `number` of `old` is in `new` (None when it was removed)."""
+def follow(old: Version, new: Version, number: str, memo: dict | None = None) -> str | None:
+    """Where rule `number` of `old` is in `new` (None when it was removed). `memo`, a dict kept by
+    the caller for one run over many numbers, keeps the pairing's mapping read once."""
     if old.pk == new.pk:
         return number
-    return pairing(old, new).mapping.get(number)
+    if memo is None:
+        return _mapping(old, new).get(number)
+    key = ("mapping", old.pk, new.pk)
+    if key not in memo:
+        memo[key] = _mapping(old, new)
+    return memo[key].get(number)
 
 
-def follow_from_pinned(pinned, version: Version) -> str | None:
-    """The number in `version` of the rule a PinnedRef names, or None when it is not there."""
-    pinned_version = (
-        Version.objects.filter(document=version.document, effective_date=pinned.pinned_date)
-        .filter(LIVE)
-        .first()
+def _mapping(old: Version, new: Version) -> dict[str, str]:
+    """The stored pairing's mapping alone (its diff can be a megabyte), computed when not stored."""
+    found = (
+        VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
     )
+    return found if found is not None else pairing(old, new).mapping
+
+
+def follow_from_pinned(pinned, version: Version, memo: dict | None = None) -> str | None:
+    """The number in `version` of the rule a PinnedRef names, or None when it is not there. `memo`
+    as for follow: the version each pinned date names is looked up once too."""
+    memo = {} if memo is None else memo
+    key = ("pinned", version.document_id, pinned.pinned_date)
+    if key not in memo:
+        memo[key] = (
+            Version.objects.filter(document=version.document, effective_date=pinned.pinned_date)
+            .filter(LIVE)
+            .first()
+        )
+    pinned_version = memo[key]
     if pinned_version is None:
         return pinned.number if version.rules.filter(number=pinned.number).exists() else None
     rule = pinned_version.rules.filter(number=pinned.number).first()
@@ -110,7 +129,7 @@ def follow_from_pinned(pinned, version: Version) -> str | None:
         rule = pinned_version.rules.filter(title__iexact=pinned.number).order_by("position").first()
     if rule is None:
         return None
-    return follow(pinned_version, version, rule.number)
+    return follow(pinned_version, version, rule.number, memo)
 
 
 def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:

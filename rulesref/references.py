@@ -216,12 +216,13 @@ def review_changes(refs: list[str], old_version, new_version) -> list[dict]:
     from rulesref import changes
 
     rows = []
+    memo: dict = {}  # the pinned versions and pairings the references share, read once
     for ref in sorted(set(refs)):
         pinned = parse_ref(ref)
         if pinned.doc != new_version.document.slug:
             continue
-        old_number = changes.follow_from_pinned(pinned, old_version)
-        new_number = changes.follow_from_pinned(pinned, new_version)
+        old_number = changes.follow_from_pinned(pinned, old_version, memo)
+        new_number = changes.follow_from_pinned(pinned, new_version, memo)
         old_rule = old_version.rules.filter(number=old_number).first() if old_number else None
         new_rule = new_version.rules.filter(number=new_number).first() if new_number else None
         old_text = _content(old_rule) if old_rule else ""
