@@ -133,8 +133,21 @@ def _descendants(index: SearchIndex, doc: str, number: str) -> list[int]:
 
 
 def _contains(seq: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Whether `phrase` is a run of `seq`: only where its first word is (found by seq.index, in C)
+    is the rest compared; a long question's phrases against every rule it scores were a third
+    of its ranking's CPU when every place was compared."""
     n = len(phrase)
-    return any(tuple(seq[k : k + n]) == tuple(phrase) for k in range(len(seq) - n + 1))
+    if n == 0:
+        return True
+    target, first, start = tuple(phrase), phrase[0], 0
+    while True:
+        try:
+            k = seq.index(first, start)
+        except ValueError:
+            return False
+        if tuple(seq[k : k + n]) == target:
+            return True
+        start = k + 1
 
 
 def search(
