@@ -103,11 +103,14 @@ def follow(old: Version, new: Version, number: str, memo: dict | None = None) ->
 
 
 def _mapping(old: Version, new: Version) -> dict[str, str]:
-    """The stored pairing's mapping alone (its diff can be a megabyte), computed when not stored."""
-    found = (
-        VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
-    )
+    """The pairing's mapping, computed when not stored."""
+    found = _stored_direct(old, new)
     return found if found is not None else pairing(old, new).mapping
+
+
+def _stored_direct(old: Version, new: Version) -> dict[str, str] | None:
+    """The stored pairing's mapping alone (its diff can be a megabyte); None when not stored."""
+    return VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
 
 
 def follow_from_pinned(pinned, version: Version, memo: dict | None = None) -> str | None:
@@ -139,9 +142,7 @@ def stored_mapping(old: Version, new: Version) -> dict[str, str] | None:
     stored yet."""
     if old.pk == new.pk:
         return {number: number for number in old.rules.values_list("number", flat=True)}
-    direct = (
-        VersionPairing.objects.filter(old=old, new=new).values_list("mapping", flat=True).first()
-    )
+    direct = _stored_direct(old, new)
     if direct is not None:
         return dict(direct)
     versions = stored_versions(new)
