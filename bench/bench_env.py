@@ -10,6 +10,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+# The environment of a server a benchmark starts as deployed: debug off, which then requires a
+# secret and the host names; errors only in the log; and the API's rate limits far above what the
+# benchmark's clients, all from one address, send.
+DEPLOYED_ENV = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "DJANGO_SECRET_KEY": "bench-only-secret",
+    "JUDGEAPP_LOG_LEVEL": "ERROR",
+    "JUDGEAPP_RATE_ANONYMOUS": "10000000",
+    "JUDGEAPP_RATE_JUDGE": "10000000",
+}
 
 
 def fresh_database(vendor: str, name: str) -> str:

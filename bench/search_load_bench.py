@@ -43,22 +43,15 @@ from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
-from bench_env import collected_static, ensure_database  # noqa: E402 - after the bench folder is on the path
+from bench_env import DEPLOYED_ENV, RULES, collected_static, ensure_database  # noqa: E402 - after the bench folder is on the path
 
-RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
 PY = sys.executable
 ENV = {
     **os.environ,
+    **DEPLOYED_ENV,
     "DJANGO_SETTINGS_MODULE": "judgeapp.settings",
-    "DJANGO_DEBUG": "0",
-    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "DJANGO_SECRET_KEY": "bench-only-secret",
-    "JUDGEAPP_LOG_LEVEL": "ERROR",
     "PYTHONPATH": str(REPO),
     "OPENBLAS_NUM_THREADS": "1",
-    # its clients all come from one address: the API's rate limits far above what they send
-    "JUDGEAPP_RATE_ANONYMOUS": "10000000",
-    "JUDGEAPP_RATE_JUDGE": "10000000",
 }
 
 FIRST = """

@@ -27,17 +27,13 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
-RULES = Path(os.environ.get("JUDGEAPP_RULES_DIR", REPO.parent / "shared" / "rules"))
+sys.path.insert(0, str(REPO / "bench"))
+from bench_env import DEPLOYED_ENV, RULES  # noqa: E402 - after the bench folder is on the path
+
 PY = sys.executable
 ENV = {
     **os.environ,
-    # as deployed: debug off, which then requires a secret and the host names
-    "DJANGO_DEBUG": "0",
-    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-only-secret"),
-    "JUDGEAPP_LOG_LEVEL": "ERROR",
-    # one client asks every question in turn: the API's rate limit far above what it sends
-    "JUDGEAPP_RATE_ANONYMOUS": "10000000",
+    **DEPLOYED_ENV,
     "JUDGEAPP_SEARCH_VECTORS": "0",
     "PYTHONPATH": str(REPO),
     "OPENBLAS_NUM_THREADS": "1",
