@@ -15,14 +15,17 @@ infraction chosen directly. Mounted by api_urls; errors in judgeapp.api_errors' 
 
 INFRACTION is {"number", "name", "title", "category", "penalty": {"regular", "competitive",
 "professional"}, "regular_ref", "upgrade", "count_upgrade", "ref", "penalty_line", "downgrade",
-"downgrade_penalty", "upgrade_penalty", "regular_note"}: "penalty" is the penalty to give ("Warning" where the IPG's
+"downgrade_penalty", "upgrade_penalty", "regular_note", "fix": {"regular", "competitive",
+"professional"}}: "penalty" is the penalty to give ("Warning" where the IPG's
 Penalty line reads "Warning with potential upgrade"), "penalty_line" the line as printed, "upgrade"
 and "count_upgrade" the IPG's upgrades (Competitive and Professional), "downgrade" the section's
 Downgrade text ("" when none) and "downgrade_penalty" the penalty it gives ("" when it names no one
 penalty; a direct call sends "downgrade": true to give it), "upgrade_penalty" the penalty the
 section's own Upgrade gives when it names one other than "penalty" ("" otherwise; "upgrade": true
 gives it), "regular_note" what Regular REL says in
-place of the IPG's upgrades and downgrades (the JAR); PLAYER {"name", "calls": n};
+place of the IPG's upgrades and downgrades (the JAR), "fix" the fix to explain with the penalty at
+each REL (IPG 1.2): the section's Additional Remedy (or that it has none), and at Regular what the
+JAR says to do; a direct call stores the one of the event's REL as its "fix"; PLAYER {"name", "calls": n};
 REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason"}.
 """  # noqa: E501
 

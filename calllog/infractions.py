@@ -68,7 +68,8 @@ _REGULAR: dict[str, tuple[str, str]] = {
     "Insufficient Shuffling": (_UNWANTED, JAR_UNWANTED),
     "Tardiness": (
         "None: educate the player (a General Unwanted Behavior); a player more than 10 minutes "
-        "late has forfeited the match",
+        "late to a match has forfeited it and should be dropped from the tournament at the end of "
+        "the round if still absent",
         JAR_UNWANTED,
     ),
     "Improperly Determining a Winner": (_UNWANTED, JAR_UNWANTED),
@@ -119,6 +120,14 @@ _REGULAR_DEFAULT = {
 # environment and don't apply at Regular REL" and "If a player continues to repeat a mistake despite
 # multiple reminders, you may warn them that the next occurrence will result in a Game Loss."
 _REGULAR_NO_IPG = "Regular REL: the IPG's upgrades and downgrades do not apply (JAR)."
+# JAR introduction: "The fixes found in the Infraction Procedure Guide, are designed for a stricter
+# environment and don't apply at Regular REL. If a player accidentally breaks a rule, use the
+# remedies described below and your common sense ..."; "Player education is a priority".
+_REGULAR_NO_FIX = (
+    "The IPG's fixes do not apply at Regular REL: make the best ruling you can with common sense "
+    "(a more appropriate fix applies if both players accept it) and educate the player (Judging "
+    "at Regular REL, introduction)."
+)
 _REGULAR_REPEAT = (
     " A player who keeps repeating a mistake despite multiple reminders may be warned that the "
     "next occurrence will be a Game Loss."
@@ -166,6 +175,7 @@ class Infraction:
     ref: str  # pinned reference to the section, "ipg@2021-01-06:3.3"
     downgrade: str = ""  # the section's own Downgrade text ("" when none)
     penalty_line: str = ""  # the IPG's Penalty line as printed ("Warning with potential upgrade")
+    remedy: str = ""  # the section's Additional Remedy, its paragraphs one per line ("" when none)
 
     def penalty_at(self, rel: str, *, downgraded: bool = False, upgraded: bool = False) -> str:
         """The penalty at `rel`; with `downgraded` (or `upgraded`), the one the section's Downgrade
@@ -200,6 +210,22 @@ class Infraction:
         """Whether a judge can record the Downgrade's penalty: the section names one, and the IPG
         applies (not at Regular REL: JAR introduction)."""
         return rel != "regular" and bool(self.downgrade_penalty())
+
+    def fix_at(self, rel: str) -> str:
+        """The fix a judge explains with the penalty (IPG 1.2: "the judge must explain the
+        infraction, the procedure for fixing the situation, and the penalty"): at Competitive and
+        Professional the section's Additional Remedy, or that it has none; at Regular REL, where
+        the IPG's fixes do not apply, what Judging at Regular REL says to do (the text of the JAR
+        part the penalty cites, or, for an infraction the JAR does not name, its introduction's
+        word: educate the player)."""
+        if rel != "regular":
+            if not self.remedy:
+                return f"No additional remedy (IPG {self.number})."
+            return f"{self.remedy} (IPG {self.number}, Additional Remedy)"
+        if self.regular_ref == JAR_INTRO:
+            return _REGULAR_NO_FIX
+        text = _jar_text(self.regular_ref)
+        return f"{text} (Judging at Regular REL)" if text else _REGULAR_NO_FIX
 
     def regular_note(self) -> str:
         """What Regular REL says in place of the IPG's upgrades (JAR introduction)."""
@@ -244,6 +270,7 @@ class Infraction:
             "downgrade_penalty": self.downgrade_penalty(),
             "upgrade_penalty": self.upgrade_penalty() if self.can_upgrade("competitive") else "",
             "regular_note": self.regular_note(),
+            "fix": {rel: self.fix_at(rel) for rel in ("regular", "competitive", "professional")},
         }
 
 
@@ -289,7 +316,23 @@ def of_rule(rule, pinned: str) -> Infraction | None:
         ref=f"ipg@{pinned}:{rule.number}",
         downgrade=" ".join(str(fields.get("downgrade") or "").split()),
         penalty_line=line,
+        remedy="\n".join(
+            " ".join(part.split())
+            for part in str(fields.get("additional_remedy") or "").split("\n\n")
+            if part.strip()
+        ),
     )
+
+
+def _jar_text(ref: str) -> str:
+    """The current text of a pinned JAR part ("" when no JAR is imported or the part is gone)."""
+    from rulesref import references
+
+    try:
+        resolved = references.resolve(ref)
+    except references.ReferenceError:
+        return ""
+    return " ".join(resolved.text.split()) if resolved.found else ""
 
 
 def repeat_calls(version_id: int, content_hash: str) -> dict[str, dict]:

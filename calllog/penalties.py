@@ -356,8 +356,16 @@ def _unsporting_upgrade(
     history: Iterable[Offense], name: str, base: str, upgraded: str, why: str, ref: str
 ) -> UpgradeResult:
     """IPG 4.1 / 4.2: any earlier penalty for the same Unsporting Conduct infraction at the event,
-    whatever it was and on whatever day (neither section resets the count), upgrades this one."""
-    prior = sum(1 for old in history if infraction_name(old.infraction) == name)
+    whatever it was and on whatever day (neither section resets the count), upgrades this one. A
+    call whose penalty the head judge took back (edited to "No penalty", or any text that is no
+    penalty) is no earlier infraction: IPG 4.1 upgrades "subsequent ... infractions" and 4.2 "the
+    offense ... repeated"."""
+    prior = sum(
+        1
+        for old in history
+        if infraction_name(old.infraction) == name
+        and penalty_label(old.received()) in PENALTY_NAMES
+    )
     if not prior:
         return UpgradeResult(base, False, "", (), 0)
     earlier = "an earlier penalty" if prior == 1 else f"{prior} earlier penalties"

@@ -233,7 +233,7 @@ def record_infraction(user, event: Event, body: Mapping) -> tuple[Call, bool]:
         conclusion="",
         ipg_section=infraction.number,
         ruling=ruling,
-        fix="",
+        fix=infraction.fix_at(event.rel),
     )
 
 

@@ -55,6 +55,7 @@
   var select = document.getElementById("record-infraction");
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
+  var fixNote = document.getElementById("record-fix");
   var downgradeBox = document.getElementById("record-downgrade");
   var downgradeText = document.getElementById("record-downgrade-text");
   var downgradeLabel = document.getElementById("record-downgrade-label");
@@ -99,6 +100,11 @@
     return infraction.penalty[eventRel];
   }
   function showRules(infraction) {
+    if (fixNote) {
+      var fix = (infraction.fix || {})[eventRel] || "";
+      fixNote.textContent = fix ? "Fix: " + fix : "";
+      fixNote.hidden = !fix;
+    }
     if (eventRel === "regular") {
       upgradeNote.textContent = infraction.regular_note || "";
     } else {
@@ -127,6 +133,7 @@
     var infraction = chosen();
     table.hidden = !infraction;
     upgradeNote.hidden = !infraction;
+    if (fixNote && !infraction) fixNote.hidden = true;
     if (downgradeBox) downgradeBox.hidden = !infraction;
     if (raiseBox) raiseBox.hidden = !infraction;
     if (box) box.hidden = !infraction;

@@ -1,0 +1,155 @@
+"""The sixth rulings audit's wrong answers (docs/audits/rulings6-2026-11-29.md), on the real IPG and
+JAR: a direct call gives the fix with its penalty (IPG 1.2), an Unsporting Conduct call the head
+judge took back no longer upgrades the player's next one (IPG 4.1, 4.2), and the infraction
+finder's Deck Problem reads the IPG's own words and its exclusions (IPG 3.5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+import guides
+from calllog import services
+from guides.loader import load_guide
+from rulesref.models import Rule
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("calllog_urls", "test_guide")]
+
+
+def api(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+def record(user, event, infraction: str, offender: str = "Una", **extra) -> dict:
+    response = api(user).post(
+        f"/api/v1/events/{event.pk}/calls",
+        {
+            "client_id": str(uuid.uuid4()),
+            "infraction": infraction,
+            "players": [offender, "Zed"],
+            **extra,
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def current_ipg_section(number: str) -> Rule:
+    return Rule.objects.get(version__document__slug="ipg", version__is_current=True, number=number)
+
+
+class DirectCallFixTests:
+    def test_every_direct_call_stores_the_sections_additional_remedy_as_its_fix(self, cast):
+        """IPG 1.2: "the judge must explain the infraction, the procedure for fixing the situation,
+        and the penalty". Before the audit every direct call was stored with an empty fix."""
+        event = cast["event"]
+        listed = api(cast["floor_judge"]).get(f"/api/v1/events/{event.pk}/infractions").json()
+        assert len(listed["infractions"]) >= 20
+        for item in listed["infractions"]:
+            remedy = (current_ipg_section(item["number"]).fields or {}).get("additional_remedy")
+            call = record(cast["head_judge"], event, item["number"], offender=f"P{item['number']}")
+            assert call["fix"] == item["fix"]["competitive"] == item["fix"]["professional"]
+            if remedy:
+                # every paragraph of the section's remedy, as the IPG words it
+                for paragraph in remedy.split("\n\n"):
+                    assert " ".join(paragraph.split()) in call["fix"], (item["number"], paragraph)
+                assert f"IPG {item['number']}, Additional Remedy" in call["fix"]
+            else:
+                assert call["fix"] == f"No additional remedy (IPG {item['number']})."
+
+    def test_the_remedies_a_judge_announces(self, cast):
+        event = cast["event"]
+        assert "additional mulligan" in record(cast["head_judge"], event, "2.4")["fix"]
+        assert "time extension" in record(cast["head_judge"], event, "3.1", offender="Ty")["fix"]
+        assert "two additional turns" in record(cast["head_judge"], event, "3.3")["fix"]
+        assert "leave the venue" in record(cast["head_judge"], event, "4.5", offender="Al")["fix"]
+
+    def test_at_regular_the_fix_is_the_jars(self, cast):
+        regular = services.open_event(
+            cast["head_judge"], name="FNM", date=dt.date(2026, 11, 27), rel="regular"
+        )
+        jar = {
+            r.number: " ".join(r.text.split())
+            for r in Rule.objects.filter(version__document__slug="jar", version__is_current=True)
+        }
+        hidden = record(cast["head_judge"], regular, "2.3")  # JAR 1.3: extra cards drawn
+        assert jar["1.3"] in hidden["fix"] and "Additional Remedy" not in hidden["fix"]
+        deck = record(cast["head_judge"], regular, "3.5", offender="Bo")  # JAR 1.5
+        assert jar["1.5"] in deck["fix"]
+        # an infraction the JAR does not name: its introduction, never the IPG's remedy
+        cpv = record(cast["head_judge"], regular, "3.7", offender="Cy")
+        assert "do not apply at Regular REL" in cpv["fix"] and "backup" not in cpv["fix"]
+
+    def test_regular_tardiness_says_the_jars_whole_sentence(self, cast):
+        """JAR, General Unwanted Behaviors: "a player who is more than 10 minutes late to a match
+        has forfeited and should be dropped from the tournament at the end of the round if still
+        absent"; the direct call left out the drop."""
+        regular = services.open_event(
+            cast["head_judge"], name="FNM", date=dt.date(2026, 11, 27), rel="regular"
+        )
+        call = record(cast["head_judge"], regular, "3.1")
+        assert "dropped from the tournament at the end of the round" in call["penalty"]
+
+    def test_the_record_form_shows_the_fix_of_the_events_rel(self, cast):
+        page = api(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/")
+        assert page.status_code == 200
+        assert b'id="record-fix"' in page.content
+        assert b"Additional Remedy" in page.content  # in the infractions' data for calllog.js
+
+
+class OverturnedUnsportingConductTests:
+    @pytest.mark.parametrize(
+        ("number", "upgraded"), [("4.1", "Game Loss"), ("4.2", "Disqualification")]
+    )
+    def test_a_call_taken_back_is_no_earlier_offense(self, cast, number, upgraded):
+        """IPG 4.1: "Subsequent Unsporting Conduct - Minor infractions ... will result in a Game
+        Loss"; 4.2's Upgrade: "the offense is repeated". A call the head judge edited to "No
+        penalty" is neither; it still counted before the audit."""
+        event = cast["event"]
+        first = record(cast["head_judge"], event, number, round=1)
+        url = f"/api/v1/events/{event.pk}/calls/{first['id']}"
+        overturned = api(cast["head_judge"]).patch(
+            url, {"penalty": "No penalty", "reason": "not unsporting, on appeal"}, format="json"
+        )
+        assert overturned.status_code == 200
+        again = record(cast["head_judge"], event, number, round=3)
+        assert again["penalty"] == first["penalty"] and not again["upgraded"]
+        # one that stands still upgrades the next
+        record(cast["head_judge"], event, number, round=4)
+        assert record(cast["head_judge"], event, number, round=5)["penalty"] == upgraded
+
+    def test_taking_back_the_first_flags_the_upgraded_second(self, cast):
+        event = cast["event"]
+        first = record(cast["head_judge"], event, "4.1", round=1)
+        second = record(cast["head_judge"], event, "4.1", round=2)
+        assert second["penalty"] == "Game Loss" and second["upgraded"]
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{first['id']}",
+            {"penalty": "No penalty", "reason": "overturned"},
+            format="json",
+        )
+        now = api(cast["head_judge"]).get(f"/api/v1/events/{event.pk}/calls/{second['id']}").json()
+        assert now["needs_review"] and now["computed_penalty"] == "Warning"
+
+
+class DeckProblemFinderTests:
+    def test_the_finder_reads_the_ipgs_invalid_number_and_its_exclusions(self):
+        section = current_ipg_section("3.5")
+        assert "invalid number" in section.fields["upgrade"]
+        assert "tokens" in section.text and "ignored when determining deck" in section.text
+        finder = load_guide(Path(guides.__file__).parent / "definitions" / "infraction-finder.toml")
+        labels = [a.label for a in finder.nodes["dp-when"].answers]
+        assert not any("wrong number" in label for label in labels)
+        to_game_loss = next(a for a in finder.nodes["dp-when"].answers if a.next == "dp-pregame")
+        assert "invalid number" in to_game_loss.label
+        assert "ignored when determining deck" in finder.nodes["dp-when"].help
+        ignored = finder.nodes["dp-ignored"]
+        assert ignored.penalty.competitive == "No penalty"
+        assert "ignored when determining deck" in ignored.ruling
