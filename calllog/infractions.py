@@ -233,9 +233,24 @@ class Infraction:
             return _REGULAR_NO_IPG + _REGULAR_REPEAT
         return _REGULAR_NO_IPG
 
+    def gives_warning(self) -> bool:
+        """Whether this infraction can give a Warning (its penalty, its Upgrade's or its
+        Downgrade's): IPG 2 and 3 upgrade repeated Warnings, so a section that never gives one
+        (Outside Assistance, Decklist Problem) has no upgrade by count."""
+        return (
+            penalties.is_warning(self.penalty)
+            or "warning" in self.upgrade.lower()
+            or "warning" in self.downgrade.lower()
+        )
+
     def count_upgrade(self) -> str:
         """The upgrade by count the IPG gives this infraction's category (chapter 2 and
-        3 intros)."""
+        3 intros; "" for a Game Play Error or Tournament Error that never gives a Warning)."""
+        if (
+            self.category in (penalties.GAME_PLAY_ERROR, penalties.TOURNAMENT_ERROR)
+            and not self.gives_warning()
+        ):
+            return ""
         if self.category == penalties.GAME_PLAY_ERROR:
             if self.name == penalties.FTMGS:
                 return "Never upgraded (IPG 2)."
@@ -343,16 +358,9 @@ def repeat_calls(version_id: int, content_hash: str) -> dict[str, dict]:
     out = {}
     for rule in Rule.objects.filter(version_id=version_id).order_by("position"):
         infraction = of_rule(rule, "")
-        if infraction is None or not (repeat := infraction.count_upgrade()):
-            continue
-        # IPG 2 and 3 count Warnings: said only of an infraction that can give one (its penalty,
-        # its Upgrade's or its Downgrade's); Unsporting Conduct's repeats always
-        gives_warning = (
-            penalties.is_warning(infraction.penalty)
-            or "warning" in infraction.upgrade.lower()
-            or "warning" in infraction.downgrade.lower()
-        )
-        if gives_warning or infraction.category == penalties.UNSPORTING_CONDUCT:
+        # IPG 2 and 3 count Warnings: said only of an infraction that can give one
+        # (count_upgrade); Unsporting Conduct's repeats always
+        if infraction is not None and (repeat := infraction.count_upgrade()):
             out[rule.number] = {"repeat": repeat}
     return out
 

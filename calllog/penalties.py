@@ -58,6 +58,14 @@ REGULAR_REF = "jar@2019-01-21:Introduction"
 USC_MINOR_REF = "ipg@2021-01-06:4.1"
 USC_MAJOR_REF = "ipg@2021-01-06:4.2"
 GAME_LOSS_REF = "ipg@2021-01-06:1.1"  # the penalty's definition: several Game Losses at once
+# IPG 1.1, said where the count turns a Warning into a Game Loss: the infraction's own fix was
+# written for the Warning, and the Game Loss's consequences are the penalty's.
+_GAME_LOSS_MEANS = (
+    " A Game Loss ends the current game immediately, or applies to the player's next game if it is "
+    "not ongoing; the player receiving it chooses whether to play or draw in the next game of that "
+    "match, and if it is issued before the match begins, neither player may use sideboards for the "
+    "first game they play (IPG 1.1)."
+)
 # registered with rulesref.citing (calllog/apps.py)
 PINNED_REFS = (
     GPE_UPGRADE_REF,
@@ -302,8 +310,8 @@ def _upgraded(history: list[Offense], new: Offense) -> UpgradeResult:
                 True,
                 f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
                 f"{_day(new.day)} (the third or subsequent Game Play Error Warning in the same "
-                "category is a Game Loss).",
-                (GPE_UPGRADE_REF,),
+                f"category is a Game Loss).{_GAME_LOSS_MEANS}",
+                (GPE_UPGRADE_REF, GAME_LOSS_REF),
                 prior,
             )
         return UpgradeResult(
@@ -321,8 +329,8 @@ def _upgraded(history: list[Offense], new: Offense) -> UpgradeResult:
             True,
             f"Upgraded to Game Loss: this player already received {_warnings(prior)} for {name}"
             f"{_day(new.day)} (a second Tournament Error Warning in the same category is a Game "
-            "Loss).",
-            (TE_UPGRADE_REF,),
+            f"Loss).{_GAME_LOSS_MEANS}",
+            (TE_UPGRADE_REF, GAME_LOSS_REF),
             prior,
         )
     return UpgradeResult(base, False, "", (), prior)

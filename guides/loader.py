@@ -55,6 +55,7 @@ from guides.schema import (
     Penalty,
 )
 from rulesref.citing import REF_PATTERN
+from rulesref.parsing.ipg import INFRACTION_ALIASES
 
 INPUT_KINDS = ("int", "text", "players", "choice")
 TOP_KEYS = {"slug", "title", "summary", "start", "facts", "nodes"}
@@ -378,18 +379,56 @@ def _conclusion(raw: dict[str, Any], source: str, node_id: str, common: dict[str
             node_id,
             f"see_also {see_also!r} must name a guide and a node: 'infraction-finder:te'",
         )
+    given = Penalty(*(penalty[rel].strip() for rel in RELS))
+    ruling = _text(raw, "ruling", source, node_id, required=True)
+    infraction = _text(raw, "infraction", source, node_id)
     return Node(
         upgrades=tuple(u.strip() for u in upgrades),
         see_also=see_also,
         text=_text(raw, "text", source, node_id),
-        ruling=_text(raw, "ruling", source, node_id, required=True),
-        fix=_text(raw, "fix", source, node_id, required=True),
-        penalty=Penalty(*(penalty[rel].strip() for rel in RELS)),
+        ruling=ruling,
+        fix=with_head_judge(
+            _text(raw, "fix", source, node_id, required=True), ruling, given, infraction
+        ),
+        penalty=given,
         show_result=tuple(show),
-        infraction=_text(raw, "infraction", source, node_id),
+        infraction=infraction,
         category=_text(raw, "category", source, node_id),
         **common,
     )
+
+
+# IPG 1.2: "any penalty of Game Loss or higher should be reported to the Head Judge, and it is
+# recommended that only the Head Judge issue penalties of this nature (with the exception of
+# Tardiness (3.1) and Decklist Problems (3.4))".
+HEAD_JUDGE_NOTE = (
+    "Report it to the Head Judge: a penalty of Game Loss or higher should be reported to the Head "
+    "Judge, and it is recommended that only the Head Judge issue it (IPG 1.2)."
+)
+_SEVERE = re.compile(r"(?:Game Loss|Match Loss|Disqualification)\b", re.IGNORECASE)
+_HEAD_JUDGE_EXEMPT = frozenset(
+    name.casefold()
+    for full in ("Tardiness", "Decklist Problem")
+    for name in (full, *INFRACTION_ALIASES.get(full, ()))
+)
+_AT_REGULAR = "At Regular"  # where a fix's JAR part begins (guides.pages.AT_REGULAR)
+
+
+def with_head_judge(fix: str, ruling: str, penalty: Penalty, infraction: str) -> str:
+    """A conclusion's fix with IPG 1.2's word to report a Game Loss or higher to the Head Judge,
+    said in the IPG's part of the fix (before "At Regular ..."), where the penalty at Competitive
+    is one and the conclusion does not already send the call to the Head Judge; Tardiness and
+    Decklist Problem, which floor judges issue, are the exceptions."""
+    if (
+        not _SEVERE.match(penalty.competitive)
+        or infraction.strip().casefold() in _HEAD_JUDGE_EXEMPT
+        or "head judge" in f"{fix} {ruling}".casefold()
+    ):
+        return fix
+    start = fix.find(_AT_REGULAR)
+    if start <= 0:
+        return f"{fix.rstrip()} {HEAD_JUDGE_NOTE}"
+    return f"{fix[:start].rstrip()} {HEAD_JUDGE_NOTE} {fix[start:]}"
 
 
 # --- the graph ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 import guides
 from calllog import services
-from guides.loader import load_guide
+from guides.loader import HEAD_JUDGE_NOTE, load_guide
 from rulesref.models import Rule
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("calllog_urls", "test_guide")]
@@ -55,14 +55,38 @@ class DirectCallFixTests:
         for item in listed["infractions"]:
             remedy = (current_ipg_section(item["number"]).fields or {}).get("additional_remedy")
             call = record(cast["head_judge"], event, item["number"], offender=f"P{item['number']}")
-            assert call["fix"] == item["fix"]["competitive"] == item["fix"]["professional"]
+            assert item["fix"]["competitive"] == item["fix"]["professional"]
+            assert call["fix"].startswith(item["fix"]["competitive"])
+            # IPG 1.2: a Game Loss or more is the Head Judge's to issue, save Tardiness and
+            # Decklist Problem
+            severe = call["penalty"] in ("Game Loss", "Match Loss", "Disqualification")
+            exempt = item["name"] in ("Tardiness", "Decklist Problem")
+            assert (HEAD_JUDGE_NOTE in call["fix"]) == (severe and not exempt), item["number"]
             if remedy:
                 # every paragraph of the section's remedy, as the IPG words it
                 for paragraph in remedy.split("\n\n"):
                     assert " ".join(paragraph.split()) in call["fix"], (item["number"], paragraph)
                 assert f"IPG {item['number']}, Additional Remedy" in call["fix"]
             else:
-                assert call["fix"] == f"No additional remedy (IPG {item['number']})."
+                assert item["fix"]["competitive"] == f"No additional remedy (IPG {item['number']})."
+
+    def test_a_warning_the_count_makes_a_game_loss_goes_to_the_head_judge(self, cast):
+        event = cast["event"]
+        calls = [record(cast["head_judge"], event, "3.3", round=r) for r in (1, 2)]
+        assert [c["penalty"] for c in calls] == ["Warning", "Game Loss"]
+        assert HEAD_JUDGE_NOTE not in calls[0]["fix"] and HEAD_JUDGE_NOTE in calls[1]["fix"]
+        assert "chooses whether to play or draw" in calls[1]["upgrade_reason"]
+
+    def test_the_finders_severe_conclusions_go_to_the_head_judge(self):
+        finder = load_guide(Path(guides.__file__).parent / "definitions" / "infraction-finder.toml")
+        for node_id in ("oa-match-loss", "dp-pregame", "cheating", "usc-major"):
+            assert HEAD_JUDGE_NOTE in finder.nodes[node_id].fix, node_id
+        # Tardiness's Game Loss a floor judge issues (IPG 1.2's exception)
+        assert HEAD_JUDGE_NOTE not in finder.nodes["tardy-game-loss"].fix
+        # the IPG's part of the fix, before the JAR's
+        fix = finder.nodes["dp-pregame"].fix
+        if "At Regular" in fix:
+            assert fix.index(HEAD_JUDGE_NOTE) < fix.index("At Regular")
 
     def test_the_remedies_a_judge_announces(self, cast):
         event = cast["event"]

@@ -168,8 +168,8 @@ class DirectCallTests:
         assert saved.status_code == 201 and saved.json()["time_extension"] == 4
         second = client.get(url).json()["next"]
         assert (second["penalty"], second["upgraded"]) == ("Game Loss", True)
-        # IPG 3, the Tournament Errors intro
-        assert [c["number"] for c in second["citations"]] == ["3"]
+        # IPG 3, the Tournament Errors intro, and what a Game Loss is (IPG 1.1)
+        assert [c["number"] for c in second["citations"]] == ["3", "1.1"]
 
     def test_regular_event_records_the_jars_handling_and_no_upgrade(self, cast):
         from calllog import services

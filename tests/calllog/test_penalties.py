@@ -95,13 +95,17 @@ class UpgradeTableTests(unittest.TestCase):
         self.assertTrue(result.upgraded)
         self.assertEqual(result.prior_warnings, 2)
         self.assertIn("Game Rule Violation", result.reason)
-        self.assertEqual(result.refs, ("ipg@2021-01-06:2",))
+        # the count's rule, and the Game Loss's own (IPG 1.1): the Warning's fix no longer fits
+        self.assertEqual(result.refs, ("ipg@2021-01-06:2", "ipg@2021-01-06:1.1"))
+        self.assertIn("chooses whether to play or draw", result.reason)
 
     def test_second_te_warning_cites_chapter_three(self):
         result = apply_upgrades([Offense("Slow Play", "", W)], Offense("SP", "", W))
         self.assertEqual(
-            (result.penalty, result.upgraded, result.refs), (GL, True, ("ipg@2021-01-06:3",))
+            (result.penalty, result.upgraded, result.refs),
+            (GL, True, ("ipg@2021-01-06:3", "ipg@2021-01-06:1.1")),
         )
+        self.assertIn("ends the current game immediately", result.reason)
 
     def test_second_gpe_warning_says_the_next_is_a_game_loss(self):
         result = apply_upgrades([Offense("HCE", "", W)], Offense("HCE", "", W))
