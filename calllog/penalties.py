@@ -58,6 +58,7 @@ REGULAR_REF = "jar@2019-01-21:Introduction"
 USC_MINOR_REF = "ipg@2021-01-06:4.1"
 USC_MAJOR_REF = "ipg@2021-01-06:4.2"
 GAME_LOSS_REF = "ipg@2021-01-06:1.1"  # the penalty's definition: several Game Losses at once
+RELATED_REF = "ipg@2021-01-06:1.2"  # one error, several related infractions: issue only one
 # IPG 1.1, said where the count turns a Warning into a Game Loss: the infraction's own fix was
 # written for the Warning, and the Game Loss's consequences are the penalty's.
 _GAME_LOSS_MEANS = (
@@ -74,6 +75,7 @@ PINNED_REFS = (
     USC_MINOR_REF,
     USC_MAJOR_REF,
     GAME_LOSS_REF,
+    RELATED_REF,
 )
 
 # The infractions of IPG chapters 2 and 3 (2021-01-06), by category; chapter 4 has no count upgrade.
@@ -246,7 +248,7 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
     Game Loss in a round where the player already received one says that the player receives only
     one for those given at the same time (IPG 1.1); the judge knows whether they were."""
     history = [old for old in history if precedes(old, new)]
-    result = _upgraded(history, new)
+    result = _related(history, new, _upgraded(history, new))
     if result.penalty != GAME_LOSS or new.round is None:
         return result
     if not any(
@@ -264,6 +266,28 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
         result.upgraded,
         f"{result.reason} {note}".strip(),
         (*result.refs, GAME_LOSS_REF),
+        result.prior_warnings,
+    )
+
+
+def _related(history: list[Offense], new: Offense, result: UpgradeResult) -> UpgradeResult:
+    """`result` with IPG 1.2's word when the player already has a call in the same round of the
+    same day (Competitive and Professional): "If an error leads to multiple related infractions,
+    only issue one with the most severe penalty." The judge knows whether they came from one
+    error; the count cannot."""
+    if new.round is None or new.rel == "regular":
+        return result
+    if not any(old.round == new.round and old.day == new.day for old in history):
+        return result
+    note = (
+        f"This player already has a call in round {new.round}: if both come from one error, "
+        "issue a single infraction: the one with the most severe penalty (IPG 1.2)."
+    )
+    return UpgradeResult(
+        result.penalty,
+        result.upgraded,
+        f"{result.reason} {note}".strip(),
+        (*result.refs, RELATED_REF),
         result.prior_warnings,
     )
 

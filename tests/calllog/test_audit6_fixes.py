@@ -177,3 +177,41 @@ class DeckProblemFinderTests:
         ignored = finder.nodes["dp-ignored"]
         assert ignored.penalty.competitive == "No penalty"
         assert "ignored when determining deck" in ignored.ruling
+
+
+class MinorFindingsTests:
+    def test_outside_assistance_and_decklist_problem_show_no_warning_count(self, cast):
+        """IPG 3 upgrades a second Tournament Error Warning; 3.2 and 3.4 never give one."""
+        listed = {
+            i["number"]: i
+            for i in api(cast["floor_judge"])
+            .get(f"/api/v1/events/{cast['event'].pk}/infractions")
+            .json()["infractions"]
+        }
+        assert listed["3.2"]["count_upgrade"] == listed["3.4"]["count_upgrade"] == ""
+        assert "second Warning" in listed["3.3"]["count_upgrade"]
+
+    def test_a_second_call_in_the_same_round_says_one_error_is_one_infraction(self, cast):
+        """IPG 1.2: "If an error leads to multiple related infractions, only issue one with the
+        most severe penalty." Said by the call and by the preview alike, never at Regular."""
+        event = cast["event"]
+        record(cast["head_judge"], event, "2.5", round=2)
+        url = f"/api/v1/events/{event.pk}/players/Una?infraction=2.3&round=2"
+        shown = api(cast["head_judge"]).get(url).json()["next"]
+        second = record(cast["head_judge"], event, "2.3", round=2)
+        assert "IPG 1.2" in second["upgrade_reason"] and "most severe" in second["upgrade_reason"]
+        assert shown["reason"] == second["upgrade_reason"]
+        assert ("ipg", "1.2") in {(c["doc"], c["number"]) for c in second["citations"]}
+        later = record(cast["head_judge"], event, "2.3", round=3)
+        assert "IPG 1.2" not in later["upgrade_reason"]
+
+    def test_the_finder_offers_sleeves_a_proxy_and_notes_between_games(self):
+        finder = load_guide(Path(guides.__file__).parent / "definitions" / "infraction-finder.toml")
+        to_basics = next(a for a in finder.nodes["mc"].answers if a.next == "mc-basics")
+        assert "sleeves that conceal" in to_basics.label and "proxy" in to_basics.label
+        notes = next(a for a in finder.nodes["oa"].answers if a.next == "oa-notes-between-games")
+        assert notes.label.startswith("Between games")
+        allowed = finder.nodes["oa-notes-between-games"]
+        assert allowed.penalty.competitive == "No penalty" and "MTR 2.11" in allowed.ruling
+        # the IPG 1.2 sentence on the finder's first page
+        assert "most severe penalty (IPG 1.2)" in finder.nodes[finder.start].help
