@@ -60,6 +60,9 @@ READ = {
     "real-blind6": REAL / "real_blind6.toml",
     "real-blind7": REAL / "real_blind7.toml",
     "real-blind8": REAL / "real_blind8.toml",
+    "real-blind9": REAL / "real_blind9.toml",
+    "real-blind10": REAL / "real_blind10.toml",
+    "real-blind11": REAL / "real_blind11.toml",
 }
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident,
 # each until it is measured once.
