@@ -70,7 +70,10 @@ gives another penalty keeps the penalty it records and is flagged ("needs_review
 "review_reason" says why). CALL is exports.call_record: the
 request's fields plus "id", "judge", "guide_title", "ruling", "fix", "infraction", "category",
 "base_penalty", "penalty" (the penalty given: announced at the table, else the server's after
-upgrades), "upgraded", "upgrade_reason" (the server's count), "announced_penalty",
+upgrades), "upgraded", "upgrade_reason" (the server's count, and IPG 1.1's and 1.2's notes: several
+Game Losses at once, another call in the same round), "head_judge_note" (IPG 1.2's word to report
+the call to the Head Judge while the penalty it records is a Game Loss or more at Competitive or
+Professional; "" otherwise), "announced_penalty",
 "computed_penalty" (after upgrades), "needs_review" (announced and computed differ: for the head
 judge), "review_reason", "citations", "received_at". Penalties are written one way: "Warning", never
 "Warning (Tournament Error - ...)". UPGRADE is {"penalty", "upgraded", "reason", "refs",

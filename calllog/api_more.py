@@ -16,7 +16,7 @@ infraction chosen directly. Mounted by api_urls; errors in judgeapp.api_errors' 
 INFRACTION is {"number", "name", "title", "category", "penalty": {"regular", "competitive",
 "professional"}, "regular_ref", "upgrade", "count_upgrade", "ref", "penalty_line", "downgrade",
 "downgrade_penalty", "upgrade_penalty", "regular_note", "fix": {"regular", "competitive",
-"professional"}}: "penalty" is the penalty to give ("Warning" where the IPG's
+"professional"}, "head_judge_note"}: "penalty" is the penalty to give ("Warning" where the IPG's
 Penalty line reads "Warning with potential upgrade"), "penalty_line" the line as printed, "upgrade"
 and "count_upgrade" the IPG's upgrades (Competitive and Professional), "downgrade" the section's
 Downgrade text ("" when none) and "downgrade_penalty" the penalty it gives ("" when it names no one
@@ -25,7 +25,11 @@ section's own Upgrade gives when it names one other than "penalty" ("" otherwise
 gives it), "regular_note" what Regular REL says in
 place of the IPG's upgrades and downgrades (the JAR), "fix" the fix to explain with the penalty at
 each REL (IPG 1.2): the section's Additional Remedy (or that it has none), and at Regular what the
-JAR says to do; a direct call stores the one of the event's REL as its "fix"; PLAYER {"name", "calls": n};
+JAR says to do; a direct call stores the one of the event's REL as its "fix";
+"head_judge_note" IPG 1.2's word to report a penalty of Game Loss or more to the Head Judge, said
+while the penalty to give is one at Competitive or Professional ("" for Tardiness and Decklist
+Problem, which floor judges issue); "count_upgrade" is "" for an infraction with no upgrade by
+count (one that never gives a Warning); PLAYER {"name", "calls": n};
 REVISION {"id", "editor", "edited_at", "changes": {"field": [old, new]}, "reason"}.
 """  # noqa: E501
 

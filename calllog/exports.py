@@ -97,6 +97,7 @@ def call_record(call: Call, *, with_notes: bool) -> dict:
         "computed_penalty": call.computed_penalty,
         "needs_review": call.needs_review,
         "review_reason": call.review_reason,
+        "head_judge_note": call.head_judge_note,
     }
     if with_notes:
         record["investigation_notes"] = call.investigation_notes

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from calllog import penalties
 from guides import calls as guide_calls
+from guides.loader import HEAD_JUDGE_NOTE, head_judge_exempt
 
 # The JAR's own headings, pinned (rulesref resolves a JAR heading as the reference's "number").
 JAR_INTRO = "jar@2019-01-21:Introduction"
@@ -124,10 +125,24 @@ _REGULAR_NO_IPG = "Regular REL: the IPG's upgrades and downgrades do not apply (
 # environment and don't apply at Regular REL. If a player accidentally breaks a rule, use the
 # remedies described below and your common sense ..."; "Player education is a priority".
 _REGULAR_NO_FIX = (
-    "The IPG's fixes do not apply at Regular REL: make the best ruling you can with common sense "
-    "(a more appropriate fix applies if both players accept it) and educate the player (Judging "
-    "at Regular REL, introduction)."
+    "The IPG's fixes do not apply at Regular REL: use common sense to make the best ruling you "
+    "can, and educate the player (Judging at Regular REL, introduction)."
 )
+# The fix at Regular where it is not the text the penalty cites: Failure to Maintain Game State is
+# cited by JAR 1.1's "(which must be pointed out)", and fixed as the underlying in-game error.
+_JAR_FIX = {penalties.FTMGS: JAR_GAME_ERROR}
+# Which of the JAR's General Unwanted Behaviors each infraction is (words of its line).
+_JAR_BULLET = {
+    "Insufficient Shuffling": "shuffling",
+    "Slow Play": "unreasonable amounts of time",
+    "Outside Assistance": "strategic advice",
+    "Tardiness": "Tardiness",
+    "Improperly Determining a Winner": "match outcomes",
+    "Bribery and Wagering": "match outcomes",
+}
+# IPG 1.4: "Only the Head Judge may authorize a backup."
+_BACKUP = re.compile(r"\bback(?:ing)?\s?-?up\b", re.IGNORECASE)
+_BACKUP_IS_HEAD_JUDGES = "Only the Head Judge may authorize a backup (IPG 1.4)."
 _REGULAR_REPEAT = (
     " A player who keeps repeating a mistake despite multiple reminders may be warned that the "
     "next occurrence will be a Game Loss."
@@ -221,11 +236,26 @@ class Infraction:
         if rel != "regular":
             if not self.remedy:
                 return f"No additional remedy (IPG {self.number})."
-            return f"{self.remedy} (IPG {self.number}, Additional Remedy)"
-        if self.regular_ref == JAR_INTRO:
+            fix = f"{self.remedy} (IPG {self.number}, Additional Remedy)"
+            if _BACKUP.search(self.remedy):
+                fix += f" {_BACKUP_IS_HEAD_JUDGES}"
+            return fix
+        ref = _JAR_FIX.get(self.name, self.regular_ref)
+        if ref == JAR_INTRO:
             return _REGULAR_NO_FIX
-        text = _jar_text(self.regular_ref)
-        return f"{text} (Judging at Regular REL)" if text else _REGULAR_NO_FIX
+        text = _jar_text(ref)
+        if ref == JAR_UNWANTED and self.name in _JAR_BULLET:
+            text = _unwanted(text, _JAR_BULLET[self.name])
+        text = " ".join(text.split())
+        if not text:
+            return _REGULAR_NO_FIX
+        if self.name == penalties.FTMGS:
+            # IPG 2.6 has no remedy; at Regular the underlying error is fixed as JAR 1.4 says
+            return (
+                "No fix of its own: fix the underlying error as for any in-game error: "
+                f"{text} (Judging at Regular REL)"
+            )
+        return f"{text} (Judging at Regular REL)"
 
     def regular_note(self) -> str:
         """What Regular REL says in place of the IPG's upgrades (JAR introduction)."""
@@ -286,6 +316,8 @@ class Infraction:
             "upgrade_penalty": self.upgrade_penalty() if self.can_upgrade("competitive") else "",
             "regular_note": self.regular_note(),
             "fix": {rel: self.fix_at(rel) for rel in ("regular", "competitive", "professional")},
+            # said with the penalty while it is a Game Loss or more (IPG 1.2; Call.head_judge_note)
+            "head_judge_note": "" if head_judge_exempt(self.name) else HEAD_JUDGE_NOTE,
         }
 
 
@@ -340,14 +372,27 @@ def of_rule(rule, pinned: str) -> Infraction | None:
 
 
 def _jar_text(ref: str) -> str:
-    """The current text of a pinned JAR part ("" when no JAR is imported or the part is gone)."""
+    """The current text of a pinned JAR part, as written ("" when no JAR is imported or the part
+    is gone)."""
     from rulesref import references
 
     try:
         resolved = references.resolve(ref)
     except references.ReferenceError:
         return ""
-    return " ".join(resolved.text.split()) if resolved.found else ""
+    return resolved.text if resolved.found else ""
+
+
+def _unwanted(text: str, words: str) -> str:
+    """Of the JAR's "General Unwanted Behaviors", the listed behaviour holding `words` and what the
+    JAR says of them all (the paragraphs after the list); the whole text when none holds them."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    listed = [line for line in lines if line.startswith(("-", "•"))]
+    said = [line for line in lines if not line.startswith(("-", "•"))]
+    mine = [line for line in listed if words.casefold() in line.casefold()]
+    if not mine:
+        return text
+    return " ".join([mine[0].lstrip("-• ").strip(), *said])
 
 
 def repeat_calls(version_id: int, content_hash: str) -> dict[str, dict]:

@@ -121,6 +121,23 @@ class Call(models.Model):
     def __str__(self) -> str:
         return f"call #{self.pk} {self.guide}/{self.conclusion} at {self.event_id}"
 
+    @property
+    def head_judge_note(self) -> str:
+        """IPG 1.2's word to report the call to the Head Judge, while the penalty it records is a
+        Game Loss or more at Competitive or Professional REL ("" otherwise, for Tardiness and
+        Decklist Problem, and where the ruling or fix already sends it to the Head Judge)."""
+        from calllog import penalties
+        from guides.loader import HEAD_JUDGE_NOTE, head_judge_exempt, sends_to_head_judge
+
+        if (
+            self.rel == "regular"
+            or not penalties.SEVERE_START.match(self.penalty or "")
+            or head_judge_exempt(penalties.infraction_name(self.infraction))
+            or sends_to_head_judge(f"{self.fix} {self.ruling}")
+        ):
+            return ""
+        return HEAD_JUDGE_NOTE
+
 
 class Player(models.Model):
     """A player on an event's list, kept by its judges; calls name players by this list's spelling,

@@ -161,6 +161,19 @@ def category_of(infraction: str, given: str = "") -> str:
 
 
 PENALTY_NAMES = ("Warning", "Game Loss", "Match Loss", "Disqualification")
+# A penalty written with a note after it ("Game Loss (applied to the next game, IPG 4.1)")
+SEVERE_START = re.compile(r"\s*(?:game loss|match loss|disqualification)\b", re.IGNORECASE)
+_PENALTY_START = re.compile(
+    r"\s*(?:warning|game loss|match loss|disqualification)\b", re.IGNORECASE
+)
+
+
+def is_penalty(text: str) -> bool:
+    """Whether a call records a penalty: one of the four, also with a note after it; not "No
+    penalty", a JAR handling ("None: educate ...") or an empty text (a call taken back)."""
+    return bool(_PENALTY_START.match(text or ""))
+
+
 _CATEGORY_TITLES = ("game play error", "tournament error", "unsporting conduct")
 # "Warning (Tournament Error - Insufficient Shuffling)", "Warning (Game Play Error - Looking at
 # Extra Cards), to the shuffler": a penalty, the infraction's IPG title in brackets (maybe more
@@ -395,18 +408,18 @@ def _unsporting_upgrade(
     prior = sum(
         1
         for old in history
-        if infraction_name(old.infraction) == name
-        and penalty_label(old.received()) in PENALTY_NAMES
+        if infraction_name(old.infraction) == name and is_penalty(old.received())
     )
     if not prior:
         return UpgradeResult(base, False, "", (), 0)
     earlier = "an earlier penalty" if prior == 1 else f"{prior} earlier penalties"
+    game_loss = upgraded == GAME_LOSS
     return UpgradeResult(
         upgraded,
         True,
         f"Upgraded to {upgraded}: this player already received {earlier} for Unsporting Conduct - "
-        f"{name} at this event ({why}).",
-        (ref,),
+        f"{name} at this event ({why}).{_GAME_LOSS_MEANS if game_loss else ''}",
+        (ref, GAME_LOSS_REF) if game_loss else (ref,),
         prior,
     )
 

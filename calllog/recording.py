@@ -24,7 +24,7 @@ from django.utils import timezone
 from calllog import infractions, penalties, players, services
 from calllog.models import Call, Event
 from calllog.services import CallRequest, InvalidCall, player_key
-from guides.loader import HEAD_JUDGE_NOTE
+from guides.loader import without_head_judge
 from rulesref import references
 
 MAX_EXTENSION = 120  # minutes
@@ -312,7 +312,9 @@ def _store(
             earlier = services._offenses(event, request.offender) if request.offender else []
             upgrade = _both_lose(event, request, penalties.apply_upgrades(earlier, offense))
             given = Given.of(upgrade, extras.announced_penalty, request.offender)
-            fields["fix"] = _with_head_judge(fields.get("fix", ""), given.penalty, offense, event)
+            # the Head Judge's note follows the penalty the call records (Call.head_judge_note),
+            # never the stored fix: an edit of the penalty would leave it stale
+            fields["fix"] = without_head_judge(fields.get("fix", ""))
             call = Call.objects.create(
                 event=event,
                 judge=user,
@@ -352,22 +354,6 @@ def _store(
             raise
         return same(existing), False
     return call, True
-
-
-def _with_head_judge(fix: str, penalty: str, offense: penalties.Offense, event: Event) -> str:
-    """The call's fix with IPG 1.2's word to report a Game Loss or higher to the Head Judge (the
-    guide's conclusions say it already; a direct call, or a Warning the count made a Game Loss,
-    says it here), except at Regular REL and for Tardiness and Decklist Problem."""
-    name = penalties.infraction_name(offense.infraction)
-    if (
-        event.rel == "regular"
-        or name in ("Tardiness", "Decklist Problem")
-        or penalties.penalty_label(penalty)
-        not in (penalties.GAME_LOSS, penalties.MATCH_LOSS, penalties.DISQUALIFICATION)
-        or HEAD_JUDGE_NOTE in fix
-    ):
-        return fix
-    return f"{fix} {HEAD_JUDGE_NOTE}".strip()
 
 
 def _both_lose(event: Event, request: CallRequest, upgrade: penalties.UpgradeResult):

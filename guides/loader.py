@@ -414,6 +414,28 @@ _HEAD_JUDGE_EXEMPT = frozenset(
 _AT_REGULAR = "At Regular"  # where a fix's JAR part begins (guides.pages.AT_REGULAR)
 
 
+# A ruling or fix that already sends the call to the Head Judge ("call the head judge, who
+# investigates", "report to the head judge"), where the note would say it twice.
+_SENDS = re.compile(
+    r"\b(?:call|report(?:ed)?|refer(?:red)?)\s+(?:it\s+)?(?:to\s+)?the head judge", re.I
+)
+
+
+def sends_to_head_judge(text: str) -> bool:
+    return bool(_SENDS.search(text))
+
+
+def head_judge_exempt(infraction: str) -> bool:
+    """Tardiness and Decklist Problem, whose Game Losses floor judges issue (IPG 1.2)."""
+    return infraction.strip().casefold() in _HEAD_JUDGE_EXEMPT
+
+
+def without_head_judge(fix: str) -> str:
+    """`fix` without the note with_head_judge adds (a stored call says it from the penalty it
+    records, which an edit may change)."""
+    return " ".join(fix.replace(HEAD_JUDGE_NOTE, "").split()) if HEAD_JUDGE_NOTE in fix else fix
+
+
 def with_head_judge(fix: str, ruling: str, penalty: Penalty, infraction: str) -> str:
     """A conclusion's fix with IPG 1.2's word to report a Game Loss or higher to the Head Judge,
     said in the IPG's part of the fix (before "At Regular ..."), where the penalty at Competitive
@@ -421,8 +443,8 @@ def with_head_judge(fix: str, ruling: str, penalty: Penalty, infraction: str) ->
     Decklist Problem, which floor judges issue, are the exceptions."""
     if (
         not _SEVERE.match(penalty.competitive)
-        or infraction.strip().casefold() in _HEAD_JUDGE_EXEMPT
-        or "head judge" in f"{fix} {ruling}".casefold()
+        or head_judge_exempt(infraction)
+        or sends_to_head_judge(f"{fix} {ruling}")
     ):
         return fix
     start = fix.find(_AT_REGULAR)

@@ -99,12 +99,19 @@
     if (raised(infraction)) return infraction.upgrade_penalty;
     return infraction.penalty[eventRel];
   }
+  /* The fix to explain with the penalty (IPG 1.2), and, while the penalty to give is a Game Loss or
+     more at Competitive or Professional, the word to report it to the Head Judge (as the saved
+     call says it: Call.head_judge_note). */
+  function showFix(infraction, penalty) {
+    if (!fixNote) return;
+    var fix = (infraction.fix || {})[eventRel] || "";
+    var severe = eventRel !== "regular" && /^\s*(game loss|match loss|disqualification)\b/i.test(penalty || "");
+    var note = severe ? infraction.head_judge_note || "" : "";
+    fixNote.textContent = [fix ? "Fix: " + fix : "", note].filter(Boolean).join("\n");
+    fixNote.hidden = !fixNote.textContent;
+  }
   function showRules(infraction) {
-    if (fixNote) {
-      var fix = (infraction.fix || {})[eventRel] || "";
-      fixNote.textContent = fix ? "Fix: " + fix : "";
-      fixNote.hidden = !fix;
-    }
+    showFix(infraction, basePenalty(infraction));
     if (eventRel === "regular") {
       upgradeNote.textContent = infraction.regular_note || "";
     } else {
@@ -164,7 +171,9 @@
     if (lower) params.downgrade = "true";
     if (raised(infraction)) params.upgrade = "true";
     JudgePenalty.fetchNext(eventId, player, params).then(function (next) {
-      if (mine === serial) both(next, "checked");
+      if (mine !== serial) return;
+      both(next, "checked");
+      showFix(infraction, next && next.penalty);
     }, function (error) {
       if (mine !== serial) return;
       // Refused (a round the server will not take, a session ended, too many requests) or offline:

@@ -6,6 +6,8 @@ finder's Deck Problem reads the IPG's own words and its exclusions (IPG 3.5)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 import uuid
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 from rest_framework.test import APIClient
 
 import guides
-from calllog import services
+from calllog import recording, services
 from guides.loader import HEAD_JUDGE_NOTE, load_guide
 from rulesref.models import Rule
 
@@ -41,6 +43,12 @@ def record(user, event, infraction: str, offender: str = "Una", **extra) -> dict
     return response.json()
 
 
+def finder_path(guide, node_id: str) -> list[int]:
+    from guides import links
+
+    return links.path_to(guide, node_id)
+
+
 def current_ipg_section(number: str) -> Rule:
     return Rule.objects.get(version__document__slug="ipg", version__is_current=True, number=number)
 
@@ -55,13 +63,15 @@ class DirectCallFixTests:
         for item in listed["infractions"]:
             remedy = (current_ipg_section(item["number"]).fields or {}).get("additional_remedy")
             call = record(cast["head_judge"], event, item["number"], offender=f"P{item['number']}")
-            assert item["fix"]["competitive"] == item["fix"]["professional"]
-            assert call["fix"].startswith(item["fix"]["competitive"])
+            assert call["fix"] == item["fix"]["competitive"] == item["fix"]["professional"]
             # IPG 1.2: a Game Loss or more is the Head Judge's to issue, save Tardiness and
-            # Decklist Problem
+            # Decklist Problem; said beside the penalty the call records
             severe = call["penalty"] in ("Game Loss", "Match Loss", "Disqualification")
             exempt = item["name"] in ("Tardiness", "Decklist Problem")
-            assert (HEAD_JUDGE_NOTE in call["fix"]) == (severe and not exempt), item["number"]
+            assert (call["head_judge_note"] == HEAD_JUDGE_NOTE) == (severe and not exempt)
+            assert (item["head_judge_note"] == "") == exempt
+            if "backup" in (remedy or "").lower() or "back up" in (remedy or "").lower():
+                assert "Only the Head Judge may authorize a backup (IPG 1.4)" in call["fix"]
             if remedy:
                 # every paragraph of the section's remedy, as the IPG words it
                 for paragraph in remedy.split("\n\n"):
@@ -74,8 +84,45 @@ class DirectCallFixTests:
         event = cast["event"]
         calls = [record(cast["head_judge"], event, "3.3", round=r) for r in (1, 2)]
         assert [c["penalty"] for c in calls] == ["Warning", "Game Loss"]
-        assert HEAD_JUDGE_NOTE not in calls[0]["fix"] and HEAD_JUDGE_NOTE in calls[1]["fix"]
+        assert calls[0]["head_judge_note"] == "" and calls[1]["head_judge_note"] == HEAD_JUDGE_NOTE
+        assert HEAD_JUDGE_NOTE not in calls[1]["fix"]
         assert "chooses whether to play or draw" in calls[1]["upgrade_reason"]
+        # the note follows the penalty the call records: edited back to a Warning, it is gone
+        url = f"/api/v1/events/{event.pk}/calls/{calls[1]['id']}"
+        edited = api(cast["head_judge"]).patch(url, {"penalty": "Warning"}, format="json").json()
+        assert edited["head_judge_note"] == ""
+        page = api(cast["head_judge"]).get(f"/events/{event.pk}/calls/{calls[1]['id']}/")
+        assert HEAD_JUDGE_NOTE.encode() not in page.content.replace(b"&#x27;", b"'")
+
+    def test_a_guide_call_stores_its_fix_without_the_note_and_says_it_by_rel(
+        self, cast, monkeypatch
+    ):
+        """The finder's Outside Assistance conclusion says the note on its page; the call stores
+        the fix without it and says it beside the penalty, never at Regular REL."""
+        from guides import loader
+        from guides import services as guide_services
+
+        every = loader.load_all(loader.DEFINITIONS)  # the real guides, not this module's test guide
+        monkeypatch.setattr(guide_services, "guides", lambda: every)
+        finder = every["infraction-finder"]
+        assert HEAD_JUDGE_NOTE in finder.nodes["oa-match-loss"].fix
+        regular = services.open_event(
+            cast["head_judge"], name="FNM", date=dt.date(2026, 11, 27), rel="regular"
+        )
+        for event in (cast["event"], regular):
+            call = recording.record_call(
+                cast["head_judge"],
+                event,
+                {
+                    "client_id": str(uuid.uuid4()),
+                    "guide": "infraction-finder",
+                    "answers": finder_path(finder, "oa-match-loss"),
+                    "players": ["Kim", "Lu"],
+                    "round": 1,
+                },
+            )[0]
+            assert HEAD_JUDGE_NOTE not in call.fix
+            assert call.head_judge_note == ("" if event.rel == "regular" else HEAD_JUDGE_NOTE)
 
     def test_the_finders_severe_conclusions_go_to_the_head_judge(self):
         finder = load_guide(Path(guides.__file__).parent / "definitions" / "infraction-finder.toml")
@@ -121,11 +168,31 @@ class DirectCallFixTests:
         call = record(cast["head_judge"], regular, "3.1")
         assert "dropped from the tournament at the end of the round" in call["penalty"]
 
-    def test_the_record_form_shows_the_fix_of_the_events_rel(self, cast):
-        page = api(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/")
-        assert page.status_code == 200
-        assert b'id="record-fix"' in page.content
-        assert b"Additional Remedy" in page.content  # in the infractions' data for calllog.js
+    def test_the_record_form_has_each_infractions_fix_by_rel(self, cast):
+        page = api(cast["floor_judge"]).get(f"/events/{cast['event'].pk}/").content.decode()
+        assert 'id="record-fix"' in page
+        found = re.search(
+            r'<script id="infraction-data" type="application/json">(.*?)</script>', page, re.S
+        )
+        data = {i["number"]: i for i in json.loads(found.group(1))}
+        assert "additional mulligan" in data["2.4"]["fix"]["competitive"]
+        assert data["2.4"]["fix"]["regular"].endswith("(Judging at Regular REL)")
+
+    def test_failure_to_maintain_game_state_at_regular_is_not_the_trigger_procedure(self, cast):
+        """Its JAR citation is 1.1's "(which must be pointed out)"; its fix at Regular is the
+        underlying error's (JAR 1.4), never the missed trigger's."""
+        regular = services.open_event(
+            cast["head_judge"], name="FNM", date=dt.date(2026, 11, 27), rel="regular"
+        )
+        fix = record(cast["head_judge"], regular, "2.6")["fix"]
+        assert "put the ability on the stack" not in fix and "in-game error" in fix
+
+    def test_a_general_unwanted_behaviour_is_fixed_by_its_own_line(self, cast):
+        regular = services.open_event(
+            cast["head_judge"], name="FNM", date=dt.date(2026, 11, 27), rel="regular"
+        )
+        fix = record(cast["head_judge"], regular, "3.9")["fix"]
+        assert "shuffling" in fix and "Tardiness" not in fix and "educate" in fix
 
 
 class OverturnedUnsportingConductTests:
@@ -148,6 +215,16 @@ class OverturnedUnsportingConductTests:
         # one that stands still upgrades the next
         record(cast["head_judge"], event, number, round=4)
         assert record(cast["head_judge"], event, number, round=5)["penalty"] == upgraded
+
+    def test_a_penalty_written_with_a_note_still_counts(self, cast):
+        event = cast["event"]
+        first = record(cast["head_judge"], event, "4.1", round=1)
+        api(cast["head_judge"]).patch(
+            f"/api/v1/events/{event.pk}/calls/{first['id']}",
+            {"penalty": "Warning (given late, round 2)"},
+            format="json",
+        )
+        assert record(cast["head_judge"], event, "4.1", round=3)["penalty"] == "Game Loss"
 
     def test_taking_back_the_first_flags_the_upgraded_second(self, cast):
         event = cast["event"]

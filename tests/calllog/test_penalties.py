@@ -229,7 +229,7 @@ class UnsportingConductRepeatTests(unittest.TestCase):
         )
 
     def test_a_second_minor_is_a_game_loss_even_for_another_offense(self):
-        from calllog.penalties import USC_MINOR_REF
+        from calllog.penalties import GAME_LOSS_REF, USC_MINOR_REF
 
         first = apply_upgrades([], Offense("USC-Minor", "", W))
         self.assertEqual((first.penalty, first.upgraded), (W, False))
@@ -238,7 +238,8 @@ class UnsportingConductRepeatTests(unittest.TestCase):
             [Offense("USC-Minor", "", W)], Offense("Unsporting Conduct - Minor", "", W)
         )
         self.assertEqual((second.penalty, second.upgraded), (GL, True))
-        self.assertEqual(second.refs, (USC_MINOR_REF,))
+        # the section's repeat, and what a Game Loss is (IPG 1.1)
+        self.assertEqual(second.refs, (USC_MINOR_REF, GAME_LOSS_REF))
         self.assertIn("even for different offenses", second.reason)
         # An earlier Minor upgraded to a Game Loss still counts: each later one is a Game Loss.
         third = apply_upgrades(
