@@ -305,6 +305,20 @@ def _related(history: list[Offense], new: Offense, result: UpgradeResult) -> Upg
     )
 
 
+_RELATED_NOTE = re.compile(
+    r"\s*This player already has a call in round \d+: if both come from one error, issue a "
+    r"single infraction: the one with the most severe penalty \(IPG 1\.2\)\."
+)
+
+
+def with_related_note_of(stored: str, counted: str) -> str:
+    """A stored reason with IPG 1.2's same-round note as the count now says it (added, changed or
+    dropped; _related), the rest of it as stored."""
+    found = _RELATED_NOTE.search(counted)
+    rest = _RELATED_NOTE.sub("", stored).strip()
+    return f"{rest} {found.group(0).strip()}".strip() if found else rest
+
+
 def _upgraded(history: list[Offense], new: Offense) -> UpgradeResult:
     """apply_upgrades' count: the upgrade by the player's earlier offenses alone."""
     name = infraction_name(new.infraction)

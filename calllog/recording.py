@@ -426,6 +426,11 @@ def recheck(
         new = services.offense_of(call, event.rel, given=False)
         counted = penalties.apply_upgrades(history, new)
         if penalties.same_penalty(counted.penalty, call.computed_penalty or call.penalty):
+            # the same penalty; IPG 1.2's same-round note may have come or gone (a round edited)
+            reason = penalties.with_related_note_of(call.upgrade_reason, counted.reason)
+            if reason != call.upgrade_reason:
+                call.upgrade_reason = reason
+                call.save(update_fields=["upgrade_reason"])
             continue
         call.computed_penalty = counted.penalty
         call.upgrade_reason = counted.reason

@@ -272,7 +272,7 @@ class MinorFindingsTests:
         """IPG 1.2: "If an error leads to multiple related infractions, only issue one with the
         most severe penalty." Said by the call and by the preview alike, never at Regular."""
         event = cast["event"]
-        record(cast["head_judge"], event, "2.5", round=2)
+        other = record(cast["head_judge"], event, "2.5", round=2)
         url = f"/api/v1/events/{event.pk}/players/Una?infraction=2.3&round=2"
         shown = api(cast["head_judge"]).get(url).json()["next"]
         second = record(cast["head_judge"], event, "2.3", round=2)
@@ -281,6 +281,13 @@ class MinorFindingsTests:
         assert ("ipg", "1.2") in {(c["doc"], c["number"]) for c in second["citations"]}
         later = record(cast["head_judge"], event, "2.3", round=3)
         assert "IPG 1.2" not in later["upgrade_reason"]
+        # the other call moved to round 1: the second's note goes, and comes back with it
+        edit = f"/api/v1/events/{event.pk}/calls/{other['id']}"
+        again = f"/api/v1/events/{event.pk}/calls/{second['id']}"
+        api(cast["head_judge"]).patch(edit, {"round": 1}, format="json")
+        assert "IPG 1.2" not in api(cast["head_judge"]).get(again).json()["upgrade_reason"]
+        api(cast["head_judge"]).patch(edit, {"round": 2}, format="json")
+        assert "IPG 1.2" in api(cast["head_judge"]).get(again).json()["upgrade_reason"]
 
     def test_the_finder_offers_sleeves_a_proxy_and_notes_between_games(self):
         finder = load_guide(Path(guides.__file__).parent / "definitions" / "infraction-finder.toml")
