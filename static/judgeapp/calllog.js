@@ -56,6 +56,7 @@
   var table = document.getElementById("record-penalties");
   var upgradeNote = document.getElementById("record-upgrade");
   var fixNote = document.getElementById("record-fix");
+  var previewed = "";   // the penalty the last preview gave (showFix)
   var downgradeBox = document.getElementById("record-downgrade");
   var downgradeText = document.getElementById("record-downgrade-text");
   var downgradeLabel = document.getElementById("record-downgrade-label");
@@ -153,6 +154,9 @@
       each.querySelector("td").textContent = infraction.penalty[each.dataset.rel] || "";
     });
     showRules(infraction);
+    // only the round changed: the fix and its Head Judge note stay as the last preview left them
+    // (nothing moves under the judge's finger)
+    if (keep) showFix(infraction, previewed);
     var lower = downgraded(infraction);
     var base = basePenalty(infraction);
     var both = function (next, state, note) { JudgePenalty.show(row, base, next, state, note); JudgePenalty.summary(box, base, next, state, note); };
@@ -173,7 +177,8 @@
     JudgePenalty.fetchNext(eventId, player, params).then(function (next) {
       if (mine !== serial) return;
       both(next, "checked");
-      showFix(infraction, next && next.penalty);
+      previewed = next && next.penalty;
+      showFix(infraction, previewed);
     }, function (error) {
       if (mine !== serial) return;
       // Refused (a round the server will not take, a session ended, too many requests) or offline:

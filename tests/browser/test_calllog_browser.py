@@ -102,6 +102,9 @@ class RecordInfractionTests:
         row = current_row(page, "#record-penalties")
         assert row.startswith("Game Loss — upgraded:"), row
         assert "IPG 3" in row
+        # the fix to explain, and the Game Loss the Head Judge's to issue (IPG 1.2)
+        fix = page.inner_text("#record-fix")
+        assert "two additional turns" in fix and "Report it to the Head Judge" in fix
         assert page.locator("#record-penalties tr.current").bounding_box()["height"] >= 40
         assert Call.objects.count() == 1
         assert no_horizontal_scroll(page)
