@@ -63,6 +63,8 @@ READ = {
     "real-blind9": REAL / "real_blind9.toml",
     "real-blind10": REAL / "real_blind10.toml",
     "real-blind11": REAL / "real_blind11.toml",
+    "real-blind12": REAL / "real_blind12.toml",
+    "real-blind13": REAL / "real_blind13.toml",
 }
 # The blind sets not yet read: loaded only when named, so that nothing measures them by accident,
 # each until it is measured once.
