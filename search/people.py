@@ -339,7 +339,10 @@ def name_spans(query: str, people: People | None = None) -> list[tuple[int, int,
             if after_noun:
                 names.add(plain_cased)
                 found[k] = said(k, "")
-            elif not in_name and nxt in name_acts and not _NAME.match(tokens[k + 1][2]):
+            elif not in_name and (
+                (nxt in name_acts and not _NAME.match(tokens[k + 1][2]))
+                or _appositive(query, tokens, k)
+            ):
                 names.add(plain_cased)
                 found[k] = said(k, "player")
     for k, (_, _, word) in enumerate(tokens):
@@ -347,6 +350,24 @@ def name_spans(query: str, people: People | None = None) -> list[tuple[int, int,
         if k not in found and (word[: len(plain)] if possessive else word) in names:
             found[k] = said(k, "player")
     return [found[k] for k in sorted(found)]
+
+
+_DETERMINERS = frozenset("his her their my your our the".split())
+
+
+def _appositive(query: str, tokens: list[tuple[int, int, str]], k: int) -> bool:
+    """A name set off by a comma and a player's noun ("Bob, her opponent, says", "Sam, my friend"):
+    the name stands for that player."""
+    if k + 1 >= len(tokens) or query[tokens[k][1] : tokens[k + 1][0]].strip() != ",":
+        return False
+    first = bare(tokens[k + 1][2])[0].lower()
+    if first in _PLAYER_NOUNS:
+        return True
+    return (
+        first in _DETERMINERS
+        and k + 2 < len(tokens)
+        and bare(tokens[k + 2][2])[0].lower() in _PLAYER_NOUNS
+    )
 
 
 def _clause_break(query: str, tokens: list[tuple[int, int, str]], k: int) -> bool:

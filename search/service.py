@@ -281,10 +281,25 @@ def search_answer(
     return {
         "results": results,
         "ranking": "hybrid" if cached.semantic is not None else "lexical",
-        "understood": read,
+        "understood": shown_readings(read),
         # the named cards as the card table holds them (none without one)
         "cards": card_source.card_details(named),
     }
+
+
+def shown_readings(read: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The readings a judge is shown: a card named, as the card table describes it; while no table
+    holds cards, only which card was recognised, since the hand-written list (search/cards.toml,
+    written from memory to steer the search) is never shown as what a card does."""
+    shipped = card_source.card_stamp() == card_source.SHIPPED
+    return [
+        {
+            "words": r["words"],
+            "means": f"the card {r['card']}" if shipped and r["kind"] == "card" else r["means"],
+            "kind": r["kind"],
+        }
+        for r in read
+    ]
 
 
 def preload() -> str | None:

@@ -109,9 +109,9 @@ def spoken_rewrite(
 
 def understood(index: SearchIndex, query: str) -> list[dict[str, str]]:
     """How the search reads the judge's own words in `query`: each spoken word or card name found,
-    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"}).
-    A card named otherwise than by its name ("Dark Confidnat", "Kiki") is read as "<its name>:
-    what it does"."""
+    as typed, with the rules' words it stands for ({"words", "means", "kind": "spoken"|"card"},
+    and "card", the card's name, for a card). A card named otherwise than by its name ("Dark
+    Confidnat", "Kiki") is read as "<its name>: what it does"."""
     return read_question(index, query)[0]
 
 
@@ -134,6 +134,7 @@ def read_question(index: SearchIndex, query: str) -> tuple[list[dict[str, str]],
             if kind == "spoken"
             else _named(query[begin:end], key) + index.card_text[key],
             "kind": kind,
+            **({"card": _title(key)} if kind == "card" else {}),
         }
         for begin, end, means, (kind, key) in found
     ]

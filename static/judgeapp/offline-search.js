@@ -231,6 +231,14 @@
       };
       var clauseBreak = function (k) { return k > 0 && CLAUSE_END.test(query.slice(tokens[k - 1][1], tokens[k][0])); };
       var isName = function (w) { return /^[A-Z][a-z]+$/.test(w); };
+      /* search.people._appositive: "Bob, her opponent, says": a name set off by a comma and a player's noun */
+      var DETERMINERS = setOf("his her their my your our the".split(" "));
+      var appositive = function (k) {
+        if (k + 1 >= tokens.length || query.slice(tokens[k][1], tokens[k + 1][0]).trim() !== ",") return false;
+        var first = bare(folded(tokens[k + 1][2]))[0];
+        if (peopleSets.playerNouns[first]) return true;
+        return !!DETERMINERS[first] && k + 2 < tokens.length && !!peopleSets.playerNouns[bare(folded(tokens[k + 2][2]))[0]];
+      };
       var cased = function (word) { var b = bare(folded(word)); return b[1] ? word.slice(0, b[0].length) : word; };
       tokens.forEach(function (t, k) {
         if (found[k]) return;
@@ -251,7 +259,7 @@
           var prevBare = bare(folded(prev))[0], afterNoun = !!peopleSets.playerNouns[prevBare];
           var inName = NAME.test(prev) && !stop[prevBare] && !peopleSets.notNames[prevBare] && !afterNoun && !clauseBreak(k);
           if (afterNoun) { names[plainCased] = true; found[k] = said(k, ""); }
-          else if (!inName && acts(nxt) && !peopleSets.cardVerbs[nxt] && !NAME.test(tokens[k + 1][2])) { names[plainCased] = true; found[k] = said(k, "player"); }
+          else if (!inName && ((acts(nxt) && !peopleSets.cardVerbs[nxt] && !NAME.test(tokens[k + 1][2])) || appositive(k))) { names[plainCased] = true; found[k] = said(k, "player"); }
         }
       });
       tokens.forEach(function (t, k) { if (!found[k] && names[cased(t[2])]) found[k] = said(k, "player"); });

@@ -15,6 +15,7 @@ from cards.models import Card
 from search import card_source, index_cache, vectors, vocabulary
 from search import service as search_service
 from search.offline import service as offline_service
+from search.spoken import read_question
 from tests.cards.conftest import CARDS, RULINGS
 
 pytestmark = pytest.mark.django_db
@@ -51,11 +52,26 @@ def _top(query: str, limit: int = 5) -> list[str]:
 
 
 class NoCardTableTests:
-    def test_the_hand_written_list_is_read(self):
+    def test_the_hand_written_list_is_read_and_never_shown(self):
+        """It steers the search (the index reads a card as its words) but is written from memory:
+        the judge is shown only which card was recognised (sixth cards audit F1)."""
         hand = vocabulary.load_cards()
         assert card_source.card_stamp() == card_source.SHIPPED
-        assert _read_as("Blood Moon and Urborg") == {"blood moon": hand["blood moon"]}
-        assert _read_as("Steam Vents enters tapped?") == {"steam vents": hand["steam vents"]}
+        index = search_service.index_for(search_service.current_versions(None))
+        read, named = read_question(index, "Blood Moon and Urborg")
+        assert named == ["blood moon"] and hand["blood moon"] in read[0]["means"]
+        assert _read_as("Blood Moon and Urborg") == {"blood moon": "the card Blood Moon"}
+        assert _read_as("Steam Vents enters tapped?") == {"steam vents": "the card Steam Vents"}
+        answer = search_service.search_answer("Blood Moon and Urborg")
+        assert hand["blood moon"] not in str(answer) and answer["cards"] == []
+
+    def test_a_player_set_off_by_a_comma_is_no_card(self):
+        """ "Bob" is also Dark Confidant's nickname; "Bob, her opponent, says" is a player."""
+        story = (
+            "Alice controls Platinum Angel and is at 1 life. Bob, her opponent, says she has "
+            "lost the game. What happens if Bob destroys Platinum Angel?"
+        )
+        assert "bob" not in _read_as(story)
 
 
 class CardTableTests:
@@ -106,7 +122,7 @@ class CardTableTests:
 
     def test_importing_cards_while_the_process_runs_changes_what_search_reads(self):
         before = _read_as("Blood Moon and Urborg")
-        assert before == {"blood moon": vocabulary.load_cards()["blood moon"]}
+        assert before == {"blood moon": "the card Blood Moon"}
         services.import_bulk(CARDS, RULINGS)  # no index forgotten by hand: the import says so
         assert _read_as("Blood Moon and Urborg") == {
             "blood moon": "Enchantment. Nonbasic lands are Mountains."

@@ -76,7 +76,12 @@ class CardSourceTests:
         index = build_index(ENTRIES)
         assert index.card_text == vocabulary.card_descriptions()
         assert understood(index, "Steam Vents and Blood Moon") == [
-            {"words": "Blood Moon", "means": "Nonbasic lands are Mountains.", "kind": "card"}
+            {
+                "words": "Blood Moon",
+                "means": "Nonbasic lands are Mountains.",
+                "kind": "card",
+                "card": "Blood Moon",
+            }
         ]
         assert vocabulary.shipped_words()[1] == vocabulary.card_descriptions()
 
