@@ -16,7 +16,8 @@ MAX_QUERY = 200
 
 @require_GET
 def card_search(request: HttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()[:MAX_QUERY]
+    # a NUL no database column can hold (PostgreSQL refuses it): no name has one
+    query = request.GET.get("q", "").replace("\x00", " ").strip()[:MAX_QUERY]
     cards = services.search_cards(query) if query else []
     exact = [c for c in cards if c.name.casefold() == query.casefold()]
     if len(exact) == 1:
@@ -27,7 +28,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
 @require_GET
 def card_page(request: HttpRequest, name: str) -> HttpResponse:
     try:
-        card = services.find_card(name[:MAX_QUERY])
+        card = services.find_card(name.replace("\x00", " ")[:MAX_QUERY])
     except services.CardNotFound as exc:
         return render(
             request,

@@ -157,6 +157,9 @@ def _oracle_id(obj: dict, *, source: str, line: int, item: int) -> str:
         ) from None
 
 
+MAX_NAME = 300  # cards.models.Card.name and type_line
+
+
 def read_cards(stream: IO[str], source: str) -> Iterator[CardRecord]:
     """The cards of an Oracle-cards bulk file, tokens, emblems and art cards left out."""
     for item, line, obj in read_objects(stream, source):
@@ -195,20 +198,54 @@ def read_cards(stream: IO[str], source: str) -> Iterator[CardRecord]:
             raise BulkError(
                 "legalities must map formats to strings", source=source, line=line, item=item
             )
+        type_line = _text(obj, "type_line", source=source, line=line, item=item) or " // ".join(
+            f.type_line for f in faces if f.type_line
+        )
+        if not type_line:
+            # every card Scryfall lists has a type line, on the card or on its faces
+            raise BulkError("'type_line' is missing", source=source, line=line, item=item)
+        uri = _text(obj, "scryfall_uri", source=source, line=line, item=item)
+        if uri and not uri.startswith(("https://", "http://")):
+            raise BulkError(
+                f"scryfall_uri {uri[:80]!r} is not a web address",
+                source=source,
+                line=line,
+                item=item,
+            )
+        name = _text(obj, "name", source=source, line=line, item=item, required=True)
+        if len(name) > MAX_NAME or len(type_line) > MAX_NAME:
+            raise BulkError(
+                f"a name or type line over {MAX_NAME} characters ({name[:60]!r}...)",
+                source=source,
+                line=line,
+                item=item,
+            )
         yield CardRecord(
             oracle_id=_oracle_id(obj, source=source, line=line, item=item),
-            name=_text(obj, "name", source=source, line=line, item=item, required=True),
+            name=name,
             layout=layout,
             mana_cost=mana_cost,
-            type_line=_text(obj, "type_line", source=source, line=line, item=item)
-            or " // ".join(f.type_line for f in faces),
+            type_line=type_line,
             oracle_text=oracle_text,
-            colour_identity=tuple(str(c) for c in obj.get("color_identity") or ()),
-            keywords=tuple(str(k) for k in obj.get("keywords") or ()),
+            colour_identity=_strings(obj, "color_identity", source=source, line=line, item=item),
+            keywords=_strings(obj, "keywords", source=source, line=line, item=item),
             legalities=dict(legalities),
             faces=tuple(faces),
-            scryfall_uri=_text(obj, "scryfall_uri", source=source, line=line, item=item),
+            scryfall_uri=uri,
         )
+
+
+def _strings(obj: dict, key: str, *, source: str, line: int, item: int) -> tuple[str, ...]:
+    """A list of strings ("keywords", "color_identity"): () when absent; anything else, a string
+    included ("Flying" is no list of keywords), is refused."""
+    value = obj.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BulkError(f"{key!r} must be a list of strings", source=source, line=line, item=item)
+    if any("\x00" in v for v in value):
+        raise BulkError(f"{key!r} holds a NUL character", source=source, line=line, item=item)
+    return tuple(value)
 
 
 def read_rulings(stream: IO[str], source: str) -> Iterator[RulingRecord]:

@@ -68,11 +68,15 @@ def import_bulk(
     source: str = "",
     bulk_updated_at: str = "",
     sync: CardSync | None = None,
+    replace: bool = False,
 ) -> ImportOutcome:
     """Read both bulk files whole, then replace the card table with them in one transaction.
 
     Raises scryfall.BulkError (naming the file, line and item) or UnicodeDecodeError/OSError; the
-    CardSync row then says failed with that message and no card changes."""
+    CardSync row then says failed with that message and no card changes. A file with no cards, or
+    with fewer than half the cards (or rulings) the table holds, is refused the same way (a
+    truncated or wrong download must not empty the table) unless `replace` says the operator means
+    it."""
     sync = sync or CardSync.objects.create(
         source=source or str(cards_path), bulk_updated_at=bulk_updated_at
     )
@@ -81,6 +85,8 @@ def import_bulk(
         records = _read(cards_path, scryfall.read_cards, sync, "cards_read")
         _progress(sync, stage=f"reading {rulings_path.name}")
         rulings = _read(rulings_path, scryfall.read_rulings, sync, "rulings_read")
+        _check_size(cards_path, records, Card.objects.count(), "cards", replace=replace)
+        _check_size(rulings_path, rulings, CardRuling.objects.count(), "rulings", replace=replace)
         _progress(sync, stage="storing")
         added, updated, removed = _store(records, rulings)
     except (scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
@@ -108,6 +114,27 @@ def import_bulk(
     forget_names()
     cards_changed()
     return ImportOutcome(sync, len(records), len(rulings), added, updated, removed)
+
+
+SHRINK_LIMIT = 0.5  # an import may remove at most this share of the table without `replace`
+
+
+def _check_size(path: Path, read: list, held: int, what: str, *, replace: bool) -> None:
+    """Refuse a file that would empty the table or remove most of it (BulkError naming the file)."""
+    if not read and what == "cards":
+        raise scryfall.BulkError(
+            "holds no cards (tokens and art cards are not cards): cards not changed",
+            source=path.name,
+            line=1,
+        )
+    if replace or not held or len(read) >= held * SHRINK_LIMIT:
+        return
+    raise scryfall.BulkError(
+        f"holds {len(read)} {what}, fewer than half of the {held} the table holds: a truncated "
+        "or wrong file? Cards not changed (import_cards --replace replaces them anyway)",
+        source=path.name,
+        line=1,
+    )
 
 
 _FIELDS = (

@@ -13,6 +13,7 @@ import json
 import shutil
 import tempfile
 import urllib.request
+import zlib
 from pathlib import Path
 
 from django.conf import settings
@@ -33,8 +34,12 @@ def _open(url: str):
 
 
 def _download(url: str, target: Path) -> None:
-    with _open(url) as source, target.open("wb") as sink:
-        shutil.copyfileobj(source, sink, 1 << 20)
+    try:
+        with _open(url) as source, target.open("wb") as sink:
+            shutil.copyfileobj(source, sink, 1 << 20)
+    except (EOFError, zlib.error) as exc:
+        # a gzip stream cut short or damaged in transit: a failed download, said as one
+        raise OSError(f"{url}: the download was cut short or damaged ({exc})") from None
 
 
 def sync_cards(*, force: bool = False) -> CardSync:

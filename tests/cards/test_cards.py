@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from cards import scryfall
 from tests.cards.conftest import CARDS, RULINGS
 from tests.conftest import needs_history
 
@@ -280,3 +283,130 @@ class SyncTests:
         assert any(
             entry["task"] == "cards.sync_cards" for entry in settings.CELERY_BEAT_SCHEDULE.values()
         )
+
+
+class CardsAuditTests:
+    """The cards audit's findings (2026-11-29): a file that would empty the table, wrong types, a
+    download cut short, a NUL on the card page, the command's background vectors."""
+
+    def _bulk(self, tmp_path, cards: list) -> Path:
+        path = tmp_path / "oracle-cards.json"
+        path.write_text(json.dumps(cards), encoding="utf-8")
+        return path
+
+    def test_an_empty_or_much_smaller_file_changes_nothing(self, imported, tmp_path):
+        from cards import services
+        from cards.models import Card, CardSync
+
+        held = Card.objects.count()
+        every = json.loads(CARDS.read_text(encoding="utf-8"))
+        for cards, says in (([], "holds no cards"), (every[:2], "fewer than half")):
+            with pytest.raises(scryfall.BulkError, match=says):
+                services.import_bulk(self._bulk(tmp_path, cards), RULINGS)
+            assert Card.objects.count() == held
+            assert CardSync.objects.first().status == CardSync.Status.FAILED
+        with pytest.raises(CommandError, match="oracle-cards.json, line 1: holds no cards"):
+            call_command("import_cards", str(self._bulk(tmp_path, [])), str(RULINGS))
+        # the operator who means it
+        cards = [c for c in every if c.get("object") == "card"][:2]
+        services.import_bulk(self._bulk(tmp_path, cards), RULINGS, replace=True)
+        assert Card.objects.count() < held
+
+    @pytest.mark.parametrize(
+        ("change", "says"),
+        [
+            ({"keywords": "Flying"}, "'keywords' must be a list of strings"),
+            ({"color_identity": [1]}, "'color_identity' must be a list of strings"),
+            ({"type_line": None, "card_faces": None}, "'type_line' is missing"),
+            ({"scryfall_uri": "not a url"}, "is not a web address"),
+            ({"name": "x" * 301}, "over 300 characters"),
+        ],
+    )
+    def test_wrong_types_are_refused_naming_the_item(self, tmp_path, change, says):
+        every = json.loads(CARDS.read_text(encoding="utf-8"))
+        card = next(c for c in every if c.get("object") == "card" and not c.get("card_faces"))
+        broken = {**card, **change}
+        with pytest.raises(scryfall.BulkError, match=says):
+            list(scryfall.read_cards(io.StringIO(json.dumps([broken])), "bulk.json"))
+
+    def test_a_download_cut_short_is_a_failed_sync_with_a_message(self, db, tmp_path, settings):
+        import gzip
+        import http.server
+        import threading
+
+        from cards.models import CardSync
+
+        cut = gzip.compress(CARDS.read_bytes())[:200]
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                port = self.server.server_address[1]
+                if self.path == "/bulk-data":
+                    body = json.dumps(
+                        {
+                            "object": "list",
+                            "data": [
+                                {
+                                    "object": "bulk_data",
+                                    "type": kind,
+                                    "updated_at": "2026-11-24T10:00:00+00:00",
+                                    "download_uri": f"http://127.0.0.1:{port}/{kind}.json",
+                                }
+                                for kind in ("oracle_cards", "rulings")
+                            ],
+                        }
+                    ).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(cut)))
+                self.end_headers()
+                self.wfile.write(cut)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        settings.JUDGEAPP_SCRYFALL_BULK_URL = (
+            f"http://127.0.0.1:{server.server_address[1]}/bulk-data"
+        )
+        try:
+            with pytest.raises(CommandError, match="cut short or damaged"):
+                call_command("sync_cards")
+        finally:
+            server.shutdown()
+        sync = CardSync.objects.first()
+        assert sync.status == CardSync.Status.FAILED and "cut short" in sync.message
+
+    def test_a_nul_on_the_card_page_is_no_error(self, client, imported):
+        assert client.get("/cards/", {"q": "blood\x00moon"}).status_code in (200, 302)
+
+    def test_the_command_waits_for_the_vectors_it_started(self):
+        """With the embedded broker the vectors of the questions naming the new cards are computed
+        in a thread of the command's process; a process that ends under it aborts (exit 134)."""
+        import threading
+        import time
+
+        from cards.management.commands.import_cards import finish_vectors
+        from search import tasks as search_tasks
+
+        done = threading.Event()
+
+        def build():
+            time.sleep(0.3)
+            done.set()
+            with search_tasks._running_lock:
+                search_tasks._running.pop(-1, None)
+
+        thread = threading.Thread(target=build)
+        with search_tasks._running_lock:
+            search_tasks._running[-1] = thread
+        thread.start()
+        out = io.StringIO()
+        finish_vectors(out)
+        assert done.is_set() and "search vectors done" in out.getvalue()

@@ -18,10 +18,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("cards", type=Path, help="the oracle_cards bulk file")
         parser.add_argument("rulings", type=Path, help="the rulings bulk file")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="import even a file with fewer than half the cards or rulings the table holds",
+        )
 
     def handle(self, *args, **options):
         try:
-            outcome = services.import_bulk(options["cards"], options["rulings"])
+            outcome = services.import_bulk(
+                options["cards"], options["rulings"], replace=options["replace"]
+            )
         except scryfall.BulkError as exc:
             raise CommandError(str(exc)) from None
         except UnicodeDecodeError as exc:
@@ -35,3 +42,18 @@ class Command(BaseCommand):
             f"cards: {outcome.cards} ({outcome.added} new, {outcome.updated} changed, "
             f"{outcome.removed} gone), {outcome.rulings} rulings"
         )
+        finish_vectors(self.stdout)
+
+
+def finish_vectors(out) -> None:
+    """With the embedded broker the new cards' search vectors are computed in a thread of this
+    process: wait for it, so the command ends cleanly (a process ending under a native thread
+    aborts, exit 134) and search is hybrid again when it returns. A worker computes them
+    otherwise, and nothing is waited for."""
+    from search import tasks as search_tasks
+
+    if search_tasks.wait_for_builds(timeout=0):
+        return
+    out.write("computing the search vectors of the questions that name the new cards...")
+    search_tasks.wait_for_builds()
+    out.write("search vectors done")
