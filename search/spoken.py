@@ -4,6 +4,7 @@ the question re-said in the rules' words, as the sentence model reads it."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
@@ -20,12 +21,23 @@ _APOSTROPHES = "'’"
 Phrases = tuple[dict[tuple[str, ...], str], dict[str, tuple[int, ...]]]
 
 
+_LIGATURES = str.maketrans({"æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O"})
+
+
+def _unaccented(text: str) -> str:
+    """`text` without its accents and ligatures, as a keyboard without them types it."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=8)
 def _phrase_table(keys: tuple[str, ...]) -> Phrases:
     """Each key's words -> the key, and the lengths of the keys each first word begins."""
     table: dict[tuple[str, ...], str] = {}
     for k in keys:  # "grafdigger's cage" is also typed "grafdiggers cage"
-        for form in (k.replace("'", "").replace("’", ""), k):
+        bare = k.replace("'", "").replace("’", "")
+        # "Jötun Grunt", "Æther Vial" typed on a tablet without ö or Æ: "jotun grunt", "aether vial"
+        for form in (_unaccented(bare), _unaccented(k), bare, k):
             table[tuple(w.lower() for w in _TOKEN.findall(form))] = k
     table.pop((), None)
     sizes: dict[str, set[int]] = {}

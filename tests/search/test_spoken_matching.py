@@ -77,3 +77,13 @@ def test_the_shipped_words_and_cards_are_found_in_asked_questions_as_every_lengt
     for question in questions:
         assert spoken.spoken_matches(keys, question) == plain_matches(keys, question), question
     assert any(spoken.spoken_matches(keys, q) for q in questions)
+
+
+def test_a_name_with_accents_is_found_typed_without_them():
+    """Judges type on tablets without ö, û or Æ (cards audit F4): the card is found as the card
+    API finds it; typed with them, as before."""
+    keys = ["jötun grunt", "lim-dûl's vault", "æther vial", "aether vial of old"]
+    typed = "Alice controls Jotun Grunt, Aether Vial and Lim-Dul's Vault; Bob has Jötun Grunt."
+    found = [key for _, _, key in spoken.spoken_matches(keys, typed)]
+    assert found == ["jötun grunt", "æther vial", "lim-dûl's vault", "jötun grunt"]
+    assert spoken.spoken_matches(keys, "the aether vial of old") == [(4, 22, "aether vial of old")]
