@@ -38,8 +38,11 @@ def match_name(query: str, keys: Mapping[str, str] | Iterable[str], *, limit: in
     if wanted in pool:
         return NameMatch(wanted)
     starts = [k for k in pool if k.startswith(wanted + " ") or k.startswith(wanted)]
-    if len(starts) == 1 and len(wanted) >= 4:
-        return NameMatch(starts[0])
+    # a front face's start is also its card's ("delver" of "delver of secrets" and "delver of
+    # secrets // insectile aberration"): one card, however many of its names begin so
+    cards = {keys[k] for k in starts} if isinstance(keys, Mapping) else set(starts)
+    if len(cards) == 1 and len(wanted) >= 4:
+        return NameMatch(min(starts, key=len))
     close = difflib.get_close_matches(wanted, pool, n=limit, cutoff=0.6)
     if close:
         best = difflib.SequenceMatcher(None, wanted, close[0]).ratio()

@@ -46,3 +46,19 @@ class NameTests:
     @given(st.text(max_size=40))
     def test_keys_are_stable(self, text):
         assert name_key(name_key(text)) == name_key(text)
+
+
+def test_the_start_of_a_front_face_names_its_one_card():
+    """A double-faced card's key and its front face's both begin "delver": one card, found (cards
+    audit F8); two cards beginning alike still name none."""
+    from cards.names import match_name
+
+    table = {
+        "delver of secrets // insectile aberration": 1,
+        "delver of secrets": 1,
+        "insectile aberration": 1,
+        "lightning bolt": 2,
+        "lightning helix": 3,
+    }
+    assert match_name("Delver", table).found == "delver of secrets"
+    assert match_name("Lightning", table).found is None
