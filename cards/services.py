@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -89,6 +89,18 @@ def import_bulk(
         _check_size(rulings_path, rulings, CardRuling.objects.count(), "rulings", replace=replace)
         _progress(sync, stage="storing")
         added, updated, removed = _store(records, rulings)
+    except DatabaseError as exc:
+        # a value the database refuses (a length, a NUL) that the reader did not: said, never a
+        # traceback with the sync left "running"
+        message = f"the database refused a value of {cards_path.name}: {exc}".strip()
+        _progress(
+            sync,
+            status=CardSync.Status.FAILED,
+            stage="",
+            message=f"Cards not changed: {message}",
+            finished_at=timezone.now(),
+        )
+        raise ValueError(message) from None
     except (scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
         _progress(
             sync,
@@ -120,21 +132,20 @@ SHRINK_LIMIT = 0.5  # an import may remove at most this share of the table witho
 
 
 def _check_size(path: Path, read: list, held: int, what: str, *, replace: bool) -> None:
-    """Refuse a file that would empty the table or remove most of it (BulkError naming the file)."""
+    """Refuse a file that would empty the table or remove most of it (SizeRefused naming the
+    file)."""
     if not read and what == "cards":
-        raise scryfall.BulkError(
-            "holds no cards (tokens and art cards are not cards): cards not changed",
-            source=path.name,
-            line=1,
-        )
+        raise SizeRefused(f"{path.name} holds no cards (tokens and art cards are not cards)")
     if replace or not held or len(read) >= held * SHRINK_LIMIT:
         return
-    raise scryfall.BulkError(
-        f"holds {len(read)} {what}, fewer than half of the {held} the table holds: a truncated "
-        "or wrong file? Cards not changed (import_cards --replace replaces them anyway)",
-        source=path.name,
-        line=1,
+    raise SizeRefused(
+        f"{path.name} holds {len(read)} {what}, fewer than half of the {held} the table holds: "
+        "a truncated or wrong file? (--replace imports it anyway)"
     )
+
+
+class SizeRefused(ValueError):
+    """A bulk file that would empty the card table or remove most of it."""
 
 
 _FIELDS = (

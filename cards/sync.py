@@ -9,6 +9,7 @@ of 150 MB never sits in memory.
 from __future__ import annotations
 
 import gzip
+import http.client
 import json
 import shutil
 import tempfile
@@ -42,7 +43,7 @@ def _download(url: str, target: Path) -> None:
         raise OSError(f"{url}: the download was cut short or damaged ({exc})") from None
 
 
-def sync_cards(*, force: bool = False) -> CardSync:
+def sync_cards(*, force: bool = False, replace: bool = False) -> CardSync:
     """Fetch and import the current bulk files unless they are the ones imported last (`force`
     imports anyway)."""
     url = settings.JUDGEAPP_SCRYFALL_BULK_URL
@@ -70,8 +71,15 @@ def sync_cards(*, force: bool = False) -> CardSync:
             for kind, target in (("oracle_cards", cards), ("rulings", rulings)):
                 CardSync.objects.filter(pk=sync.pk).update(stage=f"downloading {kind}")
                 _download(files[kind]["download_uri"], target)
-            services.import_bulk(cards, rulings, source=url, bulk_updated_at=updated, sync=sync)
-    except (OSError, ValueError) as exc:
+            services.import_bulk(
+                cards, rulings, source=url, bulk_updated_at=updated, sync=sync, replace=replace
+            )
+    except (OSError, ValueError, EOFError, zlib.error, http.client.HTTPException) as error:
+        # an answer cut short or damaged (the list of files or a file: EOFError, IncompleteRead,
+        # a gzip stream ended early) is a failed sync, said as one
+        exc = error
+        if isinstance(error, (EOFError, zlib.error, http.client.HTTPException)):
+            exc = OSError(f"{url}: the answer was cut short or damaged ({error})")
         sync.refresh_from_db()
         if sync.status != CardSync.Status.FAILED:
             CardSync.objects.filter(pk=sync.pk).update(
@@ -80,6 +88,8 @@ def sync_cards(*, force: bool = False) -> CardSync:
                 finished_at=timezone.now(),
                 message=f"Cards not changed: {exc}",
             )
-        raise
+        if exc is error:
+            raise
+        raise exc from None
     sync.refresh_from_db()
     return sync

@@ -356,18 +356,19 @@ _DETERMINERS = frozenset("his her their my your our the".split())
 
 
 def _appositive(query: str, tokens: list[tuple[int, int, str]], k: int) -> bool:
-    """A name set off by a comma and a player's noun ("Bob, her opponent, says", "Sam, my friend"):
-    the name stands for that player."""
+    """A name set off by commas around a player's noun ("Bob, her opponent, says", "Sam, my
+    friend, casts"): the name stands for that player. Closed by a second comma, the noun not
+    owning anything: "I cast Thoughtseize, opponent reveals" and "Jaheira, Friend of the Forest"
+    are no such thing."""
     if k + 1 >= len(tokens) or query[tokens[k][1] : tokens[k + 1][0]].strip() != ",":
         return False
-    first = bare(tokens[k + 1][2])[0].lower()
-    if first in _PLAYER_NOUNS:
-        return True
-    return (
-        first in _DETERMINERS
-        and k + 2 < len(tokens)
-        and bare(tokens[k + 2][2])[0].lower() in _PLAYER_NOUNS
-    )
+    noun = k + 1
+    if tokens[noun][2].lower() in _DETERMINERS and noun + 1 < len(tokens):
+        noun += 1
+    word, possessive = bare(tokens[noun][2])
+    if possessive or word.lower() not in _PLAYER_NOUNS or noun + 1 >= len(tokens):
+        return False
+    return query[tokens[noun][1] : tokens[noun + 1][0]].strip() == ","
 
 
 def _clause_break(query: str, tokens: list[tuple[int, int, str]], k: int) -> bool:

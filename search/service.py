@@ -17,7 +17,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 from django.db import connection, connections
@@ -295,11 +295,51 @@ def shown_readings(read: list[dict[str, str]]) -> list[dict[str, str]]:
     return [
         {
             "words": r["words"],
-            "means": f"the card {r['card']}" if shipped and r["kind"] == "card" else r["means"],
+            "means": f"the card {_card_name(r['card'])}"
+            if shipped and r["kind"] == "card"
+            else r["means"],
             "kind": r["kind"],
         }
         for r in read
     ]
+
+
+_SMALL_WORDS = frozenset("of the and to a an in on for from with at by or".split())
+
+
+@lru_cache(maxsize=1)
+def _full_names() -> dict[str, str]:
+    """The hand-written list's nicknames ("bob", "goyf") -> the full name written with the same
+    words ("dark confidant"): the list gives a nickname its card's words, and no other link."""
+    from search import vocabulary
+
+    cards = vocabulary.load_cards()
+    alike: dict[str, list[str]] = {}
+    for key, words in cards.items():
+        alike.setdefault(words, []).append(key)
+    full: dict[str, str] = {}
+    for key, words in cards.items():
+        if " " in key:  # a card's own name ("lightning bolt"), never a nickname of another
+            continue
+        longer = [other for other in alike[words] if len(other) > len(key)]
+        holding = [other for other in longer if key in other]  # "goyf" of "tarmogoyf"
+        widest = max(holding, key=len, default="")
+        if holding and all(other in widest for other in holding):  # "kiki-jiki, mirror breaker"
+            full[key] = widest
+        elif not holding and len(longer) == 1:  # "bob": one card has its words
+            full[key] = longer[0]
+    return full
+
+
+def _card_name(name: str) -> str:
+    """A hand-written list's key as the card is written: "Kiki-Jiki, Mirror Breaker", "Lurrus of
+    the Dream-Den", the full name for a nickname ("Bob": Dark Confidant)."""
+    key = _full_names().get(card_source.card_key(name), card_source.card_key(name))
+    words = key.split(" ")
+    return " ".join(
+        w if i and w in _SMALL_WORDS else "-".join(p[:1].upper() + p[1:] for p in w.split("-"))
+        for i, w in enumerate(words)
+    )
 
 
 def preload() -> str | None:

@@ -235,9 +235,11 @@
       var DETERMINERS = setOf("his her their my your our the".split(" "));
       var appositive = function (k) {
         if (k + 1 >= tokens.length || query.slice(tokens[k][1], tokens[k + 1][0]).trim() !== ",") return false;
-        var first = bare(folded(tokens[k + 1][2]))[0];
-        if (peopleSets.playerNouns[first]) return true;
-        return !!DETERMINERS[first] && k + 2 < tokens.length && !!peopleSets.playerNouns[bare(folded(tokens[k + 2][2]))[0]];
+        var noun = k + 1;
+        if (DETERMINERS[tokens[noun][2].toLowerCase()] && noun + 1 < tokens.length) noun += 1;
+        var b = bare(folded(tokens[noun][2]));
+        if (b[1] || !peopleSets.playerNouns[b[0]] || noun + 1 >= tokens.length) return false;
+        return query.slice(tokens[noun][1], tokens[noun + 1][0]).trim() === ",";
       };
       var cased = function (word) { var b = bare(folded(word)); return b[1] ? word.slice(0, b[0].length) : word; };
       tokens.forEach(function (t, k) {

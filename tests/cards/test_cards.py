@@ -301,11 +301,13 @@ class CardsAuditTests:
         held = Card.objects.count()
         every = json.loads(CARDS.read_text(encoding="utf-8"))
         for cards, says in (([], "holds no cards"), (every[:2], "fewer than half")):
-            with pytest.raises(scryfall.BulkError, match=says):
+            with pytest.raises(services.SizeRefused, match=says):
                 services.import_bulk(self._bulk(tmp_path, cards), RULINGS)
             assert Card.objects.count() == held
-            assert CardSync.objects.first().status == CardSync.Status.FAILED
-        with pytest.raises(CommandError, match="oracle-cards.json, line 1: holds no cards"):
+            sync = CardSync.objects.first()
+            assert sync.status == CardSync.Status.FAILED
+            assert sync.message.startswith("Cards not changed: oracle-cards.json holds")
+        with pytest.raises(CommandError, match="cards not changed: oracle-cards.json holds no"):
             call_command("import_cards", str(self._bulk(tmp_path, [])), str(RULINGS))
         # the operator who means it
         cards = [c for c in every if c.get("object") == "card"][:2]
@@ -337,10 +339,25 @@ class CardsAuditTests:
         from cards.models import CardSync
 
         cut = gzip.compress(CARDS.read_bytes())[:200]
+        list_cut = [False]  # the list of files itself cut short, the second time
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 port = self.server.server_address[1]
+                if self.path == "/bulk-data" and list_cut[0]:
+                    self.send_response(200)
+                    self.send_header("Content-Encoding", "gzip")
+                    self.send_header("Content-Length", "40")
+                    self.end_headers()
+                    self.wfile.write(gzip.compress(b'{"object": "list", "data": []}' * 50)[:40])
+                    return
+                if self.path == "/bulk-data" and list_cut[0]:
+                    self.send_response(200)
+                    self.send_header("Content-Encoding", "gzip")
+                    self.send_header("Content-Length", "40")
+                    self.end_headers()
+                    self.wfile.write(gzip.compress(b'{"object": "list", "data": []}' * 50)[:40])
+                    return
                 if self.path == "/bulk-data":
                     body = json.dumps(
                         {
@@ -378,10 +395,15 @@ class CardsAuditTests:
         try:
             with pytest.raises(CommandError, match="cut short or damaged"):
                 call_command("sync_cards")
+            sync = CardSync.objects.first()
+            assert sync.status == CardSync.Status.FAILED and "cut short" in sync.message
+            list_cut[0] = True
+            with pytest.raises(CommandError, match="cut short or damaged"):
+                call_command("sync_cards")
+            sync = CardSync.objects.first()
+            assert sync.status == CardSync.Status.FAILED and "cut short" in sync.message
         finally:
             server.shutdown()
-        sync = CardSync.objects.first()
-        assert sync.status == CardSync.Status.FAILED and "cut short" in sync.message
 
     def test_a_nul_on_the_card_page_is_no_error(self, client, imported):
         assert client.get("/cards/", {"q": "blood\x00moon"}).status_code in (200, 302)

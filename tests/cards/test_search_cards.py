@@ -65,6 +65,19 @@ class NoCardTableTests:
         answer = search_service.search_answer("Blood Moon and Urborg")
         assert hand["blood moon"] not in str(answer) and answer["cards"] == []
 
+    def test_a_nickname_shows_the_card_it_stands_for(self):
+        assert _read_as("my Bob revealed a land, do I lose life?") == {
+            "bob": "the card Dark Confidant"
+        }
+        assert _read_as("Kiki-Jiki, Mirror Breaker copies it") == {
+            "kiki-jiki, mirror breaker": "the card Kiki-Jiki, Mirror Breaker"
+        }
+
+    def test_a_card_before_a_comma_stays_a_card(self):
+        """Only a name set off by commas around a player's noun is a player (review of the
+        audit's fix): a card then a new clause, or a card whose name holds a comma, is not."""
+        assert "thoughtseize" in _read_as("I cast Thoughtseize, opponent reveals his hand")
+
     def test_a_player_set_off_by_a_comma_is_no_card(self):
         """ "Bob" is also Dark Confidant's nickname; "Bob, her opponent, says" is a player."""
         story = (

@@ -29,13 +29,14 @@ class Command(BaseCommand):
             outcome = services.import_bulk(
                 options["cards"], options["rulings"], replace=options["replace"]
             )
-        except scryfall.BulkError as exc:
-            raise CommandError(str(exc)) from None
         except UnicodeDecodeError as exc:
             raise CommandError(
                 f"{options['cards'].name} or {options['rulings'].name}: not UTF-8 text "
                 f"({exc.reason} at byte {exc.start})"
             ) from None
+        except (scryfall.BulkError, ValueError) as exc:
+            # ValueError: a file refused whole (services.SizeRefused), a value the database refused
+            raise CommandError(f"cards not changed: {exc}") from None
         except OSError as exc:
             raise CommandError(f"{exc.filename or ''}: {exc.strerror or exc}") from None
         self.stdout.write(

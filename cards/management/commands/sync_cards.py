@@ -20,10 +20,15 @@ class Command(BaseCommand):
             action="store_true",
             help="import even when the files are the ones imported last",
         )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="import even files with fewer than half the cards or rulings the table holds",
+        )
 
     def handle(self, *args, **options):
         try:
-            outcome = sync.sync_cards(force=options["force"])
+            outcome = sync.sync_cards(force=options["force"], replace=options["replace"])
         except (OSError, ValueError) as exc:
             raise CommandError(f"card sync failed, cards not changed: {exc}") from None
         self.stdout.write(f"cards: {outcome.get_status_display().lower()}: {outcome.message}")
