@@ -457,11 +457,20 @@ class OfflineTests:
         urls = (
             ["/guides/"] + [f"/guides/{s}/" for s in slugs] + [f"/api/v1/guides/{s}" for s in slugs]
         )
-        # The guide pages' own scripts (player picker, penalty preview), kept with the guides.
+        # The guide pages' own scripts (player picker, penalty preview, the engines a guide runs
+        # on the tablet), kept with the guides one at a time (static/sw.js): wait for the last of
+        # them too, or a page opened offline under load may miss an engine (it then marks the
+        # step "offline" instead of computing it).
         urls += [
             "/static/judgeapp/players.js",
             "/static/judgeapp/penalty.js",
             "/static/judgeapp/words.js",
+            "/static/judgeapp/riffles.js",
+            "/static/judgeapp/loop-outcome.js",
+            "/static/judgeapp/shuffle-check.js",
+            "/static/judgeapp/shuffle-patterns.js",
+            "/static/judgeapp/shuffle-analysis.js",
+            "/static/judgeapp/guides.js",
         ]
         script = """urls => caches.keys().then(names => Promise.all(names.map(n => caches.open(n)))).then(stores =>
             Promise.all(urls.map(u => Promise.all(stores.map(s => s.match(u))).then(hits => hits.some(Boolean)))))
