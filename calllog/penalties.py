@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulesref.parsing.ipg import INFRACTION_ALIASES
 
@@ -242,6 +242,10 @@ class UpgradeResult:
     refs: tuple[str, ...] = ()  # pinned references behind the reason
     prior_warnings: int = 0  # earlier Warnings for the same infraction that count (same day)
 
+    def with_note(self, note: str, ref: str) -> UpgradeResult:
+        """The same result with `note` said after its reason and `ref` cited behind it."""
+        return replace(self, reason=f"{self.reason} {note}".strip(), refs=(*self.refs, ref))
+
 
 def precedes(old: Offense, new: Offense) -> bool:
     """Whether `old` was given before `new`: an earlier day, or the same day and an earlier or the
@@ -274,13 +278,7 @@ def apply_upgrades(history: Iterable[Offense], new: Offense) -> UpgradeResult:
         "the same time (both before the match begins, say), the player receives only one (a "
         "player who would receive multiple Game Losses at the same time only receives one)."
     )
-    return UpgradeResult(
-        result.penalty,
-        result.upgraded,
-        f"{result.reason} {note}".strip(),
-        (*result.refs, GAME_LOSS_REF),
-        result.prior_warnings,
-    )
+    return result.with_note(note, GAME_LOSS_REF)
 
 
 def _related(history: list[Offense], new: Offense, result: UpgradeResult) -> UpgradeResult:
@@ -296,13 +294,7 @@ def _related(history: list[Offense], new: Offense, result: UpgradeResult) -> Upg
         f"This player already has a call in round {new.round}: if both come from one error, "
         "issue a single infraction: the one with the most severe penalty (IPG 1.2)."
     )
-    return UpgradeResult(
-        result.penalty,
-        result.upgraded,
-        f"{result.reason} {note}".strip(),
-        (*result.refs, RELATED_REF),
-        result.prior_warnings,
-    )
+    return result.with_note(note, RELATED_REF)
 
 
 _RELATED_NOTE = re.compile(

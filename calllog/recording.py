@@ -375,11 +375,7 @@ def _both_lose(event: Event, request: CallRequest, upgrade: penalties.UpgradeRes
                 "at the same time, both are recorded, but they do not affect the match score "
                 "(IPG 1.1)."
             )
-            return dataclasses.replace(
-                upgrade,
-                reason=f"{upgrade.reason} {note}".strip(),
-                refs=(*upgrade.refs, penalties.GAME_LOSS_REF),
-            )
+            return upgrade.with_note(note, penalties.GAME_LOSS_REF)
     return upgrade
 
 
