@@ -127,13 +127,11 @@ class Call(models.Model):
         Game Loss or more at Competitive or Professional REL ("" otherwise, for Tardiness and
         Decklist Problem, and where the ruling or fix already sends it to the Head Judge)."""
         from calllog import penalties
-        from guides.loader import HEAD_JUDGE_NOTE, head_judge_exempt, sends_to_head_judge
+        from guides.loader import HEAD_JUDGE_NOTE, needs_head_judge
 
-        if (
-            self.rel == "regular"
-            or not penalties.SEVERE_START.match(self.penalty or "")
-            or head_judge_exempt(penalties.infraction_name(self.infraction))
-            or sends_to_head_judge(f"{self.fix} {self.ruling}")
+        infraction = penalties.infraction_name(self.infraction)
+        if self.rel == "regular" or not needs_head_judge(
+            self.penalty, infraction, f"{self.fix} {self.ruling}"
         ):
             return ""
         return HEAD_JUDGE_NOTE

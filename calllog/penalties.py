@@ -162,7 +162,6 @@ def category_of(infraction: str, given: str = "") -> str:
 
 PENALTY_NAMES = ("Warning", "Game Loss", "Match Loss", "Disqualification")
 # A penalty written with a note after it ("Game Loss (applied to the next game, IPG 4.1)")
-SEVERE_START = re.compile(r"\s*(?:game loss|match loss|disqualification)\b", re.IGNORECASE)
 _PENALTY_START = re.compile(
     r"\s*(?:warning|game loss|match loss|disqualification)\b", re.IGNORECASE
 )

@@ -405,13 +405,13 @@ HEAD_JUDGE_NOTE = (
     "Report it to the Head Judge: a penalty of Game Loss or higher should be reported to the Head "
     "Judge, and it is recommended that only the Head Judge issue it (IPG 1.2)."
 )
-_SEVERE = re.compile(r"(?:Game Loss|Match Loss|Disqualification)\b", re.IGNORECASE)
+_SEVERE = re.compile(r"\s*(?:Game Loss|Match Loss|Disqualification)\b", re.IGNORECASE)
 _HEAD_JUDGE_EXEMPT = frozenset(
     name.casefold()
     for full in ("Tardiness", "Decklist Problem")
     for name in (full, *INFRACTION_ALIASES.get(full, ()))
 )
-_AT_REGULAR = "At Regular"  # where a fix's JAR part begins (guides.pages.AT_REGULAR)
+AT_REGULAR = "At Regular"  # where a fix's JAR part begins (guides.pages shows it first at Regular)
 
 
 # A ruling or fix that already sends the call to the Head Judge ("call the head judge, who
@@ -436,18 +436,26 @@ def without_head_judge(fix: str) -> str:
     return " ".join(fix.replace(HEAD_JUDGE_NOTE, "").split()) if HEAD_JUDGE_NOTE in fix else fix
 
 
+def needs_head_judge(penalty: str, infraction: str, said: str) -> bool:
+    """Whether IPG 1.2's word to report to the Head Judge goes with `penalty`: a Game Loss or
+    more, not for Tardiness or Decklist Problem, and not where `said` (the ruling and fix) already
+    sends the call there. The guides' conclusions (with_head_judge) and a stored call
+    (calllog.models.Call.head_judge_note) ask it alike."""
+    return (
+        bool(_SEVERE.match(penalty or ""))
+        and not head_judge_exempt(infraction)
+        and not sends_to_head_judge(said)
+    )
+
+
 def with_head_judge(fix: str, ruling: str, penalty: Penalty, infraction: str) -> str:
     """A conclusion's fix with IPG 1.2's word to report a Game Loss or higher to the Head Judge,
     said in the IPG's part of the fix (before "At Regular ..."), where the penalty at Competitive
     is one and the conclusion does not already send the call to the Head Judge; Tardiness and
     Decklist Problem, which floor judges issue, are the exceptions."""
-    if (
-        not _SEVERE.match(penalty.competitive)
-        or head_judge_exempt(infraction)
-        or sends_to_head_judge(f"{fix} {ruling}")
-    ):
+    if not needs_head_judge(penalty.competitive, infraction, f"{fix} {ruling}"):
         return fix
-    start = fix.find(_AT_REGULAR)
+    start = fix.find(AT_REGULAR)
     if start <= 0:
         return f"{fix.rstrip()} {HEAD_JUDGE_NOTE}"
     return f"{fix[:start].rstrip()} {HEAD_JUDGE_NOTE} {fix[start:]}"

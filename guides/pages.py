@@ -20,6 +20,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from guides import services as guide_services
+from guides.loader import AT_REGULAR
 from judgeapp import api_limits, numbers
 from judgeapp.api_errors import RateLimited
 
@@ -187,7 +188,6 @@ def _trail(guide: dict, path: list[str], recorded: list) -> list[dict]:
 # conclusion's fix gives the IPG's fix, then "At Regular (JAR): ..."; at Regular the page shows the
 # JAR's first and labels the IPG's, and labels the IPG's upgrades in the same words (guides.js
 # fixAt and upgradesAt do the same on the tablet).
-AT_REGULAR = "At Regular"
 IPG_RELS = "At Competitive and Professional: "
 
 
