@@ -89,10 +89,11 @@ def import_bulk(
         _check_size(rulings_path, rulings, CardRuling.objects.count(), "rulings", replace=replace)
         _progress(sync, stage="storing")
         added, updated, removed = _store(records, rulings)
-    except DatabaseError as exc:
-        # a value the database refuses (a length, a NUL) that the reader did not: said, never a
-        # traceback with the sync left "running"
-        message = f"the database refused a value of {cards_path.name}: {exc}".strip()
+    except (DatabaseError, scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
+        # a value the database refuses (a length, a NUL) that the reader did not check is said as
+        # the reader's refusals are, never a traceback with the sync left "running"
+        refused = isinstance(exc, DatabaseError)
+        message = f"the database refused a value of {cards_path.name}: {exc}" if refused else exc
         _progress(
             sync,
             status=CardSync.Status.FAILED,
@@ -100,15 +101,8 @@ def import_bulk(
             message=f"Cards not changed: {message}",
             finished_at=timezone.now(),
         )
-        raise ValueError(message) from None
-    except (scryfall.BulkError, UnicodeDecodeError, OSError, ValueError) as exc:
-        _progress(
-            sync,
-            status=CardSync.Status.FAILED,
-            stage="",
-            message=f"Cards not changed: {exc}",
-            finished_at=timezone.now(),
-        )
+        if refused:
+            raise ValueError(message) from None
         raise
     _progress(
         sync,
@@ -453,6 +447,18 @@ def common_words() -> frozenset[str]:
 def search_card_descriptions() -> dict[str, str]:
     """What search reads for the card table (the cards app's card_source provider)."""
     return card_descriptions(common_words())
+
+
+def wait_for_search_vectors(out) -> None:
+    """With the embedded broker the new cards' search vectors are computed in a thread of this
+    process: wait for it, so a command ends cleanly (a process ending under a native thread
+    aborts, exit 134) and search is hybrid again when it returns. A worker computes them
+    otherwise, and nothing is waited for."""
+    if search_tasks.wait_for_builds(timeout=0):
+        return
+    out.write("computing the search vectors of the questions that name the new cards...")
+    search_tasks.wait_for_builds()
+    out.write("search vectors done")
 
 
 def cards_changed() -> None:

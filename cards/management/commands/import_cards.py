@@ -43,18 +43,4 @@ class Command(BaseCommand):
             f"cards: {outcome.cards} ({outcome.added} new, {outcome.updated} changed, "
             f"{outcome.removed} gone), {outcome.rulings} rulings"
         )
-        finish_vectors(self.stdout)
-
-
-def finish_vectors(out) -> None:
-    """With the embedded broker the new cards' search vectors are computed in a thread of this
-    process: wait for it, so the command ends cleanly (a process ending under a native thread
-    aborts, exit 134) and search is hybrid again when it returns. A worker computes them
-    otherwise, and nothing is waited for."""
-    from search import tasks as search_tasks
-
-    if search_tasks.wait_for_builds(timeout=0):
-        return
-    out.write("computing the search vectors of the questions that name the new cards...")
-    search_tasks.wait_for_builds()
-    out.write("search vectors done")
+        services.wait_for_search_vectors(self.stdout)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards import sync
-from cards.management.commands.import_cards import finish_vectors
+from cards import services, sync
 
 
 class Command(BaseCommand):
@@ -32,4 +31,4 @@ class Command(BaseCommand):
         except (OSError, ValueError) as exc:
             raise CommandError(f"card sync failed, cards not changed: {exc}") from None
         self.stdout.write(f"cards: {outcome.get_status_display().lower()}: {outcome.message}")
-        finish_vectors(self.stdout)
+        services.wait_for_search_vectors(self.stdout)
